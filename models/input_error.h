@@ -1,0 +1,36 @@
+// InputError: a problem with what the user gave us (scenario, catalog, measurements, flags).
+// It carries where the problem is, so every layer can report `FILE:LINE:COL: error: ...` and the
+// command line can turn it into exit code 2. Broken internal invariants are asserts, not this.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace rlsim {
+
+struct SourceLocation {
+  std::string file;  ///< path as the user wrote it, or a pseudo-file such as "--set"
+  int line = 0;      ///< 1-based; 0 when unknown
+  int column = 0;    ///< 1-based; 0 when unknown
+};
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(SourceLocation where, const std::string& message)
+      : std::runtime_error(format(where, message)), where_(std::move(where)), message_(message) {}
+
+  const SourceLocation& where() const { return where_; }
+  /// The message without the location prefix.
+  const std::string& message() const { return message_; }
+
+  static std::string format(const SourceLocation& where, const std::string& message) {
+    return where.file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
+           ": error: " + message;
+  }
+
+ private:
+  SourceLocation where_;
+  std::string message_;
+};
+
+}  // namespace rlsim

@@ -1,0 +1,464 @@
+// Checked YAML access with source locations, `--set` overrides and unknown-key detection.
+#include "sim/scenario/yaml_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace rlsim {
+namespace {
+
+std::string type_name(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null: return "nothing (null)";
+    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Undefined: return "nothing";
+  }
+  return "something else";
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+bool looks_like_text(const std::string& bytes) {
+  for (unsigned char c : bytes) {
+    if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) return false;
+  }
+  return true;
+}
+
+YamlSource parse(const std::string& text, const std::string& file) {
+  if (!looks_like_text(text)) {
+    throw InputError({file, 1, 1}, "expected a YAML text file, found binary data");
+  }
+  YamlSource source;
+  source.file = file;
+  try {
+    source.root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw InputError({file, 1, 1}, std::string("invalid YAML: ") + e.what());
+  }
+  if (!source.root.IsDefined() || source.root.IsNull()) {
+    throw InputError({file, 1, 1}, "expected a mapping of scenario fields, found an empty document");
+  }
+  return source;
+}
+
+// Splits "a.b.0.c" into its parts.
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream stream(path);
+  while (std::getline(stream, part, '.')) parts.push_back(part);
+  return parts;
+}
+
+bool is_index(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+  return out;
+}
+
+std::optional<std::string> nearest_key(const std::string& key, const std::vector<std::string>& candidates) {
+  std::optional<std::string> best;
+  size_t best_distance = std::numeric_limits<size_t>::max();
+  for (const auto& candidate : candidates) {
+    size_t d = edit_distance(key, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  if (best && best_distance <= std::max<size_t>(2, key.size() / 3)) return best;
+  return std::nullopt;
+}
+
+SourceLocation YamlSource::locate(const YAML::Node& node, const std::string& path) const {
+  for (const auto& [overridden, argument] : overrides) {
+    if (path == overridden || path.rfind(overridden + ".", 0) == 0) {
+      return {"--set " + argument, 1, static_cast<int>(argument.find('=') + 2)};
+    }
+  }
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return {file, 1, 1};
+  return {file, mark.line + 1, mark.column + 1};
+}
+
+YamlSource load_yaml_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path, 0, 0}, "cannot open file (does it exist and is it readable?)");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return parse(buffer.str(), path);
+}
+
+YamlSource load_yaml_text(const std::string& text, const std::string& file) { return parse(text, file); }
+
+void apply_override(YamlSource& source, const std::string& assignment) {
+  const SourceLocation arg_where{"--set " + assignment, 1, 1};
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw InputError(arg_where, "expected --set path.to.field=value, found no '='");
+  }
+  const std::string path = assignment.substr(0, eq);
+  const std::string value_text = assignment.substr(eq + 1);
+  YAML::Node value;
+  try {
+    value = YAML::Load(value_text);
+  } catch (const YAML::Exception& e) {
+    throw InputError({"--set " + assignment, 1, static_cast<int>(eq + 2)}, "invalid YAML value: " + e.msg);
+  }
+  const auto parts = split_path(path);
+  YAML::Node current = source.root;
+  std::string resolved_path;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    if (part.empty()) throw InputError(arg_where, "empty component in path '" + path + "'");
+    const bool last = i + 1 == parts.size();
+    if (current.IsSequence()) {
+      size_t index = current.size();
+      if (is_index(part)) {
+        index = std::stoul(part);
+      } else {
+        for (size_t j = 0; j < current.size(); ++j) {
+          if (current[j].IsMap() && current[j]["name"] && current[j]["name"].Scalar() == part) index = j;
+        }
+      }
+      if (index >= current.size()) {
+        throw InputError(arg_where, "'" + part + "' in '" + path + "' names no item of the list at '" +
+                                        resolved_path + "' (use an index or an item's name)");
+      }
+      resolved_path += (resolved_path.empty() ? "" : ".") + std::to_string(index);
+      if (last) {
+        current[index] = value;
+      } else {
+        current.reset(current[index]);
+      }
+    } else if (current.IsMap() || current.IsNull()) {
+      resolved_path += (resolved_path.empty() ? "" : ".") + part;
+      if (last) {
+        current[part] = value;
+      } else {
+        if (!current[part]) current[part] = YAML::Node(YAML::NodeType::Map);
+        YAML::Node next = current[part];
+        current.reset(next);
+      }
+    } else {
+      throw InputError(arg_where, "'" + resolved_path + "' is a single value; it has no field '" + part + "'");
+    }
+  }
+  source.overrides[resolved_path] = assignment;
+}
+
+YamlReader::YamlReader(const YamlSource& source, YAML::Node node, std::string path, YAML::Node resolved)
+    : source_(&source), node_(std::move(node)), path_(std::move(path)), resolved_(std::move(resolved)) {
+  if (!node_.IsMap()) {
+    throw InputError(source_->locate(node_, path_),
+                     "expected a mapping" + std::string(path_.empty() ? "" : " for '" + path_ + "'") +
+                         ", found " + type_name(node_));
+  }
+  std::set<std::string> seen;
+  for (const auto& entry : node_) {
+    const std::string key = entry.first.Scalar();
+    if (!seen.insert(key).second) {
+      throw InputError(source_->locate(entry.first, child_path(key)), "duplicate key '" + key + "'");
+    }
+  }
+}
+
+std::string YamlReader::child_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+bool YamlReader::has(const std::string& key) const {
+  for (const auto& entry : node_) {
+    if (entry.first.Scalar() == key) return !entry.second.IsNull();
+  }
+  return false;
+}
+
+SourceLocation YamlReader::where() const { return source_->locate(node_, path_); }
+
+SourceLocation YamlReader::where(const std::string& key) const {
+  for (const auto& entry : node_) {
+    if (entry.first.Scalar() == key) return source_->locate(entry.second, child_path(key));
+  }
+  return where();
+}
+
+void YamlReader::fail(const std::string& key, const std::string& message) const {
+  throw InputError(where(key), message);
+}
+
+void YamlReader::fail_here(const std::string& message) const { throw InputError(where(), message); }
+
+YAML::Node YamlReader::raw(const std::string& key) {
+  known_.insert(key);
+  for (const auto& entry : node_) {
+    if (entry.first.Scalar() == key) return entry.second;
+  }
+  return YAML::Node();
+}
+
+YAML::Node YamlReader::scalar_node(const std::string& key, const char* expected) {
+  YAML::Node value = raw(key);
+  if (!value || value.IsNull()) fail_here("missing required field '" + child_path(key) + "' (" + expected + ")");
+  if (!value.IsScalar()) fail(key, std::string("expected ") + expected + " for '" + key + "', found " + type_name(value));
+  return value;
+}
+
+void YamlReader::record(const std::string& key, const YAML::Node& value) {
+  known_.insert(key);
+  resolved_[key] = value;
+}
+
+std::string YamlReader::text(const std::string& key) {
+  std::string value = scalar_node(key, "a text value").Scalar();
+  if (value.empty()) fail(key, "expected a non-empty text value for '" + key + "'");
+  record(key, YAML::Node(value));
+  return value;
+}
+
+std::string YamlReader::text_or(const std::string& key, const std::string& fallback) {
+  if (!has(key)) {
+    record(key, YAML::Node(fallback));
+    return fallback;
+  }
+  return text(key);
+}
+
+int64_t YamlReader::integer(const std::string& key, int64_t min, int64_t max) {
+  const std::string expected = "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+  YAML::Node value = scalar_node(key, expected.c_str());
+  const std::string& s = value.Scalar();
+  size_t used = 0;
+  long long parsed = 0;
+  try {
+    parsed = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || used == 0) fail(key, "expected " + expected + " for '" + key + "', found '" + s + "'");
+  if (parsed < min || parsed > max) {
+    fail(key, "expected " + expected + " for '" + key + "', found " + s);
+  }
+  record(key, YAML::Node(static_cast<long long>(parsed)));
+  return parsed;
+}
+
+int64_t YamlReader::integer_or(const std::string& key, int64_t fallback, int64_t min, int64_t max) {
+  if (!has(key)) {
+    record(key, YAML::Node(static_cast<long long>(fallback)));
+    return fallback;
+  }
+  return integer(key, min, max);
+}
+
+double YamlReader::number(const std::string& key, double min, double max) {
+  const std::string expected = "a number from " + format_number(min) + " to " + format_number(max);
+  YAML::Node value = scalar_node(key, expected.c_str());
+  const std::string& s = value.Scalar();
+  size_t used = 0;
+  double parsed = 0.0;
+  try {
+    parsed = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || used == 0 || !std::isfinite(parsed) || parsed < min || parsed > max) {
+    fail(key, "expected " + expected + " for '" + key + "', found '" + s + "'");
+  }
+  record(key, YAML::Node(format_number(parsed)));
+  return parsed;
+}
+
+double YamlReader::number_or(const std::string& key, double fallback, double min, double max) {
+  if (!has(key)) {
+    record(key, YAML::Node(format_number(fallback)));
+    return fallback;
+  }
+  return number(key, min, max);
+}
+
+double YamlReader::quantity(const std::string& key, Quantity kind, bool allow_zero) {
+  const std::string expected(quantity_examples(kind));
+  YAML::Node value = scalar_node(key, expected.c_str());
+  std::string why;
+  auto parsed = parse_quantity(value.Scalar(), kind, &why);
+  if (!parsed) fail(key, "expected " + why + " for '" + key + "', found '" + value.Scalar() + "'");
+  if (*parsed < 0.0 || (*parsed == 0.0 && !allow_zero)) {
+    fail(key, "expected a " + std::string(allow_zero ? "non-negative" : "positive") + " value for '" + key +
+                  "', found '" + value.Scalar() + "'");
+  }
+  record(key, YAML::Node(format_quantity(*parsed, kind)));
+  return *parsed;
+}
+
+double YamlReader::quantity_or(const std::string& key, Quantity kind, double fallback, bool allow_zero) {
+  if (!has(key)) {
+    record(key, YAML::Node(format_quantity(fallback, kind)));
+    return fallback;
+  }
+  return quantity(key, kind, allow_zero);
+}
+
+std::optional<double> YamlReader::optional_quantity(const std::string& key, Quantity kind, bool allow_zero) {
+  known_.insert(key);
+  if (!has(key)) return std::nullopt;
+  return quantity(key, kind, allow_zero);
+}
+
+bool YamlReader::flag_or(const std::string& key, bool fallback) {
+  if (!has(key)) {
+    record(key, YAML::Node(fallback));
+    return fallback;
+  }
+  YAML::Node value = scalar_node(key, "true or false");
+  const std::string& s = value.Scalar();
+  bool parsed = false;
+  if (s == "true" || s == "yes" || s == "on") {
+    parsed = true;
+  } else if (s == "false" || s == "no" || s == "off") {
+    parsed = false;
+  } else {
+    fail(key, "expected true or false for '" + key + "', found '" + s + "'");
+  }
+  record(key, YAML::Node(parsed));
+  return parsed;
+}
+
+std::string YamlReader::choice_or(const std::string& key, const std::vector<std::string>& choices,
+                                  const std::string& fallback) {
+  std::string value = text_or(key, fallback);
+  if (std::find(choices.begin(), choices.end(), value) == choices.end()) {
+    fail(key, "unknown value '" + value + "' for '" + key + "'; valid values are: " + join(choices));
+  }
+  return value;
+}
+
+std::vector<std::string> YamlReader::text_list(const std::string& key) {
+  YAML::Node value = raw(key);
+  if (!value || !value.IsSequence()) {
+    fail(key, "expected a list of names for '" + key + "', found " + type_name(value));
+  }
+  std::vector<std::string> out;
+  YAML::Node resolved(YAML::NodeType::Sequence);
+  for (const auto& item : value) {
+    if (!item.IsScalar() || item.Scalar().empty()) {
+      throw InputError(source_->locate(item, child_path(key)),
+                       "expected a name in the list '" + key + "', found " + type_name(item));
+    }
+    out.push_back(item.Scalar());
+    resolved.push_back(item.Scalar());
+  }
+  record(key, resolved);
+  return out;
+}
+
+std::vector<int64_t> YamlReader::integer_list_or(const std::string& key, int64_t min, int64_t max) {
+  YAML::Node value = raw(key);
+  std::vector<int64_t> out;
+  YAML::Node resolved(YAML::NodeType::Sequence);
+  if (value && !value.IsNull()) {
+    if (!value.IsSequence()) fail(key, "expected a list of whole numbers for '" + key + "', found " + type_name(value));
+    for (const auto& item : value) {
+      long long parsed = 0;
+      size_t used = 0;
+      const std::string s = item.IsScalar() ? item.Scalar() : "";
+      try {
+        parsed = std::stoll(s, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (!item.IsScalar() || used != s.size() || used == 0 || parsed < min || parsed > max) {
+        throw InputError(source_->locate(item, child_path(key)),
+                         "expected whole numbers from " + std::to_string(min) + " to " + std::to_string(max) +
+                             " in '" + key + "', found " + type_name(item));
+      }
+      out.push_back(parsed);
+      resolved.push_back(parsed);
+    }
+  }
+  record(key, resolved);
+  return out;
+}
+
+YamlReader YamlReader::map(const std::string& key) {
+  YAML::Node value = raw(key);
+  if (!value || value.IsNull()) fail_here("missing required section '" + child_path(key) + "'");
+  YAML::Node resolved(YAML::NodeType::Map);
+  resolved_[key] = resolved;
+  return YamlReader(*source_, value, child_path(key), resolved);
+}
+
+YamlReader YamlReader::map_or_empty(const std::string& key) {
+  YAML::Node value = raw(key);
+  if (!value || value.IsNull()) value = YAML::Node(YAML::NodeType::Map);
+  YAML::Node resolved(YAML::NodeType::Map);
+  resolved_[key] = resolved;
+  return YamlReader(*source_, value, child_path(key), resolved);
+}
+
+std::vector<YamlReader> YamlReader::map_list(const std::string& key, bool allow_empty) {
+  YAML::Node value = raw(key);
+  if (!value || value.IsNull()) fail_here("missing required list '" + child_path(key) + "'");
+  if (!value.IsSequence()) fail(key, "expected a list for '" + key + "', found " + type_name(value));
+  if (value.size() == 0 && !allow_empty) fail(key, "expected at least one item in '" + key + "', found an empty list");
+  YAML::Node resolved(YAML::NodeType::Sequence);
+  std::vector<YamlReader> items;
+  for (size_t i = 0; i < value.size(); ++i) {
+    YAML::Node item_resolved(YAML::NodeType::Map);
+    resolved.push_back(item_resolved);
+    items.emplace_back(*source_, value[i], child_path(key) + "." + std::to_string(i), resolved[i]);
+  }
+  resolved_[key] = resolved;
+  return items;
+}
+
+std::vector<YamlReader> YamlReader::map_list_or_empty(const std::string& key) {
+  if (!has(key)) {
+    known_.insert(key);
+    resolved_[key] = YAML::Node(YAML::NodeType::Sequence);
+    return {};
+  }
+  return map_list(key, true);
+}
+
+void YamlReader::finish() const {
+  std::vector<std::string> known(known_.begin(), known_.end());
+  for (const auto& entry : node_) {
+    const std::string key = entry.first.Scalar();
+    if (known_.count(key)) continue;
+    std::string message = "unknown key '" + key + "'" + (path_.empty() ? "" : " in '" + path_ + "'");
+    if (auto suggestion = nearest_key(key, known)) {
+      message += "; did you mean '" + *suggestion + "'?";
+    } else {
+      message += "; expected one of: " + join(known);
+    }
+    throw InputError(source_->locate(entry.first, child_path(key)), message);
+  }
+}
+
+}  // namespace rlsim

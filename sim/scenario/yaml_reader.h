@@ -1,0 +1,105 @@
+// YamlReader: checked, located access to one YAML mapping. Every getter both reads a field and
+// records its resolved value (defaults filled in, units canonical) into an output node, so the one
+// place that declares a field also writes it to `resolved.yaml`. `finish()` rejects keys that no
+// getter asked for, suggesting the nearest known key. Errors are InputError with FILE:LINE:COL.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/input_error.h"
+#include "models/units.h"
+
+namespace rlsim {
+
+/// One parsed YAML document and where its values came from.
+struct YamlSource {
+  std::string file;  ///< path shown in messages
+  YAML::Node root;
+  /// Paths ("cluster.pools.0.nodes") replaced by `--set`, with the argument that set them.
+  std::map<std::string, std::string> overrides;
+
+  /// Location of a node at `path`: its file position, or the `--set` argument that produced it.
+  SourceLocation locate(const YAML::Node& node, const std::string& path) const;
+};
+
+/// Loads a YAML file; syntax errors, empty files and non-text input become InputError.
+YamlSource load_yaml_file(const std::string& path);
+/// Parses YAML text already in memory (tests, `--set` values); `file` names it in messages.
+YamlSource load_yaml_text(const std::string& text, const std::string& file);
+
+/// Applies `--set a.b.c=value` (list items by index or by their `name`) to a loaded document.
+void apply_override(YamlSource& source, const std::string& assignment);
+
+class YamlReader {
+ public:
+  /// `node` must be the mapping at `path` in `source`; `resolved` receives what was read.
+  YamlReader(const YamlSource& source, YAML::Node node, std::string path, YAML::Node resolved);
+
+  bool has(const std::string& key) const;
+  SourceLocation where() const;
+  SourceLocation where(const std::string& key) const;
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+  [[noreturn]] void fail_here(const std::string& message) const;
+
+  std::string text(const std::string& key);
+  std::string text_or(const std::string& key, const std::string& fallback);
+  /// A whole number in [min, max].
+  int64_t integer(const std::string& key, int64_t min, int64_t max);
+  int64_t integer_or(const std::string& key, int64_t fallback, int64_t min, int64_t max);
+  /// A real number in [min, max].
+  double number(const std::string& key, double min, double max);
+  double number_or(const std::string& key, double fallback, double min, double max);
+  /// A quantity with a unit; must be > 0 unless `allow_zero`.
+  double quantity(const std::string& key, Quantity kind, bool allow_zero = false);
+  double quantity_or(const std::string& key, Quantity kind, double fallback, bool allow_zero = false);
+  std::optional<double> optional_quantity(const std::string& key, Quantity kind, bool allow_zero = false);
+  bool flag_or(const std::string& key, bool fallback);
+  /// One of `choices` (error lists them).
+  std::string choice_or(const std::string& key, const std::vector<std::string>& choices, const std::string& fallback);
+  std::vector<std::string> text_list(const std::string& key);
+  std::vector<int64_t> integer_list_or(const std::string& key, int64_t min, int64_t max);
+
+  /// A nested mapping (required / optional). An optional absent map reads as an empty one.
+  YamlReader map(const std::string& key);
+  YamlReader map_or_empty(const std::string& key);
+  /// A list of mappings; `allow_empty` false rejects [].
+  std::vector<YamlReader> map_list(const std::string& key, bool allow_empty = false);
+  std::vector<YamlReader> map_list_or_empty(const std::string& key);
+
+  /// Records a value that was derived, not read (e.g. a default taken from the hardware catalog).
+  void record(const std::string& key, const YAML::Node& value);
+  /// The raw node (for polymorphic fields such as distributions); marks the key as known.
+  YAML::Node raw(const std::string& key);
+  const YAML::Node& node() const { return node_; }
+  const std::string& path() const { return path_; }
+  const YamlSource& source() const { return *source_; }
+  YAML::Node resolved() const { return resolved_; }
+
+  /// Rejects any key not asked for, with a "did you mean" suggestion.
+  void finish() const;
+
+ private:
+  YAML::Node scalar_node(const std::string& key, const char* expected);
+  std::string child_path(const std::string& key) const;
+
+  const YamlSource* source_;
+  YAML::Node node_;
+  std::string path_;
+  YAML::Node resolved_;
+  std::set<std::string> known_;
+};
+
+/// The key in `candidates` nearest to `key` by edit distance, if it is plausibly a misspelling.
+std::optional<std::string> nearest_key(const std::string& key, const std::vector<std::string>& candidates);
+/// "a, b, c" for error messages.
+std::string join(const std::vector<std::string>& items, const std::string& separator = ", ");
+
+}  // namespace rlsim
