@@ -42,6 +42,15 @@ struct FfnConfig {
   bool is_moe() const { return routed_experts > 0; }
 };
 
+/// Which embedding matrices a publisher counts in its "activated parameters" figure. Publishers
+/// differ: Qwen counts both the input embedding and the lm_head; DeepSeek-V3, Kimi K2 and Step-3
+/// count the lm_head but not the input lookup table; GLM-4.5 counts neither.
+enum class PublishedEmbeddings {
+  both,         ///< input embedding + lm_head (a tied matrix once)
+  output_only,  ///< lm_head only (the input embedding is a lookup, not compute)
+  none,         ///< neither: non-embedding activated parameters
+};
+
 struct ModelArch {
   std::string name;           ///< catalog key, e.g. "qwen3-8b"
   std::string source;         ///< where the numbers come from (config URL, paper)
@@ -54,6 +63,8 @@ struct ModelArch {
   /// Published figures the catalog carries for checking (0 = not published).
   double published_total_params = 0.0;
   double published_active_params = 0.0;
+  /// How `published_active_params` treats the embedding matrices (see PublishedEmbeddings).
+  PublishedEmbeddings published_active_embeddings = PublishedEmbeddings::both;
 };
 
 }  // namespace rlsim

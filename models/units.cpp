@@ -110,6 +110,11 @@ std::string format_quantity(double value, Quantity kind) {
   // 74.5058059692GiB); ties go to the larger unit. Digits are rounded to 12 significant first so
   // 400Gbps prints as 50GBps, not 49.99999999999999GBps.
   std::string best;
+  if (value == 0.0) {
+    for (const UnitSuffix& unit : output_units(kind)) {
+      if (unit.factor == 1.0) return "0" + std::string(unit.suffix);
+    }
+  }
   for (const UnitSuffix& unit : output_units(kind)) {
     if (std::fabs(value) < unit.factor && unit.factor != output_units(kind).back().factor) continue;
     char text[40];

@@ -107,6 +107,10 @@ ModelArch read_model(YamlReader& r) {
   YamlReader published = r.map_or_empty("published");
   m.published_total_params = published.number_or("total_params", 0.0, 0.0, 1e15);
   m.published_active_params = published.number_or("active_params", 0.0, 0.0, 1e15);
+  const std::string counted = published.choice_or("active_embeddings", {"both", "output_only", "none"}, "both");
+  m.published_active_embeddings = counted == "none"          ? PublishedEmbeddings::none
+                                  : counted == "output_only" ? PublishedEmbeddings::output_only
+                                                             : PublishedEmbeddings::both;
   published.finish();
   r.finish();
   return m;

@@ -1,0 +1,59 @@
+// RunMetrics: the figures of DESIGN §4–5 derived from a finished Timeline, and the advisor's
+// recommendation (the 30% rule: if waiting is more than 30% of GPU time, label scheduling pays;
+// otherwise pipeline overlap comes first).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "sim/engine/timeline.h"
+
+namespace rlsim {
+
+struct Percentiles {
+  double p50 = 0.0;
+  double p99 = 0.0;
+  double mean = 0.0;
+};
+
+struct PoolMetrics {
+  int gpus = 0;
+  double busy_fraction = 0.0;
+  double wait_fraction = 0.0;
+};
+
+struct Advice {
+  double wait_fraction = 0.0;
+  std::string recommendation;  ///< "label_scheduling" | "pipeline_overlap" | "none"
+  std::string reason;
+};
+
+struct RunMetrics {
+  std::string policy;
+  uint64_t seed = 0;
+  int steps = 0;
+  double sim_time_s = 0.0;
+  Percentiles step_time_s;
+  double samples_per_s = 0.0;
+  double tokens_per_s = 0.0;
+  double bubble_fraction = 0.0;
+  std::map<std::string, double> bubble_by_cause;  ///< cause -> fraction of all GPU-seconds
+  std::map<std::string, double> gpu_seconds_by_state;
+  double gpu_utilization = 0.0;
+  std::map<std::string, PoolMetrics> pools;
+  Percentiles ttft_s;
+  Percentiles tpot_s;
+  double usd_per_step = 0.0;
+  double usd_per_1m_tokens = 0.0;
+  Advice advice;
+};
+
+/// Percentiles by the nearest-rank method over `values` (any order); zeros when empty.
+Percentiles percentiles(std::vector<double> values);
+
+RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed);
+
+/// The 30% rule applied to a wait fraction and the policy that produced it.
+Advice advise(double wait_fraction, const std::string& policy);
+
+}  // namespace rlsim

@@ -1,0 +1,39 @@
+// RlContext: what an orchestration policy works with during one simulation — the scenario, the
+// SimGrid platform, the rollout instances and trainer GPUs as timeline tracks, the seeded random
+// engine, and the timeline it records into. Built by simulate(); policies only read the layout.
+#pragma once
+
+#include <simgrid/s4u.hpp>
+
+#include <random>
+#include <vector>
+
+#include "sim/engine/timeline.h"
+#include "sim/platform/platform.h"
+#include "sim/scenario/scenario.h"
+
+namespace rlsim {
+
+/// A group of GPUs running one model replica (tensor parallel); the first host leads.
+struct GpuGroup {
+  std::vector<simgrid::s4u::Host*> hosts;
+  std::vector<int> tracks;  ///< timeline track per GPU, same order as hosts
+
+  simgrid::s4u::Host* leader() const { return hosts.front(); }
+};
+
+struct RlContext {
+  const Scenario& scenario;
+  const Platform& platform;
+  Timeline& timeline;
+  std::mt19937_64 rng;
+  std::vector<GpuGroup> rollout_instances;
+  GpuGroup trainer;  ///< every GPU of the training pool
+
+  /// Records `state` on every GPU of `group` over [start, end).
+  void record(const GpuGroup& group, const std::string& state, double start_s, double end_s, int step) const {
+    for (int track : group.tracks) timeline.record(track, state, start_s, end_s, step);
+  }
+};
+
+}  // namespace rlsim

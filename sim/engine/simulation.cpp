@@ -1,0 +1,75 @@
+// Setting up a SimGrid engine for a scenario and running its policy.
+#include "sim/engine/simulation.h"
+
+#include <simgrid/s4u.hpp>
+#include <xbt/log.h>
+
+#include <cstdlib>
+
+#include "sim/engine/policy.h"
+#include "sim/platform/platform.h"
+#include "sim/platform/topology.h"
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+GpuGroup make_group(const std::vector<sg4::Host*>& hosts, const std::vector<int>& tracks, size_t first, size_t count) {
+  GpuGroup group;
+  for (size_t i = first; i < first + count; ++i) {
+    group.hosts.push_back(hosts[i]);
+    group.tracks.push_back(tracks[i]);
+  }
+  return group;
+}
+
+}  // namespace
+
+void check_policy(const Scenario& scenario) { make_policy(scenario.policy.name)->check(scenario); }
+
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  check_policy(scenario);
+  std::vector<std::string> args{"rlsim"};
+  if (const char* factory = std::getenv("RLSIM_SIMGRID_CONTEXTS"); factory && *factory) {
+    args.push_back(std::string("--cfg=contexts/factory:") + factory);
+  }
+  args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  int argc = static_cast<int>(argv.size());
+  xbt_log_control_set("root.thres:critical");
+  sg4::Engine engine(&argc, argv.data());
+  configure_network_model(engine);
+
+  const Topology topology(scenario.cluster);
+  const Platform platform = build_platform(scenario.cluster, topology);
+
+  SimulationResult result;
+  Timeline& timeline = result.timeline;
+  std::map<std::string, std::vector<int>> pool_tracks;
+  for (size_t p = 0; p < scenario.cluster.pools.size(); ++p) {
+    const PoolSpec& spec = scenario.cluster.pools[p];
+    for (auto* host : platform.pools[p].gpus) {
+      pool_tracks[spec.name].push_back(timeline.add_track(Track{host->get_name(), spec.name, true, spec.card.usd_per_hour}));
+    }
+  }
+
+  RlContext context{scenario, platform, timeline, std::mt19937_64(scenario.seed), {}, {}};
+  const PoolPlatform& rollout_pool = platform.pool(scenario.rollout.pool);
+  const auto& rollout_tracks = pool_tracks[scenario.rollout.pool];
+  const size_t tp = static_cast<size_t>(scenario.rollout.tp);
+  for (size_t first = 0; first + tp <= rollout_pool.gpus.size(); first += tp) {
+    context.rollout_instances.push_back(make_group(rollout_pool.gpus, rollout_tracks, first, tp));
+  }
+  const PoolPlatform& train_pool = platform.pool(scenario.training.pool);
+  context.trainer = make_group(train_pool.gpus, pool_tracks[scenario.training.pool], 0, train_pool.gpus.size());
+
+  auto policy = make_policy(scenario.policy.name);
+  sg4::Actor::create("orchestrator", platform.dataplane, [&policy, &context]() { policy->run(context); });
+  engine.run();
+
+  result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed);
+  return result;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,30 @@
+// simulate(): one scenario from start to finish on a fresh SimGrid engine — platform, tracks,
+// orchestrator actor running the scenario's policy — returning the timeline and its metrics.
+// SimGrid allows one engine per process: call simulate() once per process.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/engine/metrics.h"
+#include "sim/engine/timeline.h"
+#include "sim/scenario/scenario.h"
+
+namespace rlsim {
+
+struct SimulationOptions {
+  /// Extra SimGrid arguments, e.g. "--cfg=contexts/factory:thread" or "--log=root.thres:info".
+  std::vector<std::string> simgrid_args;
+};
+
+struct SimulationResult {
+  Timeline timeline;
+  RunMetrics metrics;
+};
+
+/// Checks that the scenario's policy can run it (InputError otherwise), before any simulation.
+void check_policy(const Scenario& scenario);
+
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
+
+}  // namespace rlsim

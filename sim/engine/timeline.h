@@ -1,0 +1,64 @@
+// Timeline: what every resource (GPU, agent host, data-plane host) did when. Actors record
+// intervals through it; metrics and the Chrome trace are derived from it afterwards, so nothing in
+// the engine computes metrics inline. States are "busy:<phase>", "wait:<cause>", "switching", "down".
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rlsim {
+
+struct Track {
+  std::string name;     ///< e.g. "rollout-node0-gpu3"
+  std::string group;    ///< pool name, "agents" or "dataplane"
+  bool is_gpu = true;   ///< GPU time counts toward bubbles, utilisation and cost
+  double usd_per_hour = 0.0;
+};
+
+struct Interval {
+  int track = 0;
+  std::string state;  ///< "busy:rollout", "wait:long_tail", ...
+  double start_s = 0.0;
+  double end_s = 0.0;
+  int step = 0;
+};
+
+/// One RL step's boundaries and phase durations (seconds).
+struct StepRecord {
+  int step = 0;
+  double start_s = 0.0;
+  double end_s = 0.0;
+  double rollout_s = 0.0;
+  double weight_sync_s = 0.0;
+  double train_s = 0.0;
+  int samples = 0;
+  double generated_tokens = 0.0;
+};
+
+/// One LLM call's latency figures.
+struct CallRecord {
+  double ttft_s = 0.0;
+  double tpot_s = 0.0;
+};
+
+class Timeline {
+ public:
+  int add_track(Track track);
+  /// Records [start, end) in `state`; empty intervals are dropped.
+  void record(int track, const std::string& state, double start_s, double end_s, int step);
+  void record_step(const StepRecord& step) { steps_.push_back(step); }
+  void record_call(const CallRecord& call) { calls_.push_back(call); }
+
+  const std::vector<Track>& tracks() const { return tracks_; }
+  const std::vector<Interval>& intervals() const { return intervals_; }
+  const std::vector<StepRecord>& steps() const { return steps_; }
+  const std::vector<CallRecord>& calls() const { return calls_; }
+
+ private:
+  std::vector<Track> tracks_;
+  std::vector<Interval> intervals_;
+  std::vector<StepRecord> steps_;
+  std::vector<CallRecord> calls_;
+};
+
+}  // namespace rlsim

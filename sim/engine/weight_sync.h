@@ -1,0 +1,17 @@
+// WeightSync: moving new weights from the trainer to every rollout instance as real SimGrid comms
+// over the platform's links. "broadcast" is a binomial tree (each holder forwards to one new
+// instance per round, log2(n) rounds); "ring" is a pipelined chain in chunks.
+#pragma once
+
+#include <simgrid/s4u.hpp>
+
+#include <string>
+#include <vector>
+
+namespace rlsim {
+
+/// Blocks the calling actor until every destination holds `bytes`; returns the elapsed seconds.
+double sync_weights(simgrid::s4u::Host* source, const std::vector<simgrid::s4u::Host*>& destinations, double bytes,
+                    const std::string& method);
+
+}  // namespace rlsim

@@ -1,0 +1,64 @@
+// Sampling distributions and trajectories.
+#include "sim/engine/workload.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rlsim {
+
+double Trajectory::generated_tokens() const {
+  double total = 0.0;
+  for (const auto& call : calls) total += call.output_tokens;
+  return total;
+}
+
+double sample(const Distribution& d, std::mt19937_64& rng) {
+  double value = 0.0;
+  switch (d.kind) {
+    case Distribution::Kind::fixed: value = d.value; break;
+    case Distribution::Kind::uniform: value = std::uniform_real_distribution<double>(d.low, d.high)(rng); break;
+    case Distribution::Kind::normal: value = std::normal_distribution<double>(d.mean, d.spread)(rng); break;
+    case Distribution::Kind::lognormal: {
+      // `mean` is the distribution's own mean: mu = ln(mean) - sigma^2 / 2.
+      const double mu = std::log(d.mean) - d.spread * d.spread / 2.0;
+      value = std::lognormal_distribution<double>(mu, d.spread)(rng);
+      break;
+    }
+    case Distribution::Kind::empirical: {
+      std::vector<double> weights;
+      for (const auto& bin : d.bins) weights.push_back(bin.second);
+      std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
+      value = d.bins[pick(rng)].first;
+      break;
+    }
+  }
+  if (value < d.min) value = d.min;
+  if (d.max > 0.0 && value > d.max) value = d.max;
+  return value;
+}
+
+std::vector<Trajectory> sample_step(const WorkloadSpec& workload, std::mt19937_64& rng, int first_id) {
+  std::vector<Trajectory> trajectories;
+  const int count = workload.trajectories_per_step();
+  trajectories.reserve(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    Trajectory t;
+    t.id = first_id + i;
+    const int turns = std::max(1, static_cast<int>(std::lround(sample(workload.turns, rng))));
+    double context = 0.0;
+    for (int turn = 0; turn < turns; ++turn) {
+      LlmCall call;
+      call.context_tokens = context;
+      call.prompt_tokens = std::round(turn == 0 ? sample(workload.prompt_tokens, rng)
+                                                : sample(workload.observation_tokens, rng));
+      call.output_tokens = std::max(1.0, std::round(sample(workload.output_tokens, rng)));
+      call.tool_latency_s = turn + 1 < turns ? sample(workload.tool_latency_s, rng) : 0.0;
+      context += call.prompt_tokens + call.output_tokens;
+      t.calls.push_back(call);
+    }
+    trajectories.push_back(std::move(t));
+  }
+  return trajectories;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,31 @@
+// Workload sampling: the trajectories of one RL step — for each, its LLM calls (prompt and output
+// tokens) and tool latencies — drawn from the scenario's distributions with the run's seeded engine.
+#pragma once
+
+#include <random>
+#include <vector>
+
+#include "sim/scenario/scenario.h"
+
+namespace rlsim {
+
+struct LlmCall {
+  double prompt_tokens = 0.0;  ///< new tokens to prefill for this call (context grows across turns)
+  double context_tokens = 0.0; ///< tokens already in the trajectory before this call
+  double output_tokens = 0.0;
+  double tool_latency_s = 0.0; ///< the tool run after this call (0 after the last)
+};
+
+struct Trajectory {
+  int id = 0;
+  std::vector<LlmCall> calls;
+  double generated_tokens() const;
+};
+
+/// Draws one value; caps (min/max) applied. Deterministic for a given engine state.
+double sample(const Distribution& d, std::mt19937_64& rng);
+
+/// The trajectories of one step, in a deterministic order.
+std::vector<Trajectory> sample_step(const WorkloadSpec& workload, std::mt19937_64& rng, int first_id);
+
+}  // namespace rlsim

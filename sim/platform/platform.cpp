@@ -1,0 +1,178 @@
+// Building the SimGrid zones, hosts, links and routes of a cluster.
+#include "sim/platform/platform.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+// A fat pipe this wide never limits a transfer: it stands for a non-blocking switch.
+constexpr double kNonBlockingBandwidth = 1e15;
+
+sg4::Link* make_link(sg4::NetZone* zone, const std::string& name, const LinkParams& params) {
+  return zone->create_link(name, params.bandwidth_bytes_per_s)->set_latency(params.latency_s);
+}
+
+struct ZoneHandle {
+  sg4::NetZone* zone = nullptr;
+  simgrid::kernel::routing::NetPoint* gateway = nullptr;
+};
+
+// One node: GPUs with a scale-up port and a NIC each, and a gateway router behind the NICs.
+ZoneHandle build_node(sg4::NetZone* pool_zone, const PoolSpec& pool, int node, PoolPlatform& out) {
+  const std::string prefix = pool.name + "-node" + std::to_string(node);
+  auto* zone = sg4::create_full_zone(prefix);
+  zone->set_parent(pool_zone);
+  auto* gateway = zone->create_router(prefix + "-gw");
+  std::vector<sg4::Host*> gpus;
+  std::vector<sg4::Link*> ports, nics;
+  for (int local = 0; local < pool.gpus_per_node; ++local) {
+    const std::string gpu_name = prefix + "-gpu" + std::to_string(local);
+    gpus.push_back(zone->create_host(gpu_name, 1.0));
+    ports.push_back(make_link(zone, gpu_name + "-scaleup", pool.intra_node));
+    nics.push_back(make_link(zone, gpu_name + "-nic", pool.nic));
+  }
+  for (int i = 0; i < pool.gpus_per_node; ++i) {
+    zone->add_route(gpus[i]->get_netpoint(), gateway, nullptr, nullptr, {sg4::LinkInRoute(nics[i])});
+    for (int j = i + 1; j < pool.gpus_per_node; ++j) {
+      zone->add_route(gpus[i]->get_netpoint(), gpus[j]->get_netpoint(), nullptr, nullptr,
+                      {sg4::LinkInRoute(ports[i]), sg4::LinkInRoute(ports[j])});
+    }
+  }
+  zone->seal();
+  out.gpus.insert(out.gpus.end(), gpus.begin(), gpus.end());
+  return {zone, gateway};
+}
+
+ZoneHandle build_pool(sg4::NetZone* root, const PoolSpec& pool, const LinkParams& fabric, PoolPlatform& out) {
+  auto* zone = sg4::create_full_zone(pool.name);
+  zone->set_parent(root);
+  // The pool's switch sits in a zone of its own: SimGrid routes join zones to zones, not to routers.
+  auto* spine = sg4::create_full_zone(pool.name + "-spine");
+  spine->set_parent(zone);
+  auto* gateway = spine->create_router(pool.name + "-switch");
+  spine->seal();
+  const bool non_blocking = fabric.bandwidth_bytes_per_s <= 0.0;
+  auto* link = zone->create_link(pool.name + "-fabric", non_blocking ? kNonBlockingBandwidth : fabric.bandwidth_bytes_per_s)
+                   ->set_latency(fabric.latency_s);
+  if (non_blocking) link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
+  out.name = pool.name;
+  out.gpus_per_node = pool.gpus_per_node;
+  std::vector<ZoneHandle> nodes;
+  for (int node = 0; node < pool.nodes; ++node) nodes.push_back(build_node(zone, pool, node, out));
+  // Node to node crosses the fabric once; node to the pool switch (toward other zones) too.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    zone->add_route(nodes[i].zone->get_netpoint(), spine->get_netpoint(), nodes[i].gateway, gateway,
+                    {sg4::LinkInRoute(link)});
+    for (size_t j = i + 1; j < nodes.size(); ++j) {
+      zone->add_route(nodes[i].zone->get_netpoint(), nodes[j].zone->get_netpoint(), nodes[i].gateway,
+                      nodes[j].gateway, {sg4::LinkInRoute(link)});
+    }
+  }
+  zone->seal();
+  return {zone, gateway};
+}
+
+// A zone of single-NIC hosts (agent CPU hosts or the data-plane host) behind a gateway router.
+ZoneHandle build_host_zone(sg4::NetZone* root, const std::string& name, int hosts, int cores, const LinkParams& nic,
+                           std::vector<sg4::Host*>& out) {
+  auto* zone = sg4::create_full_zone(name);
+  zone->set_parent(root);
+  auto* gateway = zone->create_router(name + "-gw");
+  std::vector<sg4::Link*> nics;
+  for (int i = 0; i < hosts; ++i) {
+    const std::string host_name = hosts == 1 ? name : name + std::to_string(i);
+    auto* host = zone->create_host(host_name, 1.0);
+    host->set_core_count(cores);
+    out.push_back(host);
+    nics.push_back(make_link(zone, host_name + "-nic", nic));
+    zone->add_route(host->get_netpoint(), gateway, nullptr, nullptr, {sg4::LinkInRoute(nics.back())});
+  }
+  for (int i = 0; i < hosts; ++i) {
+    for (int j = i + 1; j < hosts; ++j) {
+      zone->add_route(out[out.size() - hosts + i]->get_netpoint(), out[out.size() - hosts + j]->get_netpoint(), nullptr,
+                      nullptr, {sg4::LinkInRoute(nics[i]), sg4::LinkInRoute(nics[j])});
+    }
+  }
+  zone->seal();
+  return {zone, gateway};
+}
+
+}  // namespace
+
+const PoolPlatform& Platform::pool(const std::string& name) const {
+  auto it = std::find_if(pools.begin(), pools.end(), [&](const PoolPlatform& p) { return p.name == name; });
+  assert(it != pools.end() && "pool names are checked by the scenario loader");
+  return *it;
+}
+
+void configure_network_model(sg4::Engine& engine) {
+  engine.set_config("network/model:CM02");
+  engine.set_config("network/crosstraffic:0");
+  engine.set_config("network/TCP-gamma:0");
+}
+
+Platform build_platform(const ClusterSpec& cluster, const Topology& topology) {
+  Platform platform;
+  auto* root = sg4::create_full_zone("cluster");
+  std::vector<ZoneHandle> zones;
+  for (const auto& pool : cluster.pools) {
+    platform.pools.emplace_back();
+    zones.push_back(build_pool(root, pool, cluster.fabric, platform.pools.back()));
+  }
+  zones.push_back(build_host_zone(root, "agents", cluster.agents.hosts, cluster.agents.cores, cluster.agents.nic,
+                                  platform.agent_hosts));
+  std::vector<sg4::Host*> dataplane;
+  zones.push_back(build_host_zone(root, "dataplane", 1, 1, cluster.dataplane.nic, dataplane));
+  platform.dataplane = dataplane.front();
+
+  std::vector<sg4::Link*> links;
+  for (const auto& link : cluster.links) {
+    links.push_back(make_link(root, "link-" + link.a + "-" + link.b + "-" + std::to_string(links.size()), link.params));
+  }
+  for (size_t a = 0; a < zones.size(); ++a) {
+    for (size_t b = a + 1; b < zones.size(); ++b) {
+      std::vector<sg4::LinkInRoute> route;
+      for (int index : topology.route(a, b)) route.emplace_back(links[static_cast<size_t>(index)]);
+      root->add_route(zones[a].zone->get_netpoint(), zones[b].zone->get_netpoint(), zones[a].gateway, zones[b].gateway,
+                      route);
+    }
+  }
+  root->seal();
+  return platform;
+}
+
+double expected_transfer_seconds(const ClusterSpec& cluster, const Topology& topology, const std::string& from_pool,
+                                 int from_gpu, const std::string& to_pool, int to_gpu, double bytes) {
+  const PoolSpec& from = *cluster.pool(from_pool);
+  const PoolSpec& to = *cluster.pool(to_pool);
+  std::vector<LinkParams> path;
+  const bool same_node = from_pool == to_pool && from_gpu / from.gpus_per_node == to_gpu / to.gpus_per_node;
+  if (same_node) {
+    path = {from.intra_node, to.intra_node};
+  } else {
+    const LinkParams fabric{cluster.fabric.bandwidth_bytes_per_s > 0.0 ? cluster.fabric.bandwidth_bytes_per_s
+                                                                        : std::numeric_limits<double>::infinity(),
+                            cluster.fabric.latency_s};
+    path.push_back(from.nic);
+    path.push_back(fabric);
+    if (from_pool != to_pool) {
+      for (int index : topology.route(topology.zone_index(from_pool), topology.zone_index(to_pool))) {
+        path.push_back(cluster.links[static_cast<size_t>(index)].params);
+      }
+      path.push_back(fabric);
+    }
+    path.push_back(to.nic);
+  }
+  double latency = 0.0, bandwidth = std::numeric_limits<double>::infinity();
+  for (const auto& hop : path) {
+    latency += hop.latency_s;
+    bandwidth = std::min(bandwidth, hop.bandwidth_bytes_per_s);
+  }
+  return latency + bytes / bandwidth;
+}
+
+}  // namespace rlsim

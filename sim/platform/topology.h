@@ -1,0 +1,46 @@
+// Topology: the cluster's zones (pools, the agent hosts, the data-plane host) and the links between
+// them as a Boost.Graph. It is validated before any SimGrid object exists — connected, every pool
+// reachable, no zero-bandwidth link — and gives the route (sequence of links) between any two zones
+// as the lowest-latency path, ties broken by fewer hops.
+#pragma once
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <string>
+#include <vector>
+
+#include "sim/scenario/scenario.h"
+
+namespace rlsim {
+
+struct ZoneVertex {
+  std::string name;  ///< pool name, "agents" or "dataplane"
+};
+
+struct LinkEdge {
+  int link_index = 0;  ///< index into ClusterSpec::links
+  double latency_s = 0.0;
+  double bandwidth_bytes_per_s = 0.0;
+  double route_weight = 0.0;  ///< latency plus a tiny per-hop term, so equal-latency routes prefer fewer hops
+};
+
+using TopologyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, ZoneVertex, LinkEdge>;
+
+class Topology {
+ public:
+  /// Builds and validates; InputError (at the offending link or pool) when the cluster is unusable.
+  explicit Topology(const ClusterSpec& cluster);
+
+  const TopologyGraph& graph() const { return graph_; }
+  const std::vector<std::string>& zone_names() const { return names_; }
+  /// Indices into ClusterSpec::links along the route from zone `from` to zone `to` (empty if same).
+  const std::vector<int>& route(size_t from, size_t to) const { return routes_[from][to]; }
+  size_t zone_index(const std::string& name) const;
+
+ private:
+  TopologyGraph graph_;
+  std::vector<std::string> names_;
+  std::vector<std::vector<std::vector<int>>> routes_;
+};
+
+}  // namespace rlsim

@@ -1,0 +1,29 @@
+// Distribution: how a workload quantity (tokens, seconds, turns) is drawn — fixed, uniform, normal,
+// lognormal or an empirical histogram — with optional caps so long tails can be shaped.
+// Sampling lives in sim/engine (it needs the run's random engine); this is the plain description.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rlsim {
+
+struct Distribution {
+  enum class Kind { fixed, uniform, normal, lognormal, empirical };
+  Kind kind = Kind::fixed;
+  double value = 0.0;   ///< fixed
+  double low = 0.0;     ///< uniform: lower bound
+  double high = 0.0;    ///< uniform: upper bound
+  double mean = 0.0;    ///< normal / lognormal: mean of the distribution itself (not of its log)
+  double spread = 0.0;  ///< normal: standard deviation; lognormal: sigma of the underlying normal
+  /// empirical: (value, weight) bins; a sample picks a bin by weight and returns its value.
+  std::vector<std::pair<double, double>> bins;
+  double min = 0.0;     ///< samples below are raised to this (a floor; 0 = none)
+  double max = 0.0;     ///< samples above are cut to this (a cap; 0 = none)
+
+  /// Expected value before caps (for planning and summaries).
+  double nominal_mean() const;
+};
+
+}  // namespace rlsim

@@ -1,0 +1,155 @@
+// Parsing of the distribution forms listed in distribution_reader.h.
+#include "sim/scenario/distribution_reader.h"
+
+#include <cmath>
+
+namespace rlsim {
+namespace {
+
+double read_value(YamlReader& r, const std::string& key, std::optional<Quantity> unit, double min_allowed) {
+  if (unit) return r.quantity(key, *unit, min_allowed <= 0.0);
+  return r.number(key, min_allowed, 1e12);
+}
+
+double read_value_or(YamlReader& r, const std::string& key, std::optional<Quantity> unit, double fallback) {
+  if (!r.has(key)) {
+    r.record(key, YAML::Node(unit ? format_quantity(fallback, *unit) : format_number(fallback)));
+    return fallback;
+  }
+  return read_value(r, key, unit, 0.0);
+}
+
+YAML::Node resolved_scalar(double value, std::optional<Quantity> unit) {
+  return YAML::Node(unit ? format_quantity(value, *unit) : format_number(value));
+}
+
+}  // namespace
+
+double Distribution::nominal_mean() const {
+  switch (kind) {
+    case Kind::fixed: return value;
+    case Kind::uniform: return (low + high) / 2.0;
+    case Kind::normal:
+    case Kind::lognormal: return mean;
+    case Kind::empirical: {
+      double total = 0.0, weighted = 0.0;
+      for (const auto& [v, w] : bins) {
+        total += w;
+        weighted += v * w;
+      }
+      return total > 0.0 ? weighted / total : 0.0;
+    }
+  }
+  return 0.0;
+}
+
+Distribution fixed_distribution(double value) {
+  Distribution d;
+  d.kind = Distribution::Kind::fixed;
+  d.value = value;
+  return d;
+}
+
+Distribution read_distribution(YamlReader& parent, const std::string& key, std::optional<Quantity> unit,
+                               const Distribution& fallback, double min_allowed) {
+  YAML::Node node = parent.raw(key);
+  if (!node || node.IsNull()) {
+    // Record the default in its canonical written form.
+    YAML::Node resolved(YAML::NodeType::Map);
+    resolved["fixed"] = resolved_scalar(fallback.nominal_mean(), unit);
+    parent.record(key, fallback.kind == Distribution::Kind::fixed ? resolved_scalar(fallback.value, unit) : resolved);
+    return fallback;
+  }
+  Distribution d;
+  if (node.IsScalar()) {
+    std::string why;
+    double value = 0.0;
+    bool ok = false;
+    if (unit) {
+      auto parsed = parse_quantity(node.Scalar(), *unit, &why);
+      ok = parsed.has_value();
+      value = parsed.value_or(0.0);
+    } else {
+      try {
+        size_t used = 0;
+        value = std::stod(node.Scalar(), &used);
+        ok = used == node.Scalar().size() && std::isfinite(value);
+      } catch (const std::exception&) {
+        ok = false;
+      }
+      why = "a number or a distribution such as {lognormal: {mean: 1024, sigma: 1.0}}";
+    }
+    if (!ok || value < min_allowed) {
+      parent.fail(key, "expected " + why + " for '" + key + "' (at least " + format_number(min_allowed) +
+                           "), found '" + node.Scalar() + "'");
+    }
+    parent.record(key, resolved_scalar(value, unit));
+    return fixed_distribution(value);
+  }
+  YamlReader r = parent.map(key);
+  int forms = 0;
+  for (const char* form : {"fixed", "uniform", "normal", "lognormal", "empirical"}) forms += r.has(form) ? 1 : 0;
+  if (forms != 1) {
+    r.fail_here("expected exactly one of fixed, uniform, normal, lognormal or empirical in '" + key + "'");
+  }
+  if (r.has("fixed")) {
+    d.kind = Distribution::Kind::fixed;
+    d.value = read_value(r, "fixed", unit, min_allowed);
+  } else if (r.has("uniform")) {
+    d.kind = Distribution::Kind::uniform;
+    YamlReader u = r.map("uniform");
+    d.low = read_value(u, "min", unit, min_allowed);
+    d.high = read_value(u, "max", unit, min_allowed);
+    if (d.high < d.low) u.fail("max", "uniform 'max' must not be below 'min'");
+    u.finish();
+  } else if (r.has("normal")) {
+    d.kind = Distribution::Kind::normal;
+    YamlReader n = r.map("normal");
+    d.mean = read_value(n, "mean", unit, min_allowed);
+    d.spread = unit ? n.quantity("stddev", *unit, true) : n.number("stddev", 0.0, 1e12);
+    n.finish();
+  } else if (r.has("lognormal")) {
+    d.kind = Distribution::Kind::lognormal;
+    YamlReader n = r.map("lognormal");
+    d.mean = read_value(n, "mean", unit, std::max(min_allowed, 1e-300));
+    d.spread = n.number("sigma", 0.0, 10.0);
+    n.finish();
+  } else {
+    d.kind = Distribution::Kind::empirical;
+    YAML::Node bins = r.raw("empirical");
+    if (!bins.IsSequence() || bins.size() == 0) r.fail("empirical", "expected a list of [value, weight] pairs");
+    YAML::Node resolved_bins(YAML::NodeType::Sequence);
+    for (const auto& bin : bins) {
+      bool ok = bin.IsSequence() && bin.size() == 2 && bin[0].IsScalar() && bin[1].IsScalar();
+      double value = 0.0, weight = 0.0;
+      if (ok) {
+        std::optional<double> v = unit ? parse_quantity(bin[0].Scalar(), *unit) : std::nullopt;
+        try {
+          value = unit ? v.value_or(-1.0) : std::stod(bin[0].Scalar());
+          weight = std::stod(bin[1].Scalar());
+        } catch (const std::exception&) {
+          ok = false;
+        }
+        ok = ok && value >= min_allowed && weight >= 0.0 && std::isfinite(value) && std::isfinite(weight);
+      }
+      if (!ok) {
+        throw InputError(r.source().locate(bin, r.path() + ".empirical"),
+                         "expected a [value, weight] pair with value >= " + format_number(min_allowed) +
+                             " and weight >= 0 in 'empirical'");
+      }
+      d.bins.emplace_back(value, weight);
+      YAML::Node pair(YAML::NodeType::Sequence);
+      pair.push_back(resolved_scalar(value, unit));
+      pair.push_back(format_number(weight));
+      resolved_bins.push_back(pair);
+    }
+    r.record("empirical", resolved_bins);
+  }
+  d.min = read_value_or(r, "min", unit, 0.0);
+  d.max = read_value_or(r, "max", unit, 0.0);
+  if (d.max > 0.0 && d.max < d.min) r.fail("max", "cap 'max' must not be below 'min'");
+  r.finish();
+  return d;
+}
+
+}  // namespace rlsim

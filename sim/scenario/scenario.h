@@ -1,0 +1,122 @@
+// Scenario: a what-if as plain structs — the cluster, the workload, how rollout and training are
+// laid out, and the orchestration policy. Produced once from YAML by scenario_loader; the engine
+// reads only these structs. All quantities are in SI units (bytes, bytes/s, seconds).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/hardware.h"
+#include "models/input_error.h"
+#include "models/model_arch.h"
+#include "models/precision.h"
+#include "sim/scenario/distribution.h"
+
+namespace rlsim {
+
+struct LinkParams {
+  double bandwidth_bytes_per_s = 0.0;
+  double latency_s = 0.0;
+};
+
+/// Nodes of one card type: GPUs behind a scale-up link, one NIC per GPU.
+struct PoolSpec {
+  std::string name;
+  HardwareSpec card;
+  int nodes = 0;
+  int gpus_per_node = 0;
+  LinkParams intra_node;  ///< per-GPU scale-up port (NVLink…)
+  LinkParams nic;         ///< per-GPU scale-out NIC
+  SourceLocation where;
+
+  int gpus() const { return nodes * gpus_per_node; }
+};
+
+/// A link between two endpoints of the cluster: pools by name, "agents" or "dataplane".
+struct ClusterLinkSpec {
+  std::string a, b;
+  LinkParams params;
+  SourceLocation where;
+};
+
+struct AgentHostsSpec {
+  int hosts = 1;
+  int cores = 64;       ///< concurrent tool executions per host
+  LinkParams nic;
+};
+
+struct DataPlaneSpec {
+  LinkParams nic;
+  double seconds_per_record = 0.0;  ///< fixed recording cost per LLM input or output
+  double bytes_per_s = 0.0;         ///< recording throughput (disk/CPU); 0 = free
+};
+
+struct ClusterSpec {
+  std::vector<PoolSpec> pools;
+  LinkParams fabric;  ///< within a pool, node to node; bandwidth 0 = non-blocking (fat pipe)
+  std::vector<ClusterLinkSpec> links;
+  AgentHostsSpec agents;
+  DataPlaneSpec dataplane;
+
+  const PoolSpec* pool(const std::string& name) const {
+    for (const auto& p : pools) {
+      if (p.name == name) return &p;
+    }
+    return nullptr;
+  }
+};
+
+struct WorkloadSpec {
+  int steps = 1;
+  int prompts_per_step = 1;
+  int samples_per_prompt = 1;   ///< GRPO group size
+  Distribution turns;           ///< LLM calls per trajectory
+  Distribution prompt_tokens;   ///< first-turn prompt length
+  Distribution output_tokens;   ///< tokens generated per LLM call
+  Distribution observation_tokens;  ///< tokens a tool appends before the next call
+  Distribution tool_latency_s;  ///< seconds a tool call takes
+
+  int trajectories_per_step() const { return prompts_per_step * samples_per_prompt; }
+};
+
+struct RolloutSpec {
+  std::string pool;
+  int tp = 1;                   ///< tensor-parallel GPUs per inference instance
+  int max_batch = 256;          ///< concurrent sequences per instance
+  Precision weights = Precision::bf16;
+  Precision kv_cache = Precision::bf16;
+};
+
+struct TrainingSpec {
+  std::string pool;
+  int dp = 1, tp = 1, pp = 1;
+  std::string algorithm = "grpo";  ///< grpo | ppo
+  int mini_batches = 1;            ///< optimizer steps per RL step
+  Precision weights = Precision::bf16;
+};
+
+struct WeightSyncSpec {
+  std::string method = "broadcast";  ///< broadcast (tree) | ring
+  Precision precision = Precision::bf16;
+};
+
+struct PolicySpec {
+  std::string name = "disaggregated";
+  int max_staleness = 1;
+};
+
+struct Scenario {
+  std::string name;
+  std::string file;
+  uint64_t seed = 1;
+  ModelArch model;
+  ClusterSpec cluster;
+  WorkloadSpec workload;
+  RolloutSpec rollout;
+  TrainingSpec training;
+  WeightSyncSpec weight_sync;
+  PolicySpec policy;
+};
+
+}  // namespace rlsim

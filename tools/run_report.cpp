@@ -1,0 +1,115 @@
+// Serialising a run's metrics and timeline.
+#include "tools/run_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace rlsim {
+namespace {
+
+nlohmann::json percentiles_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"mean", p.mean}}; }
+
+// Trace timestamps are microseconds; rounding to the nanosecond keeps files stable and small.
+double micros(double seconds) { return std::round(seconds * 1e9) / 1e3; }
+
+}  // namespace
+
+nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
+  nlohmann::json j;
+  j["scenario"] = scenario.name;
+  j["policy"] = m.policy;
+  j["seed"] = m.seed;
+  j["steps"] = m.steps;
+  j["sim_time_s"] = m.sim_time_s;
+  j["step_time_s"] = percentiles_json(m.step_time_s);
+  j["throughput"] = {{"samples_per_s", m.samples_per_s}, {"tokens_per_s", m.tokens_per_s}};
+  nlohmann::json causes = nlohmann::json::object();
+  for (const char* cause : {"train_waits_rollout", "rollout_waits_weights", "rollout_waits_agents", "long_tail"}) {
+    causes[cause] = 0.0;
+  }
+  for (const auto& [cause, fraction] : m.bubble_by_cause) causes[cause] = fraction;
+  j["bubble"] = {{"fraction", m.bubble_fraction}, {"by_cause", causes}};
+  j["gpu_seconds_by_state"] = m.gpu_seconds_by_state;
+  j["gpu_utilization"] = m.gpu_utilization;
+  nlohmann::json pools = nlohmann::json::object();
+  for (const auto& [name, p] : m.pools) {
+    pools[name] = {{"gpus", p.gpus}, {"busy_fraction", p.busy_fraction}, {"wait_fraction", p.wait_fraction}};
+  }
+  j["pools"] = pools;
+  j["inference"] = {{"ttft_s", percentiles_json(m.ttft_s)}, {"tpot_s", percentiles_json(m.tpot_s)}};
+  j["cost"] = {{"usd_per_step", m.usd_per_step}, {"usd_per_1m_tokens", m.usd_per_1m_tokens}};
+  j["advice"] = {{"wait_fraction", m.advice.wait_fraction},
+                 {"recommendation", m.advice.recommendation},
+                 {"reason", m.advice.reason}};
+  return j;
+}
+
+nlohmann::json trace_json(const Scenario& scenario, const Timeline& timeline) {
+  nlohmann::json events = nlohmann::json::array();
+  std::map<std::string, int> process_ids;
+  std::vector<int> pid_of_track;
+  for (size_t t = 0; t < timeline.tracks().size(); ++t) {
+    const Track& track = timeline.tracks()[t];
+    auto [it, inserted] = process_ids.emplace(track.group, static_cast<int>(process_ids.size()) + 1);
+    if (inserted) {
+      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", it->second}, {"tid", 0},
+                        {"args", {{"name", "pool " + track.group}}}});
+    }
+    pid_of_track.push_back(it->second);
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", it->second}, {"tid", static_cast<int>(t) + 1},
+                      {"args", {{"name", track.name}}}});
+  }
+  for (const Interval& interval : timeline.intervals()) {
+    const auto colon = interval.state.find(':');
+    const std::string category = interval.state.substr(0, colon);
+    const std::string name = colon == std::string::npos ? interval.state : interval.state.substr(colon + 1);
+    events.push_back({{"name", name},
+                      {"cat", category},
+                      {"ph", "X"},
+                      {"ts", micros(interval.start_s)},
+                      {"dur", micros(interval.end_s) - micros(interval.start_s)},
+                      {"pid", pid_of_track[static_cast<size_t>(interval.track)]},
+                      {"tid", interval.track + 1},
+                      {"args", {{"step", interval.step}, {"state", interval.state}}}});
+  }
+  return {{"traceEvents", events},
+          {"displayTimeUnit", "ms"},
+          {"otherData", {{"scenario", scenario.name}, {"seed", scenario.seed}, {"policy", scenario.policy.name}}}};
+}
+
+std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
+  std::string out;
+  char line[256];
+  auto add = [&](const char* label, const std::string& value) {
+    std::snprintf(line, sizeof line, "  %-28s %s\n", label, value.c_str());
+    out += line;
+  };
+  auto fmt = [](const char* format, double v) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, v);
+    return std::string(buffer);
+  };
+  out += "rlsim: " + scenario.name + " (policy " + m.policy + ", seed " + std::to_string(m.seed) + ", model " +
+         scenario.model.name + ")\n";
+  add("steps", std::to_string(m.steps));
+  add("simulated time", fmt("%.3f s", m.sim_time_s));
+  add("step time mean / p99", fmt("%.3f s", m.step_time_s.mean) + " / " + fmt("%.3f s", m.step_time_s.p99));
+  add("throughput", fmt("%.2f samples/s", m.samples_per_s) + ", " + fmt("%.0f tokens/s", m.tokens_per_s));
+  add("GPU utilisation", fmt("%.1f %%", 100.0 * m.gpu_utilization));
+  add("bubble (GPU time waiting)", fmt("%.1f %%", 100.0 * m.bubble_fraction));
+  for (const auto& [cause, fraction] : m.bubble_by_cause) {
+    add(("  wait:" + cause).c_str(), fmt("%.1f %%", 100.0 * fraction));
+  }
+  for (const auto& [name, pool] : m.pools) {
+    add(("pool " + name).c_str(), std::to_string(pool.gpus) + " GPUs, " + fmt("%.1f %% busy", 100.0 * pool.busy_fraction) +
+                                      ", " + fmt("%.1f %% waiting", 100.0 * pool.wait_fraction));
+  }
+  add("TTFT p50 / p99", fmt("%.1f ms", 1e3 * m.ttft_s.p50) + " / " + fmt("%.1f ms", 1e3 * m.ttft_s.p99));
+  add("TPOT p50 / p99", fmt("%.2f ms", 1e3 * m.tpot_s.p50) + " / " + fmt("%.2f ms", 1e3 * m.tpot_s.p99));
+  add("cost", fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));
+  out += "advice: " + m.advice.recommendation + " - " + m.advice.reason + "\n";
+  return out;
+}
+
+}  // namespace rlsim
