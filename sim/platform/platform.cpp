@@ -1,6 +1,8 @@
 // Building the SimGrid zones, hosts, links and routes of a cluster.
 #include "sim/platform/platform.h"
 
+#include <xbt/log.h>
+
 #include <algorithm>
 #include <cassert>
 #include <limits>
@@ -110,6 +112,7 @@ const PoolPlatform& Platform::pool(const std::string& name) const {
 }
 
 void configure_network_model(sg4::Engine& engine) {
+  xbt_log_control_set("xbt_cfg.thres:warning");  // these settings are ours, not news to the user
   engine.set_config("network/model:CM02");
   engine.set_config("network/crosstraffic:0");
   engine.set_config("network/TCP-gamma:0");

@@ -74,8 +74,12 @@ ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
     cluster.pools.push_back(std::move(pool));
   }
   YamlReader fabric = r.map_or_empty("fabric");
-  cluster.fabric.bandwidth_bytes_per_s = fabric.optional_quantity("bandwidth", Quantity::bandwidth).value_or(0.0);
-  if (cluster.fabric.bandwidth_bytes_per_s == 0.0) fabric.record("bandwidth", YAML::Node("non-blocking"));
+  // A fabric is non-blocking (a fat pipe) unless it is given a bisection bandwidth.
+  if (!fabric.has("bandwidth") || fabric.node()["bandwidth"].as<std::string>("") == "non-blocking") {
+    fabric.record("bandwidth", YAML::Node("non-blocking"));
+  } else {
+    cluster.fabric.bandwidth_bytes_per_s = fabric.quantity("bandwidth", Quantity::bandwidth);
+  }
   cluster.fabric.latency_s = fabric.quantity_or("latency", Quantity::duration, 1e-6, true);
   fabric.finish();
 

@@ -222,9 +222,22 @@ YAML::Node YamlReader::raw(const std::string& key) {
   return YAML::Node();
 }
 
+void YamlReader::fail_missing(const std::string& key, const std::string& what) const {
+  // A misspelt key is the likeliest reason a required one is missing: point at it.
+  for (const auto& entry : node_) {
+    const std::string present = entry.first.Scalar();
+    if (present != key && nearest_key(present, {key})) {
+      throw InputError(source_->locate(entry.first, child_path(present)),
+                       "unknown key '" + present + "'; did you mean '" + key + "'? (" + what + " '" +
+                           child_path(key) + "' is missing)");
+    }
+  }
+  fail_here("missing required " + what + " '" + child_path(key) + "'");
+}
+
 YAML::Node YamlReader::scalar_node(const std::string& key, const char* expected) {
   YAML::Node value = raw(key);
-  if (!value || value.IsNull()) fail_here("missing required field '" + child_path(key) + "' (" + expected + ")");
+  if (!value || value.IsNull()) fail_missing(key, std::string("field (") + expected + ")");
   if (!value.IsScalar()) fail(key, std::string("expected ") + expected + " for '" + key + "', found " + type_name(value));
   return value;
 }
@@ -407,7 +420,7 @@ std::vector<int64_t> YamlReader::integer_list_or(const std::string& key, int64_t
 
 YamlReader YamlReader::map(const std::string& key) {
   YAML::Node value = raw(key);
-  if (!value || value.IsNull()) fail_here("missing required section '" + child_path(key) + "'");
+  if (!value || value.IsNull()) fail_missing(key, "section");
   YAML::Node resolved(YAML::NodeType::Map);
   resolved_[key] = resolved;
   return YamlReader(*source_, value, child_path(key), resolved);
@@ -423,7 +436,7 @@ YamlReader YamlReader::map_or_empty(const std::string& key) {
 
 std::vector<YamlReader> YamlReader::map_list(const std::string& key, bool allow_empty) {
   YAML::Node value = raw(key);
-  if (!value || value.IsNull()) fail_here("missing required list '" + child_path(key) + "'");
+  if (!value || value.IsNull()) fail_missing(key, "list");
   if (!value.IsSequence()) fail(key, "expected a list for '" + key + "', found " + type_name(value));
   if (value.size() == 0 && !allow_empty) fail(key, "expected at least one item in '" + key + "', found an empty list");
   YAML::Node resolved(YAML::NodeType::Sequence);

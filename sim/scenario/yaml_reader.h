@@ -88,6 +88,7 @@ class YamlReader {
 
  private:
   YAML::Node scalar_node(const std::string& key, const char* expected);
+  [[noreturn]] void fail_missing(const std::string& key, const std::string& what) const;
   std::string child_path(const std::string& key) const;
 
   const YamlSource* source_;

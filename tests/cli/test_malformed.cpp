@@ -1,0 +1,47 @@
+// The malformed-scenario corpus (tests/malformed/*.yaml): each file gives exit code 2, a
+// FILE:LINE:COL: error: message containing the phrase its `# expect:` line names, no crash, and
+// no output folder (not even a partial one).
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+#include "cli_support.h"
+
+using namespace rlsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+std::string expectation(const fs::path& file) {
+  const std::string text = slurp(file);
+  const std::string marker = "# expect: ";
+  if (text.rfind(marker, 0) != 0) return "";
+  return text.substr(marker.size(), text.find('\n') - marker.size());
+}
+}  // namespace
+
+TEST_CASE("every malformed scenario is rejected with a located message and no output") {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(fs::path(RLSIM_TEST_SOURCE_DIR) / "tests" / "malformed")) {
+    files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 25);
+  for (const auto& file : files) {
+    const std::string relative = "tests/malformed/" + file.filename().string();
+    INFO(relative);
+    const auto out = scratch_dir("malformed") / "out";
+    fs::remove_all(out);
+    CliResult r = run_rlsim("run '" + relative + "' --out '" + out.string() + "'");
+    CHECK(r.exit_code == 2);
+    INFO(r.err);
+    CHECK(std::regex_search(r.err, std::regex("^" + std::regex_replace(relative, std::regex("[.]"), "[.]") +
+                                              ":[0-9]+:[0-9]+: error: ")));
+    CHECK_THAT(r.err, Catch::Contains(expectation(file)));
+    CHECK_FALSE(fs::exists(out));
+    for (const auto& left : fs::directory_iterator(out.parent_path())) {
+      CHECK(left.path().filename().string().find("partial") == std::string::npos);
+    }
+    CliResult v = run_rlsim("validate '" + relative + "'");
+    CHECK(v.exit_code == 2);
+  }
+}

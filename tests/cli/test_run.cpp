@@ -1,0 +1,72 @@
+// `rlsim run` and `rlsim validate` end to end: outputs, determinism, trace shape, help.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+
+using namespace rlsim::test;
+using nlohmann::json;
+
+TEST_CASE("run writes metrics, trace and resolved scenario, and prints a summary") {
+  const auto out = scratch_dir("quickstart") / "out";
+  CliResult r = run_rlsim("run scenarios/quickstart.yaml --out '" + out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("bubble") && Catch::Contains("advice:"));
+  json metrics = json::parse(slurp(out / "metrics.json"));
+  for (const char* key : {"steps", "sim_time_s", "step_time_s", "throughput", "bubble", "gpu_utilization", "pools",
+                          "inference", "cost", "advice", "policy", "seed"}) {
+    CHECK(metrics.contains(key));
+  }
+  CHECK(metrics["steps"] == 4);
+  CHECK(metrics["bubble"]["fraction"].get<double>() > 0.0);
+  CHECK(metrics["bubble"]["by_cause"].contains("train_waits_rollout"));
+  CHECK(metrics["pools"]["rollout"]["gpus"] == 8);
+  CHECK_THAT(slurp(out / "resolved.yaml"), Catch::Contains("max_batch: 128"));
+}
+
+TEST_CASE("same scenario and seed give byte-identical outputs, another seed differs") {
+  const auto dir = scratch_dir("determinism");
+  REQUIRE(run_rlsim("run scenarios/quickstart.yaml --out '" + (dir / "a").string() + "'").exit_code == 0);
+  REQUIRE(run_rlsim("run scenarios/quickstart.yaml --out '" + (dir / "b").string() + "'").exit_code == 0);
+  REQUIRE(run_rlsim("run scenarios/quickstart.yaml --seed 2 --out '" + (dir / "c").string() + "'").exit_code == 0);
+  CHECK(slurp(dir / "a" / "metrics.json") == slurp(dir / "b" / "metrics.json"));
+  CHECK(slurp(dir / "a" / "trace.json") == slurp(dir / "b" / "trace.json"));
+  CHECK(slurp(dir / "a" / "metrics.json") != slurp(dir / "c" / "metrics.json"));
+}
+
+TEST_CASE("trace.json is valid Chrome trace JSON with one named track per GPU") {
+  const auto out = scratch_dir("trace") / "out";
+  REQUIRE(run_rlsim("run scenarios/quickstart.yaml --out '" + out.string() + "'").exit_code == 0);
+  json trace = json::parse(slurp(out / "trace.json"));
+  REQUIRE(trace["traceEvents"].is_array());
+  int threads = 0, spans = 0;
+  for (const auto& event : trace["traceEvents"]) {
+    REQUIRE(event.contains("ph"));
+    REQUIRE(event["pid"].is_number_integer());
+    REQUIRE(event["tid"].is_number_integer());
+    if (event["ph"] == "M" && event["name"] == "thread_name") ++threads;
+    if (event["ph"] == "X") {
+      ++spans;
+      CHECK(event["ts"].get<double>() >= 0.0);
+      CHECK(event["dur"].get<double>() > 0.0);
+      CHECK((event["cat"] == "busy" || event["cat"] == "wait"));
+    }
+  }
+  CHECK(threads == 16);
+  CHECK(spans > 0);
+}
+
+TEST_CASE("validate checks without writing, help teaches with examples, version prints") {
+  CliResult ok = run_rlsim("validate scenarios/quickstart.yaml");
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.out, Catch::Contains("ok"));
+  for (const char* command : {"run", "validate", "list"}) {
+    CliResult help = run_rlsim(std::string(command) + " --help");
+    CHECK(help.exit_code == 0);
+    CHECK_THAT(help.out, Catch::Contains("rlsim " + std::string(command)));
+  }
+  CHECK_THAT(run_rlsim("--version").out, Catch::Contains("rlsim 0."));
+  CHECK(run_rlsim("run").exit_code == 2);
+  CHECK(run_rlsim("frobnicate").exit_code == 2);
+}

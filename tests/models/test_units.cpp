@@ -1,0 +1,42 @@
+// Units as people write them: parsing is strict (unit required, bits vs bytes by case) and
+// formatting round-trips to the canonical form written into resolved.yaml.
+#include <catch2/catch.hpp>
+
+#include "models/units.h"
+
+using namespace rlsim;
+
+TEST_CASE("bandwidths, durations, rates and sizes parse into SI units") {
+  CHECK(*parse_quantity("900GBps", Quantity::bandwidth) == Approx(900e9));
+  CHECK(*parse_quantity("400Gbps", Quantity::bandwidth) == Approx(50e9));
+  CHECK(*parse_quantity("50GB/s", Quantity::bandwidth) == Approx(50e9));
+  CHECK(*parse_quantity("2us", Quantity::duration) == Approx(2e-6));
+  CHECK(*parse_quantity("1.5ms", Quantity::duration) == Approx(1.5e-3));
+  CHECK(*parse_quantity("30s", Quantity::duration) == Approx(30.0));
+  CHECK(*parse_quantity("5min", Quantity::duration) == Approx(300.0));
+  CHECK(*parse_quantity("989TFLOPS", Quantity::flop_rate) == Approx(989e12));
+  CHECK(*parse_quantity("80GiB", Quantity::bytes) == Approx(80.0 * 1024 * 1024 * 1024));
+  CHECK(*parse_quantity("141GB", Quantity::bytes) == Approx(141e9));
+}
+
+TEST_CASE("a quantity without its unit, with the wrong unit or malformed is refused with examples") {
+  std::string why;
+  CHECK_FALSE(parse_quantity("400", Quantity::bandwidth, &why));
+  CHECK_THAT(why, Catch::Contains("400Gbps"));
+  CHECK_FALSE(parse_quantity("2GB", Quantity::duration));
+  CHECK_FALSE(parse_quantity("fast", Quantity::bandwidth));
+  CHECK_FALSE(parse_quantity("1e999GBps", Quantity::bandwidth));
+  CHECK_FALSE(parse_quantity("", Quantity::bytes));
+}
+
+TEST_CASE("formatting picks the shortest unit and reads back to the same value") {
+  CHECK(format_quantity(50e9, Quantity::bandwidth) == "50GBps");
+  CHECK(format_quantity(2e-6, Quantity::duration) == "2us");
+  CHECK(format_quantity(80e9, Quantity::bytes) == "80GB");
+  CHECK(format_quantity(80.0 * 1073741824.0, Quantity::bytes) == "80GiB");
+  CHECK(format_quantity(0.0, Quantity::duration) == "0s");
+  for (double v : {1.25e9, 3.35e12, 7.5e-7, 0.1, 12345.0}) {
+    CHECK(*parse_quantity(format_quantity(v, Quantity::bandwidth), Quantity::bandwidth) == Approx(v));
+    CHECK(*parse_quantity(format_quantity(v, Quantity::duration), Quantity::duration) == Approx(v));
+  }
+}
