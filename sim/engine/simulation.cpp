@@ -4,7 +4,6 @@
 #include <simgrid/s4u.hpp>
 #include <xbt/log.h>
 
-#include <cstdlib>
 
 #include "sim/engine/policy.h"
 #include "sim/platform/platform.h"
@@ -30,16 +29,13 @@ void check_policy(const Scenario& scenario) { make_policy(scenario.policy.name)-
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   check_policy(scenario);
   std::vector<std::string> args{"rlsim"};
-  if (const char* factory = std::getenv("RLSIM_SIMGRID_CONTEXTS"); factory && *factory) {
-    args.push_back(std::string("--cfg=contexts/factory:") + factory);
-  }
   args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   int argc = static_cast<int>(argv.size());
   xbt_log_control_set("root.thres:critical");
   sg4::Engine engine(&argc, argv.data());
-  configure_network_model(engine);
+  configure_engine(engine);
 
   const Topology topology(scenario.cluster);
   const Platform platform = build_platform(scenario.cluster, topology);

@@ -4,6 +4,7 @@
 #include <xbt/log.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cassert>
 #include <limits>
 
@@ -111,11 +112,14 @@ const PoolPlatform& Platform::pool(const std::string& name) const {
   return *it;
 }
 
-void configure_network_model(sg4::Engine& engine) {
+void configure_engine(sg4::Engine& engine) {
   xbt_log_control_set("xbt_cfg.thres:warning");  // these settings are ours, not news to the user
   engine.set_config("network/model:CM02");
   engine.set_config("network/crosstraffic:0");
   engine.set_config("network/TCP-gamma:0");
+  if (const char* factory = std::getenv("RLSIM_SIMGRID_CONTEXTS"); factory && *factory) {
+    engine.set_config(std::string("contexts/factory:") + factory);
+  }
 }
 
 Platform build_platform(const ClusterSpec& cluster, const Topology& topology) {

@@ -34,8 +34,9 @@ struct Platform {
   const PoolPlatform& pool(const std::string& name) const;
 };
 
-/// Network model settings (see above); must run before the first zone is created.
-void configure_network_model(simgrid::s4u::Engine& engine);
+/// Network model settings (see above), and the actor context factory named by the environment
+/// variable RLSIM_SIMGRID_CONTEXTS ("thread" under sanitizers); before the first zone is created.
+void configure_engine(simgrid::s4u::Engine& engine);
 
 /// Builds zones, hosts, links and routes for `cluster` and seals them.
 Platform build_platform(const ClusterSpec& cluster, const Topology& topology);

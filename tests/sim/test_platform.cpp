@@ -36,7 +36,7 @@ double simulate_transfer(const ClusterSpec& cluster, const std::string& from_poo
     char name[] = "test";
     char* argv[] = {name, nullptr};
     sg4::Engine engine(&argc, argv);
-    configure_network_model(engine);
+    configure_engine(engine);
     Topology topology(cluster);
     Platform platform = build_platform(cluster, topology);
     sg4::Host* from = platform.pool(from_pool).gpus[static_cast<size_t>(from_gpu)];

@@ -1,0 +1,125 @@
+// The `cluster:` section's schema.
+#include "sim/scenario/cluster_reader.h"
+
+#include <algorithm>
+#include <set>
+
+namespace rlsim {
+namespace {
+
+constexpr int64_t kMaxCount = 1'000'000;
+const std::vector<std::string> kReservedEndpoints{"agents", "dataplane"};
+
+PoolSpec read_pool(YamlReader& r, const Catalog& catalog, const std::optional<LinkParams>& intra_default,
+                   const std::optional<LinkParams>& nic_default) {
+  PoolSpec pool;
+  pool.where = r.where();
+  pool.name = r.text("name");
+  for (const auto& reserved : kReservedEndpoints) {
+    if (pool.name == reserved) r.fail("name", "'" + reserved + "' is reserved for the cluster's " + reserved + "; pick another pool name");
+  }
+  const std::string gpu = r.text("gpu");
+  pool.card = catalog.card(gpu, r.where("gpu"));
+  pool.nodes = static_cast<int>(r.integer("nodes", 1, kMaxCount));
+  pool.gpus_per_node = static_cast<int>(r.integer_or("gpus_per_node", 8, 1, 64));
+  // Scale-up and NIC links default to the card's datasheet figures, unless the cluster or the pool
+  // says otherwise.
+  const LinkParams card_intra{pool.card.intra_node_bw_bytes_per_s, 1e-6};
+  const LinkParams card_nic{pool.card.nic_bw_bytes_per_s, 2e-6};
+  YamlReader intra = r.map_or_empty("intra_node");
+  pool.intra_node = read_link(intra, intra_default.value_or(card_intra));
+  YamlReader nic = r.map_or_empty("nic");
+  pool.nic = read_link(nic, nic_default.value_or(card_nic));
+  r.finish();
+  return pool;
+}
+
+}  // namespace
+
+LinkParams read_link(YamlReader& r, const LinkParams& fallback) {
+  LinkParams link;
+  link.bandwidth_bytes_per_s = r.quantity_or("bandwidth", Quantity::bandwidth, fallback.bandwidth_bytes_per_s);
+  link.latency_s = r.quantity_or("latency", Quantity::duration, fallback.latency_s, true);
+  r.finish();
+  return link;
+}
+
+Precision read_precision(YamlReader& r, const std::string& key, Precision fallback) {
+  std::vector<std::string> names;
+  for (Precision p : all_precisions()) names.emplace_back(to_string(p));
+  return *parse_precision(r.choice_or(key, names, std::string(to_string(fallback))));
+}
+
+ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
+  ClusterSpec cluster;
+  // Cluster-wide link settings apply to every pool that does not set its own.
+  std::optional<LinkParams> intra_default, nic_default;
+  if (r.has("intra_node")) {
+    YamlReader intra = r.map("intra_node");
+    intra_default = read_link(intra, {0.0, 1e-6});
+  } else {
+    r.raw("intra_node");
+  }
+  if (r.has("nic")) {
+    YamlReader nic = r.map("nic");
+    nic_default = read_link(nic, {0.0, 2e-6});
+  } else {
+    r.raw("nic");
+  }
+  std::set<std::string> names;
+  for (YamlReader& p : r.map_list("pools")) {
+    PoolSpec pool = read_pool(p, catalog, intra_default, nic_default);
+    if (!names.insert(pool.name).second) p.fail("name", "duplicate pool name '" + pool.name + "'");
+    cluster.pools.push_back(std::move(pool));
+  }
+  YamlReader fabric = r.map_or_empty("fabric");
+  // A fabric is non-blocking (a fat pipe) unless it is given a bisection bandwidth.
+  if (!fabric.has("bandwidth") || fabric.node()["bandwidth"].as<std::string>("") == "non-blocking") {
+    fabric.record("bandwidth", YAML::Node("non-blocking"));
+  } else {
+    cluster.fabric.bandwidth_bytes_per_s = fabric.quantity("bandwidth", Quantity::bandwidth);
+  }
+  cluster.fabric.latency_s = fabric.quantity_or("latency", Quantity::duration, 1e-6, true);
+  fabric.finish();
+
+  YamlReader agents = r.map_or_empty("agents");
+  cluster.agents.hosts = static_cast<int>(agents.integer_or("hosts", 1, 1, kMaxCount));
+  cluster.agents.cores = static_cast<int>(agents.integer_or("cores", 64, 1, 1 << 20));
+  YamlReader agent_nic = agents.map_or_empty("nic");
+  cluster.agents.nic = read_link(agent_nic, {25e9, 5e-6});
+  agents.finish();
+
+  YamlReader dataplane = r.map_or_empty("dataplane");
+  YamlReader dp_nic = dataplane.map_or_empty("nic");
+  cluster.dataplane.nic = read_link(dp_nic, {25e9, 5e-6});
+  cluster.dataplane.seconds_per_record = dataplane.quantity_or("cost_per_record", Quantity::duration, 0.0, true);
+  cluster.dataplane.bytes_per_s = dataplane.quantity_or("record_bandwidth", Quantity::bandwidth, 1e9);
+  dataplane.finish();
+
+  std::vector<std::string> endpoints(names.begin(), names.end());
+  endpoints.insert(endpoints.end(), kReservedEndpoints.begin(), kReservedEndpoints.end());
+  for (YamlReader& l : r.map_list_or_empty("links")) {
+    ClusterLinkSpec link;
+    link.where = l.where();
+    auto between = l.text_list("between");
+    if (between.size() != 2) l.fail("between", "expected two endpoints in 'between', found " + std::to_string(between.size()));
+    for (const auto& end : between) {
+      if (std::find(endpoints.begin(), endpoints.end(), end) == endpoints.end()) {
+        std::string message = "link endpoint '" + end + "' is not a pool, 'agents' or 'dataplane'";
+        if (auto near = nearest_key(end, endpoints)) message += "; did you mean '" + *near + "'?";
+        l.fail("between", message + " Known endpoints: " + join(endpoints));
+      }
+    }
+    if (between[0] == between[1]) l.fail("between", "a link needs two different endpoints");
+    link.a = between[0];
+    link.b = between[1];
+    link.params.bandwidth_bytes_per_s = l.quantity("bandwidth", Quantity::bandwidth);
+    link.params.latency_s = l.quantity_or("latency", Quantity::duration, 5e-6, true);
+    l.finish();
+    cluster.links.push_back(link);
+  }
+  r.finish();
+  return cluster;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,17 @@
+// Readers for the `cluster:` section (pools, links, fabric, agent and data-plane hosts) and the
+// small field types other sections share (a link's bandwidth and latency, a precision). Used by
+// every scenario kind that needs a cluster.
+#pragma once
+
+#include "sim/scenario/catalog.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/yaml_reader.h"
+
+namespace rlsim {
+
+ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog);
+/// {bandwidth, latency}; absent fields take `fallback`'s.
+LinkParams read_link(YamlReader& r, const LinkParams& fallback);
+Precision read_precision(YamlReader& r, const std::string& key, Precision fallback);
+
+}  // namespace rlsim
