@@ -58,6 +58,11 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
     step_times.push_back(s.end_s - s.start_s);
     samples += s.samples;
     tokens += s.generated_tokens;
+    m.phase_mean_s["rollout"] += s.rollout_s / static_cast<double>(steps.size());
+    m.phase_mean_s["train"] += s.train_s / static_cast<double>(steps.size());
+    m.phase_mean_s["weight_sync"] += s.weight_sync_s / static_cast<double>(steps.size());
+    m.phase_mean_s["switch"] += s.switch_s / static_cast<double>(steps.size());
+    m.staleness_mean += s.staleness / static_cast<double>(steps.size());
   }
   m.step_time_s = percentiles(step_times);
   if (m.sim_time_s > 0.0) {

@@ -46,6 +46,9 @@ struct RunMetrics {
   double usd_per_step = 0.0;
   double usd_per_1m_tokens = 0.0;
   Advice advice;
+  double agent_waits_llm = 0.0;  ///< share of agents' time spent waiting on LLM replies (vs in tools)
+  double staleness_mean = 0.0;   ///< mean weight-version lag of trained tokens
+  std::map<std::string, double> phase_mean_s;  ///< rollout, train, weight_sync, switch: mean per step
 };
 
 /// Percentiles by the nearest-rank method over `values` (any order); zeros when empty.

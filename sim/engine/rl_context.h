@@ -8,6 +8,8 @@
 #include <random>
 #include <vector>
 
+#include "models/cost_model.h"
+#include "sim/engine/rollout_monitor.h"
 #include "sim/engine/timeline.h"
 #include "sim/platform/platform.h"
 #include "sim/scenario/scenario.h"
@@ -26,9 +28,15 @@ struct RlContext {
   const Scenario& scenario;
   const Platform& platform;
   Timeline& timeline;
+  const CostModel& cost;
+  RolloutMonitor& monitor;
   std::mt19937_64 rng;
-  std::vector<GpuGroup> rollout_instances;
-  GpuGroup trainer;  ///< every GPU of the training pool
+  std::vector<GpuGroup> rollout_instances;  ///< TP groups of the rollout pool
+  GpuGroup trainer;                         ///< every GPU of the training pool
+  int next_trajectory = 0;                  ///< id of the next trajectory to sample
+  /// Filled by the policy for the metrics: agents' waiting on the LLM and in tools.
+  double agent_llm_wait_s = 0.0;
+  double agent_tool_s = 0.0;
 
   /// Records `state` on every GPU of `group` over [start, end).
   void record(const GpuGroup& group, const std::string& state, double start_s, double end_s, int step) const {

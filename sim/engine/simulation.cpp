@@ -5,6 +5,7 @@
 #include <xbt/log.h>
 
 
+#include "models/cost/cost_model_registry.h"
 #include "sim/engine/policy.h"
 #include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
@@ -50,7 +51,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     }
   }
 
-  RlContext context{scenario, platform, timeline, std::mt19937_64(scenario.seed), {}, {}};
+  const auto cost = make_cost_model(scenario.cost_model);
+  RolloutMonitor monitor;
+  RlContext context{scenario, platform, timeline, *cost, monitor, std::mt19937_64(scenario.seed), {}, {}};
   const PoolPlatform& rollout_pool = platform.pool(scenario.rollout.pool);
   const auto& rollout_tracks = pool_tracks[scenario.rollout.pool];
   const size_t tp = static_cast<size_t>(scenario.rollout.tp);
@@ -64,7 +67,12 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   sg4::Actor::create("orchestrator", platform.dataplane, [&policy, &context]() { policy->run(context); });
   engine.run();
 
+  timeline.yield_to_others("wait:idle");
+  monitor.classify(timeline);
   result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed);
+  result.metrics.agent_waits_llm = context.agent_llm_wait_s + context.agent_tool_s > 0.0
+                                       ? context.agent_llm_wait_s / (context.agent_llm_wait_s + context.agent_tool_s)
+                                       : 0.0;
   return result;
 }
 

@@ -3,6 +3,7 @@
 // the engine computes metrics inline. States are "busy:<phase>", "wait:<cause>", "switching", "down".
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,10 @@ struct StepRecord {
   double rollout_s = 0.0;
   double weight_sync_s = 0.0;
   double train_s = 0.0;
+  double switch_s = 0.0;     ///< colocated: offload/onload between phases
   int samples = 0;
   double generated_tokens = 0.0;
+  double staleness = 0.0;    ///< mean weight versions between generation and training, per token
 };
 
 /// One LLM call's latency figures.
@@ -47,6 +50,13 @@ class Timeline {
   /// Records [start, end) in `state`; empty intervals are dropped.
   void record(int track, const std::string& state, double start_s, double end_s, int step);
   void record_step(const StepRecord& step) { steps_.push_back(step); }
+  /// Emits (state, start, end) pieces for one interval being split.
+  using Emit = std::function<void(const std::string&, double, double)>;
+  /// Replaces every interval in `state` by the pieces `splitter(start, end, emit)` emits.
+  void split_intervals(const std::string& state, const std::function<void(double, double, const Emit&)>& splitter);
+  /// Cuts the parts of `state` intervals that other intervals of the same track cover (a GPU that
+  /// trains while its idle inference instance waits is training, not waiting).
+  void yield_to_others(const std::string& state);
   void record_call(const CallRecord& call) { calls_.push_back(call); }
 
   const std::vector<Track>& tracks() const { return tracks_; }
@@ -56,6 +66,7 @@ class Timeline {
 
  private:
   std::vector<Track> tracks_;
+  std::vector<int> last_interval_;  ///< per track: index of its latest interval, to merge contiguous ones
   std::vector<Interval> intervals_;
   std::vector<StepRecord> steps_;
   std::vector<CallRecord> calls_;

@@ -11,7 +11,7 @@
 
 namespace rlsim {
 
-Topology::Topology(const ClusterSpec& cluster) {
+Topology::Topology(const ClusterSpec& cluster, ServiceZones service_zones) {
   for (const auto& pool : cluster.pools) names_.push_back(pool.name);
   names_.push_back("agents");
   names_.push_back("dataplane");
@@ -34,6 +34,7 @@ Topology::Topology(const ClusterSpec& cluster) {
   const int main_component = component[0];
   for (size_t v = 0; v < names_.size(); ++v) {
     if (component[v] == main_component) continue;
+    if (service_zones == ServiceZones::optional && (v == agents || v == dataplane)) continue;
     const SourceLocation where = v < cluster.pools.size() ? cluster.pools[v].where
                                  : cluster.links.empty()  ? cluster.pools.front().where
                                                           : cluster.links.front().where;
@@ -60,6 +61,7 @@ Topology::Topology(const ClusterSpec& cluster) {
                                    boost::predecessor_map(predecessor.data()).distance_map(distance.data()).weight_map(weight));
     for (size_t target = 0; target < n; ++target) {
       std::vector<int> path;
+      if (component[target] != component[source]) continue;  // an unlinked optional service zone
       for (size_t v = target; v != source; v = predecessor[v]) {
         const size_t u = predecessor[v];
         assert(u != v && "connected graph must have a predecessor");

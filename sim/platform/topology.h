@@ -26,10 +26,15 @@ struct LinkEdge {
 
 using TopologyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, ZoneVertex, LinkEdge>;
 
+/// Whether the agent hosts and the data-plane host must be linked to the pools. RL scenarios need
+/// them; an AFD decode instance uses pools only, so there they may stay unlinked (their routes to
+/// the pools are then empty and nothing may travel them).
+enum class ServiceZones { required, optional };
+
 class Topology {
  public:
   /// Builds and validates; InputError (at the offending link or pool) when the cluster is unusable.
-  explicit Topology(const ClusterSpec& cluster);
+  explicit Topology(const ClusterSpec& cluster, ServiceZones service_zones = ServiceZones::required);
 
   const TopologyGraph& graph() const { return graph_; }
   const std::vector<std::string>& zone_names() const { return names_; }

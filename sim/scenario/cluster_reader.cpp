@@ -90,6 +90,7 @@ ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
   agents.finish();
 
   YamlReader dataplane = r.map_or_empty("dataplane");
+  cluster.dataplane.enabled = dataplane.flag_or("enabled", true);
   YamlReader dp_nic = dataplane.map_or_empty("nic");
   cluster.dataplane.nic = read_link(dp_nic, {25e9, 5e-6});
   cluster.dataplane.seconds_per_record = dataplane.quantity_or("cost_per_record", Quantity::duration, 0.0, true);

@@ -47,6 +47,7 @@ struct AgentHostsSpec {
 };
 
 struct DataPlaneSpec {
+  bool enabled = true;              ///< route every LLM call through the trajectory manager
   LinkParams nic;
   double seconds_per_record = 0.0;  ///< fixed recording cost per LLM input or output
   double bytes_per_s = 0.0;         ///< recording throughput (disk/CPU); 0 = free
@@ -86,6 +87,11 @@ struct RolloutSpec {
   int max_batch = 256;          ///< concurrent sequences per instance
   Precision weights = Precision::bf16;
   Precision kv_cache = Precision::bf16;
+  std::string router = "least_loaded";
+  bool prefix_cache = true;     ///< keep a trajectory's KV between turns (LRU)
+  std::string preemption = "recompute";  ///< recompute | swap, when KV runs out
+  double swap_bandwidth_bytes_per_s = 25e9;  ///< host link per GPU for KV swap
+  double activation_memory_fraction = 0.1;  ///< card memory kept for activations and workspace
 };
 
 struct TrainingSpec {
@@ -94,6 +100,13 @@ struct TrainingSpec {
   std::string algorithm = "grpo";  ///< grpo | ppo
   int mini_batches = 1;            ///< optimizer steps per RL step
   Precision weights = Precision::bf16;
+  double sequence_tokens = 4096;   ///< typical training sequence (attention span for FLOPs)
+};
+
+/// Costs of switching a colocated GPU between training and rollout.
+struct ColocationSpec {
+  double host_bandwidth_bytes_per_s = 25e9;  ///< GPU <-> host memory, per GPU (PCIe)
+  double optimizer_bytes_per_param = 12.0;   ///< fp32 master + Adam m, v offloaded to host
 };
 
 struct WeightSyncSpec {
@@ -103,7 +116,8 @@ struct WeightSyncSpec {
 
 struct PolicySpec {
   std::string name = "disaggregated";
-  int max_staleness = 1;
+  int max_staleness = 1;  ///< overlap/streaming: how many weight versions rollout may lag
+  double weight_swap_s = 0.0;  ///< streaming: pause of an instance to load staged weights
 };
 
 struct Scenario {
@@ -116,7 +130,9 @@ struct Scenario {
   RolloutSpec rollout;
   TrainingSpec training;
   WeightSyncSpec weight_sync;
+  ColocationSpec colocation;
   PolicySpec policy;
+  std::string cost_model = "roofline";  ///< registered models/ cost model
 };
 
 }  // namespace rlsim

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <set>
 
+#include "models/cost/cost_model_registry.h"
+#include "sim/engine/router.h"
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/yaml_reader.h"
@@ -27,15 +29,6 @@ WorkloadSpec read_workload(YamlReader& r) {
   return w;
 }
 
-void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name, const ClusterSpec& cluster) {
-  if (cluster.pool(name)) return;
-  std::vector<std::string> names;
-  for (const auto& p : cluster.pools) names.push_back(p.name);
-  std::string message = "pool '" + name + "' is not defined in cluster.pools";
-  if (auto near = nearest_key(name, names)) message += "; did you mean '" + *near + "'?";
-  r.fail(key, message + " Defined pools: " + join(names));
-}
-
 RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
   RolloutSpec s;
   s.pool = r.text_or("pool", cluster.pools.front().name);
@@ -46,6 +39,11 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
   s.max_batch = static_cast<int>(r.integer_or("max_batch", 256, 1, 1 << 20));
   s.weights = read_precision(r, "weights", Precision::bf16);
   s.kv_cache = read_precision(r, "kv_cache", Precision::bf16);
+  s.router = r.choice_or("router", router_names(), "least_loaded");
+  s.prefix_cache = r.flag_or("prefix_cache", true);
+  s.preemption = r.choice_or("preemption", {"recompute", "swap"}, "recompute");
+  s.swap_bandwidth_bytes_per_s = r.quantity_or("swap_bandwidth", Quantity::bandwidth, 25e9);
+  s.activation_memory_fraction = r.number_or("activation_memory_fraction", 0.1, 0.0, 0.9);
   r.finish();
   return s;
 }
@@ -65,6 +63,7 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster) {
   s.algorithm = r.choice_or("algorithm", {"grpo", "ppo"}, "grpo");
   s.mini_batches = static_cast<int>(r.integer_or("mini_batches", 1, 1, 4096));
   s.weights = read_precision(r, "precision", Precision::bf16);
+  s.sequence_tokens = r.number_or("sequence_tokens", 4096, 1, 1e7);
   r.finish();
   return s;
 }
@@ -79,6 +78,38 @@ void check_every_pool_used(const Scenario& s) {
 }
 
 }  // namespace
+
+void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name, const ClusterSpec& cluster) {
+  if (cluster.pool(name)) return;
+  std::vector<std::string> names;
+  for (const auto& p : cluster.pools) names.push_back(p.name);
+  std::string message = "pool '" + name + "' is not defined in cluster.pools";
+  if (auto near = nearest_key(name, names)) message += "; did you mean '" + *near + "'?";
+  r.fail(key, message + " Defined pools: " + join(names));
+}
+
+Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options) {
+  // The scenario's own files (relative to it) extend or replace built-in rows.
+  Catalog catalog = load_builtin_catalog(options.data_dir.empty() ? default_data_dir() : options.data_dir);
+  YAML::Node extra = root.raw("catalog");
+  if (extra && !extra.IsNull()) {
+    std::vector<std::string> files = root.text_list("catalog");
+    for (const auto& file : files) {
+      auto full = std::filesystem::path(path).parent_path() / file;
+      if (!std::filesystem::exists(full)) root.fail("catalog", "catalog file '" + full.string() + "' does not exist");
+      load_catalog_file(full.string(), catalog);
+    }
+  }
+  return catalog;
+}
+
+ScenarioKind scenario_kind(const std::string& path, const LoadOptions& options) {
+  YamlSource source = load_yaml_file(path);
+  for (const auto& assignment : options.overrides) apply_override(source, assignment);
+  YAML::Node ignored(YAML::NodeType::Map);
+  YamlReader root(source, source.root, "", ignored);
+  return root.choice_or("kind", {"rl", "afd"}, "rl") == "afd" ? ScenarioKind::afd : ScenarioKind::rl;
+}
 
 LoadedScenario load_scenario(const std::string& path, const LoadOptions& options) {
   YamlSource source = load_yaml_file(path);
@@ -96,17 +127,10 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
     root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
   }
 
-  // Catalogs first: the scenario's own files (relative to it) extend or replace built-in rows.
-  loaded.catalog = load_builtin_catalog(options.data_dir.empty() ? default_data_dir() : options.data_dir);
-  YAML::Node extra = root.raw("catalog");
-  if (extra && !extra.IsNull()) {
-    std::vector<std::string> files = root.text_list("catalog");
-    for (const auto& file : files) {
-      auto full = std::filesystem::path(path).parent_path() / file;
-      if (!std::filesystem::exists(full)) root.fail("catalog", "catalog file '" + full.string() + "' does not exist");
-      load_catalog_file(full.string(), loaded.catalog);
-    }
+  if (root.choice_or("kind", {"rl", "afd"}, "rl") == "afd") {
+    root.fail("kind", "this is an AFD scenario (kind: afd); it is loaded by load_afd_scenario");
   }
+  loaded.catalog = load_scenario_catalog(root, path, options);
 
   const std::string model = root.text("model");
   s.model = loaded.catalog.model(model, root.where("model"));
@@ -125,10 +149,17 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   s.weight_sync.precision = read_precision(sync, "precision", s.training.weights);
   sync.finish();
 
+  YamlReader colocation = root.map_or_empty("colocation");
+  s.colocation.host_bandwidth_bytes_per_s = colocation.quantity_or("host_bandwidth", Quantity::bandwidth, 25e9);
+  s.colocation.optimizer_bytes_per_param = colocation.number_or("optimizer_bytes_per_param", 12.0, 0.0, 64.0);
+  colocation.finish();
+
   YamlReader policy = root.map_or_empty("policy");
   s.policy.name = policy.choice_or("name", known_policy_names(), "disaggregated");
   s.policy.max_staleness = static_cast<int>(policy.integer_or("max_staleness", 1, 0, 1000));
+  s.policy.weight_swap_s = policy.quantity_or("weight_swap", Quantity::duration, 0.0, true);
   policy.finish();
+  s.cost_model = root.choice_or("cost_model", cost_model_names(), "roofline");
 
   check_every_pool_used(s);
   root.finish();

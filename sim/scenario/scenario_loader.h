@@ -9,6 +9,7 @@
 
 #include "sim/scenario/catalog.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
 
@@ -24,7 +25,20 @@ struct LoadedScenario {
   std::string resolved_yaml;  ///< text of resolved.yaml
 };
 
+/// What a scenario file describes (its top-level `kind:`): an RL post-training run (the default)
+/// or one attention-FFN-disaggregated decode instance (sim/scenario/afd_reader.h).
+enum class ScenarioKind { rl, afd };
+/// The kind of the scenario at `path` after `--set` overrides; InputError as load_scenario.
+ScenarioKind scenario_kind(const std::string& path, const LoadOptions& options = {});
+
+/// Loads an RL scenario (`kind: rl` or no kind); an AFD scenario is an InputError at its `kind`.
 LoadedScenario load_scenario(const std::string& path, const LoadOptions& options = {});
+
+/// Shared by the scenario kinds: the built-in catalog plus the files the scenario's `catalog:`
+/// lists (relative to `path`).
+Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options);
+/// InputError at `key` (with a did-you-mean) unless `name` is a pool of `cluster`.
+void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name, const ClusterSpec& cluster);
 
 /// Valid policy names; the engine's registry fills this (the loader checks `policy.name` against it).
 std::vector<std::string> known_policy_names();

@@ -1,0 +1,47 @@
+// AfdPlan: one decode iteration of an AFD instance in numbers, before any SimGrid object exists —
+// which GPUs play which side, how the batch splits into micro-batches and over the attention GPUs,
+// and per layer and micro-batch the seconds of every exec and the bytes of every transfer. Exec
+// times come from models/afd_stages.h (the scenario's cost model over layer_ops); transfers are
+// rail-aligned: attention GPU i sends one message per FFN node, to the node's GPU on i's rail
+// (local rank i mod the node's FFN GPUs), which forwards inside the node over NVLink (not modelled:
+// it is an order of magnitude faster than the NICs).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/cost_model.h"
+#include "sim/scenario/afd_spec.h"
+
+namespace rlsim {
+
+/// One message between an attention GPU and an FFN GPU (indices into AfdPlan's GPU lists).
+struct AfdTransfer {
+  int attention = 0;
+  int ffn = 0;
+  double bytes = 0.0;
+};
+
+struct AfdLayerPlan {
+  bool moe = false;
+  std::vector<std::vector<double>> attention_s;      ///< [micro-batch][attention GPU]
+  std::vector<double> ffn_s;                         ///< [micro-batch], the same on every FFN GPU
+  std::vector<std::vector<AfdTransfer>> dispatch;    ///< [micro-batch]: attention → FFN
+  std::vector<std::vector<AfdTransfer>> combine;     ///< [micro-batch]: FFN → attention
+};
+
+struct AfdPlan {
+  std::vector<int> attention_gpus;  ///< indices into the attention pool's GPUs
+  std::vector<int> ffn_gpus;        ///< indices into the FFN pool's GPUs
+  std::vector<int64_t> micro_batch_sequences;        ///< [micro-batch]
+  std::vector<std::vector<int64_t>> sequences;       ///< [micro-batch][attention GPU]
+  std::vector<AfdLayerPlan> layers;
+  double ffn_flops_per_iteration = 0.0;  ///< all FFN GPUs together, one token per sequence
+
+  int micro_batches() const { return static_cast<int>(micro_batch_sequences.size()); }
+};
+
+/// The plan of `scenario` with op times from `cost`. Pure arithmetic; the scenario is already valid.
+AfdPlan make_afd_plan(const AfdScenario& scenario, const CostModel& cost);
+
+}  // namespace rlsim

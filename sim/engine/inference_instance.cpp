@@ -1,0 +1,277 @@
+// Continuous batching with event-per-request decode stretches, preemption and a prefix cache.
+#include "sim/engine/inference_instance.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "models/collectives.h"
+#include "models/inference_cost.h"
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+
+double kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int tp, Precision weights, Precision kv,
+                          double activation_fraction) {
+  const double memory = card.mem_capacity_bytes * tp * (1.0 - activation_fraction);
+  return (memory - weight_bytes(model, weights)) / kv_bytes_per_token(model, kv);
+}
+
+InferenceInstance::InferenceInstance(int index, GpuGroup group, InstanceConfig config, Timeline& timeline,
+                                     std::function<void(const LlmRequest&)> on_complete)
+    : index_(index),
+      group_(std::move(group)),
+      config_(config),
+      timeline_(timeline),
+      on_complete_(std::move(on_complete)),
+      mailbox_(sg4::Mailbox::by_name("instance-" + std::to_string(index))) {}
+
+double InferenceInstance::kv_used() const {
+  double used = 0.0;
+  for (const auto& s : running_) used += s.kv_tokens;
+  return used;
+}
+
+void InferenceInstance::post_receive() { receive_ = mailbox_->get_async<InstanceMessage>(&arrived_); }
+
+void InferenceInstance::handle(InstanceMessage* message) {
+  switch (message->kind) {
+    case InstanceMessage::Kind::request: {
+      Sequence s;
+      s.request = message->request;
+      s.remaining = s.request->output_tokens;
+      waiting_.push_back(s);
+      break;
+    }
+    case InstanceMessage::Kind::update_weights:
+      pending_version_ = message->weight_version;
+      pending_pause_s_ = message->pause_s;
+      break;
+    case InstanceMessage::Kind::stop: stopping_ = true; break;
+  }
+  delete message;
+}
+
+void InferenceInstance::drain_arrivals() {
+  while (receive_ && receive_->test()) {
+    handle(arrived_);
+    arrived_ = nullptr;
+    receive_ = nullptr;
+    if (!stopping_) post_receive();
+  }
+}
+
+void InferenceInstance::run_busy(double seconds, const std::string& state) {
+  if (seconds <= 0.0) return;
+  const double start = sg4::Engine::get_clock();
+  sg4::this_actor::execute(seconds);
+  for (int track : group_.tracks) timeline_.record(track, state, start, sg4::Engine::get_clock(), step_);
+}
+
+double InferenceInstance::iteration_seconds(double batch, double mean_context) const {
+  const auto b = static_cast<int64_t>(batch);
+  double seconds = decode_iteration_seconds(*config_.model, *config_.card, *config_.cost, b, mean_context, config_.tp,
+                                            config_.weights, config_.kv);
+  if (config_.tp > 1) {
+    const LinkSpec link{config_.scale_up_bytes_per_s, config_.scale_up_latency_s};
+    seconds += tp_allreduces_per_forward(*config_.model) *
+               all_reduce_seconds(batch * tp_allreduce_bytes_per_token(*config_.model, Precision::bf16) /
+                                      tp_allreduces_per_forward(*config_.model),
+                                  config_.tp, link);
+  }
+  return seconds;
+}
+
+double InferenceInstance::prefill_seconds(const Sequence& s) const {
+  if (s.swapped) return s.kv_tokens * kv_bytes_per_token(*config_.model, config_.kv) / config_.tp / config_.swap_bytes_per_s;
+  const LlmRequest& r = *s.request;
+  const double tokens = std::max(1.0, r.prefilled_tokens);
+  const double before = std::max(0.0, s.kv_tokens - tokens);
+  double seconds = rlsim::prefill_seconds(*config_.model, *config_.card, *config_.cost, static_cast<int64_t>(tokens),
+                                          static_cast<int64_t>(before), config_.tp, config_.weights);
+  if (config_.tp > 1) {
+    const LinkSpec link{config_.scale_up_bytes_per_s, config_.scale_up_latency_s};
+    seconds += tp_allreduces_per_forward(*config_.model) *
+               all_reduce_seconds(tokens * tp_allreduce_bytes_per_token(*config_.model, Precision::bf16) /
+                                      tp_allreduces_per_forward(*config_.model),
+                                  config_.tp, link);
+  }
+  return seconds;
+}
+
+double InferenceInstance::take_prefix(const LlmRequest& r) {
+  auto it = prefix_index_.find(r.trajectory);
+  if (it == prefix_index_.end()) return 0.0;
+  const double cached = std::min(it->second->second, r.context_tokens);
+  prefix_cached_tokens_ -= it->second->second;
+  prefix_lru_.erase(it->second);
+  prefix_index_.erase(it);
+  return cached;
+}
+
+void InferenceInstance::cache_prefix(const LlmRequest& r) {
+  if (!config_.prefix_cache) return;
+  const double tokens = r.context_tokens + r.new_tokens + r.output_tokens;
+  prefix_lru_.emplace_front(r.trajectory, tokens);
+  prefix_index_[r.trajectory] = prefix_lru_.begin();
+  prefix_cached_tokens_ += tokens;
+  // Cached prefixes only use KV that running sequences do not need.
+  const double room = config_.kv_capacity_tokens - kv_used();
+  while (prefix_cached_tokens_ > room && !prefix_lru_.empty()) {
+    prefix_cached_tokens_ -= prefix_lru_.back().second;
+    prefix_index_.erase(prefix_lru_.back().first);
+    prefix_lru_.pop_back();
+  }
+}
+
+double InferenceInstance::admit() {
+  double prefill = 0.0;
+  while (!waiting_.empty() && static_cast<int>(running_.size()) < config_.max_batch) {
+    Sequence s = waiting_.front();
+    LlmRequest& r = *s.request;
+    if (s.needs_prefill && !s.swapped) {
+      if (s.kv_tokens == 0.0) {
+        // First admission: reuse a cached prefix of this trajectory if there is one.
+        const double cached = config_.prefix_cache ? take_prefix(r) : 0.0;
+        if (cached > 0.0) {
+          ++stats_.prefix_hits;
+          stats_.prefix_tokens_saved += cached;
+        }
+        s.kv_tokens = r.context_tokens + r.new_tokens;
+        r.prefilled_tokens = s.kv_tokens - cached;
+      } else {
+        r.prefilled_tokens = s.kv_tokens;  // recompute after preemption
+      }
+    }
+    const double free = config_.kv_capacity_tokens - kv_used() - prefix_cached_tokens_;
+    if (s.kv_tokens + 1.0 > free) {
+      // Evict cached prefixes before refusing; a call bigger than everything runs alone.
+      while (!prefix_lru_.empty() && s.kv_tokens + 1.0 > config_.kv_capacity_tokens - kv_used() - prefix_cached_tokens_) {
+        prefix_cached_tokens_ -= prefix_lru_.back().second;
+        prefix_index_.erase(prefix_lru_.back().first);
+        prefix_lru_.pop_back();
+      }
+      if (s.kv_tokens + 1.0 > config_.kv_capacity_tokens - kv_used() - prefix_cached_tokens_) {
+        if (!running_.empty()) break;
+        ++stats_.overcommitted_calls;
+      }
+    }
+    waiting_.pop_front();
+    prefill += prefill_seconds(s);
+    s.swapped = false;
+    running_.push_back(s);
+  }
+  return prefill;
+}
+
+bool InferenceInstance::preempt_newest() {
+  if (running_.size() <= 1) return false;
+  Sequence s = running_.back();
+  running_.pop_back();
+  ++stats_.preemptions;
+  ++s.request->preemptions;
+  s.needs_prefill = true;
+  if (config_.swap_on_preempt) {
+    s.swapped = true;
+    run_busy(s.kv_tokens * kv_bytes_per_token(*config_.model, config_.kv) / config_.tp / config_.swap_bytes_per_s,
+             "switching");
+  }
+  waiting_.push_front(s);
+  return true;
+}
+
+void InferenceInstance::complete(Sequence& s) {
+  LlmRequest& r = *s.request;
+  r.finish_s = sg4::Engine::get_clock();
+  r.instance = index_;
+  const double decode_tokens = std::max(1.0, r.output_tokens - 1.0);
+  timeline_.record_call(CallRecord{r.first_token_s - r.submit_s, (r.finish_s - r.first_token_s) / decode_tokens});
+  cache_prefix(r);
+  on_complete_(r);
+  r.to_agent = true;
+  r.reply_to->put_init(&r, static_cast<uint64_t>(r.output_tokens * config_.output_bytes_per_token))->detach();
+}
+
+void InferenceInstance::advance(long iterations) {
+  const double n = static_cast<double>(iterations);
+  for (auto& s : running_) {
+    s.remaining -= n;
+    s.kv_tokens += n;
+    s.request->version_token_sum += n * version_;
+  }
+  auto done = std::stable_partition(running_.begin(), running_.end(), [](const Sequence& s) { return s.remaining > 0.5; });
+  for (auto it = done; it != running_.end(); ++it) complete(*it);
+  running_.erase(done, running_.end());
+}
+
+long InferenceInstance::decode(long iterations, double iteration_s) {
+  const double start = sg4::Engine::get_clock();
+  sg4::ExecPtr exec = sg4::this_actor::exec_init(iterations * iteration_s);
+  exec->start();
+  long done = iterations;
+  if (receive_) {
+    std::vector<sg4::ActivityPtr> activities{exec, receive_};
+    if (sg4::Activity::wait_any(activities) == 1) {
+      // A message arrived mid-stretch: finish the current iteration, then re-plan.
+      const double elapsed = sg4::Engine::get_clock() - start;
+      done = std::min<long>(iterations, static_cast<long>(std::floor(elapsed / iteration_s + 1e-9)) + 1);
+      exec->cancel();
+      const double rest = done * iteration_s - elapsed;
+      if (rest > 0.0) sg4::this_actor::execute(rest);
+    }
+  } else {
+    exec->wait();
+  }
+  for (int track : group_.tracks) timeline_.record(track, "busy:rollout", start, sg4::Engine::get_clock(), step_);
+  return done;
+}
+
+void InferenceInstance::serve() {
+  post_receive();
+  while (true) {
+    drain_arrivals();
+    if (pending_version_ >= 0) {
+      run_busy(pending_pause_s_, "switching");
+      version_ = pending_version_;
+      pending_version_ = -1;
+    }
+    const double prefill = admit();
+    if (prefill > 0.0) {
+      run_busy(prefill, "busy:rollout");
+      // The prefill produces each new sequence's first token.
+      for (auto& s : running_) {
+        if (!s.needs_prefill) continue;
+        s.needs_prefill = false;
+        if (s.request->first_token_s == 0.0) {
+          s.request->first_token_s = sg4::Engine::get_clock();
+          s.remaining -= 1.0;
+          s.kv_tokens += 1.0;
+          s.request->version_token_sum += version_;
+        }
+      }
+      advance(0);
+      continue;
+    }
+    if (running_.empty()) {
+      if (stopping_ && waiting_.empty()) break;
+      const double idle_from = sg4::Engine::get_clock();
+      receive_->wait();
+      for (int track : group_.tracks) timeline_.record(track, "wait:idle", idle_from, sg4::Engine::get_clock(), step_);
+      continue;
+    }
+    const double batch = static_cast<double>(running_.size());
+    const double free = config_.kv_capacity_tokens - kv_used();
+    const long kv_limit = static_cast<long>(std::floor(free / batch));
+    if (kv_limit < 1 && preempt_newest()) continue;
+    long iterations = static_cast<long>(std::ceil(running_.front().remaining - 1e-9));
+    for (const auto& s : running_) iterations = std::min(iterations, static_cast<long>(std::ceil(s.remaining - 1e-9)));
+    if (kv_limit >= 1) iterations = std::min(iterations, kv_limit);
+    iterations = std::max(1L, iterations);
+    // Decode time is affine in context: the stretch's mean context gives its exact total.
+    const double mean_context = kv_used() / batch + (static_cast<double>(iterations) - 1.0) / 2.0;
+    advance(decode(iterations, iteration_seconds(batch, mean_context)));
+  }
+  if (receive_) receive_->cancel();
+}
+
+}  // namespace rlsim

@@ -1,0 +1,86 @@
+// `colocated`: one pool time-shares every phase. Each step: all GPUs roll out (inference
+// instances over the whole pool), switch to training (onload optimizer state from host memory),
+// train, switch back (offload optimizer state, reload inference weights). Weights never cross the
+// network. Step = rollout + switch + train + switch.
+#include <simgrid/s4u.hpp>
+
+#include "models/arch_params.h"
+#include "sim/engine/policy.h"
+#include "sim/engine/rl_step.h"
+#include "sim/engine/trainer.h"
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+class ColocatedPolicy : public Policy {
+ public:
+  void check(const Scenario& s) const override {
+    if (s.rollout.pool != s.training.pool) {
+      throw InputError({s.file, 1, 1}, "policy 'colocated' runs rollout and training on one pool, but rollout.pool is '" +
+                                           s.rollout.pool + "' and training.pool is '" + s.training.pool + "'");
+    }
+  }
+
+  void run(RlContext& ctx) override {
+    const Scenario& s = ctx.scenario;
+    RolloutService service(ctx, ctx.cost, ctx.rollout_instances, ctx.monitor);
+    Trainer trainer(ctx, ctx.cost, ctx.trainer);
+    service.start();
+    // Per GPU: the training shard's optimizer state moves to/from host memory; the inference
+    // weights (bf16 shard of the rollout TP group) are reloaded after training.
+    const double shard_params = total_params(s.model) / (s.training.tp * s.training.pp);
+    const double host_bw = s.colocation.host_bandwidth_bytes_per_s;
+    const double optimizer_s = shard_params * s.colocation.optimizer_bytes_per_param / host_bw;
+    const double reload_s = weight_bytes(s.model, s.rollout.weights) / s.rollout.tp / host_bw;
+    const double to_train_s = optimizer_s;
+    const double to_rollout_s = optimizer_s + reload_s;
+
+    for (int step = 0; step < s.workload.steps; ++step) {
+      StepRecord record;
+      record.step = step;
+      record.start_s = sg4::Engine::get_clock();
+      service.set_step(step);
+      const TrainingBatch batch = collect(service, launch_step(ctx, service, step));
+      const double rollout_end = sg4::Engine::get_clock();
+
+      switch_phase(ctx, to_train_s, step);
+      const double train_start = sg4::Engine::get_clock();
+      trainer.train(batch.train_tokens, step);
+      const double train_end = sg4::Engine::get_clock();
+      switch_phase(ctx, to_rollout_s, step);
+      service.update_weights(step + 1, 0.0);
+
+      record.end_s = sg4::Engine::get_clock();
+      record.rollout_s = rollout_end - record.start_s;
+      record.switch_s = (train_start - rollout_end) + (record.end_s - train_end);
+      record.train_s = train_end - train_start;
+      record.samples = batch.samples;
+      record.generated_tokens = batch.generated_tokens;
+      record.staleness = batch.staleness(step);
+      ctx.timeline.record_step(record);
+    }
+    service.stop();
+    ctx.agent_llm_wait_s = service.agent_llm_wait_s();
+    ctx.agent_tool_s = service.agent_tool_s();
+  }
+
+ private:
+  static void switch_phase(RlContext& ctx, double seconds, int step) {
+    const double start = sg4::Engine::get_clock();
+    std::vector<sg4::ExecPtr> execs;
+    for (auto* host : ctx.trainer.hosts) {
+      sg4::ExecPtr exec = sg4::this_actor::exec_init(seconds);
+      exec->set_host(host);
+      exec->start();
+      execs.push_back(exec);
+    }
+    for (auto& exec : execs) exec->wait();
+    ctx.record(ctx.trainer, "switching", start, sg4::Engine::get_clock(), step);
+  }
+};
+
+}  // namespace
+RLSIM_REGISTER_POLICY(ColocatedPolicy, "colocated",
+                      "one pool time-shares rollout and training, paying offload/onload switches each step");
+}  // namespace rlsim

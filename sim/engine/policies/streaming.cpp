@@ -1,0 +1,102 @@
+// `streaming`: rollout never stops. Agents are relaunched as trajectories finish, keeping one
+// step's worth in flight; the trainer takes finished trajectories in mini-batches as they arrive,
+// trains, syncs, and every instance swaps the new weights in at its next iteration boundary —
+// in-flight trajectories continue with the new weights, so staleness is tracked per token. At most
+// max_staleness + 1 steps' worth of trajectories are launched ahead of the trainer.
+#include <simgrid/s4u.hpp>
+
+#include "sim/engine/policy.h"
+#include "sim/engine/rl_step.h"
+#include "sim/engine/trainer.h"
+#include "sim/engine/weight_sync.h"
+#include "sim/engine/workload.h"
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+class StreamingPolicy : public Policy {
+ public:
+  void check(const Scenario& s) const override {
+    if (s.rollout.pool == s.training.pool) {
+      throw InputError({s.file, 1, 1}, "policy 'streaming' needs separate rollout and training pools (both are '" +
+                                           s.rollout.pool + "')");
+    }
+    if (s.workload.trajectories_per_step() % s.training.mini_batches != 0) {
+      throw InputError({s.file, 1, 1}, "policy 'streaming' needs training.mini_batches (" +
+                                           std::to_string(s.training.mini_batches) +
+                                           ") to divide the trajectories per step (" +
+                                           std::to_string(s.workload.trajectories_per_step()) + ")");
+    }
+  }
+
+  void run(RlContext& ctx) override {
+    const Scenario& s = ctx.scenario;
+    RolloutService service(ctx, ctx.cost, ctx.rollout_instances, ctx.monitor);
+    Trainer trainer(ctx, ctx.cost, ctx.trainer);
+    service.start();
+    const int per_step = s.workload.trajectories_per_step();
+    const int per_mini_batch = per_step / s.training.mini_batches;
+    const int total = per_step * s.workload.steps;
+
+    // Sample trajectories a step at a time (same draws as the synchronous policies), launch lazily.
+    std::vector<Trajectory> pending;
+    size_t next_pending = 0;
+    int launched = 0, consumed = 0, launch_step_index = 0;
+    auto launch_one = [&]() {
+      if (next_pending == pending.size()) {
+        pending = sample_step(s.workload, ctx.rng, ctx.next_trajectory);
+        ctx.next_trajectory += static_cast<int>(pending.size());
+        next_pending = 0;
+        ++launch_step_index;
+      }
+      service.launch(pending[next_pending++], launch_step_index - 1);
+      ++launched;
+    };
+    const int ahead = per_step * (s.policy.max_staleness + 1);
+    while (launched < std::min(total, per_step)) launch_one();
+
+    double previous_end = 0.0;
+    int version = 0;
+    for (int step = 0; step < s.workload.steps; ++step) {
+      StepRecord record;
+      record.step = step;
+      record.start_s = previous_end;
+      service.set_step(step);
+      for (int mini = 0; mini < s.training.mini_batches; ++mini) {
+        const double wait_start = sg4::Engine::get_clock();
+        TrainingBatch batch;
+        while (batch.samples < per_mini_batch) {
+          batch.add(service.wait_finished());
+          ++consumed;
+          while (launched < total && launched - consumed < ahead && launched < consumed + per_step) launch_one();
+        }
+        const double train_start = sg4::Engine::get_clock();
+        ctx.record(ctx.trainer, "wait:train_waits_rollout", wait_start, train_start, step);
+        record.rollout_s += train_start - wait_start;
+        trainer.train(batch.train_tokens, step);
+        const double train_end = sg4::Engine::get_clock();
+        sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(), s.weight_sync.method);
+        const double sync_end = sg4::Engine::get_clock();
+        ctx.record(ctx.trainer, "busy:weight_sync", train_end, sync_end, step);
+        service.update_weights(++version, s.policy.weight_swap_s);
+        record.train_s += train_end - train_start;
+        record.weight_sync_s += sync_end - train_end;
+        record.samples += batch.samples;
+        record.generated_tokens += batch.generated_tokens;
+        record.staleness += batch.staleness(version - 1) / s.training.mini_batches;
+      }
+      record.end_s = sg4::Engine::get_clock();
+      previous_end = record.end_s;
+      ctx.timeline.record_step(record);
+    }
+    service.stop();
+    ctx.agent_llm_wait_s = service.agent_llm_wait_s();
+    ctx.agent_tool_s = service.agent_tool_s();
+  }
+};
+
+}  // namespace
+RLSIM_REGISTER_POLICY(StreamingPolicy, "streaming",
+                      "trainer consumes finished trajectories in mini-batches; instances swap weights mid-flight");
+}  // namespace rlsim

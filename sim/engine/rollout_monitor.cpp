@@ -1,0 +1,40 @@
+// Tracking the rollout condition and classifying idle instance time by it.
+#include "sim/engine/rollout_monitor.h"
+
+#include <algorithm>
+
+namespace rlsim {
+
+const char* RolloutMonitor::cause() const {
+  if (unfinished_ == 0) return "wait:rollout_waits_weights";
+  if (in_tool_ > 0) return "wait:rollout_waits_agents";
+  return "wait:long_tail";
+}
+
+void RolloutMonitor::note(double now) {
+  const std::string current = cause();
+  if (!changes_.empty() && changes_.back().second == current) return;
+  if (!changes_.empty() && changes_.back().first == now) {
+    changes_.back().second = current;
+  } else {
+    changes_.emplace_back(now, current);
+  }
+}
+
+void RolloutMonitor::classify(Timeline& timeline) const {
+  timeline.split_intervals("wait:idle", [this](double start, double end, auto&& emit) {
+    // The cause before the first change is "no rollout work yet".
+    auto it = std::upper_bound(changes_.begin(), changes_.end(), start,
+                               [](double t, const auto& change) { return t < change.first; });
+    std::string current = it == changes_.begin() ? "wait:rollout_waits_weights" : std::prev(it)->second;
+    double from = start;
+    for (; it != changes_.end() && it->first < end; ++it) {
+      emit(current, from, it->first);
+      current = it->second;
+      from = it->first;
+    }
+    emit(current, from, end);
+  });
+}
+
+}  // namespace rlsim

@@ -1,0 +1,164 @@
+// Wiring instances, router, data plane and agents; the agent's loop of LLM calls and tools.
+#include "sim/engine/rollout_service.h"
+
+#include <algorithm>
+
+#include "models/arch_params.h"
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+constexpr double kBytesPerToken = 4.0;  // token ids on the wire
+
+}  // namespace
+
+RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::vector<GpuGroup> groups,
+                               RolloutMonitor& monitor)
+    : context_(context), cost_(cost), monitor_(monitor), finished_(sg4::Mailbox::by_name("trajectories-finished")) {
+  const Scenario& s = context.scenario;
+  const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
+  router_ = make_router(s.rollout.router, static_cast<int>(groups.size()));
+  InstanceConfig config;
+  config.model = &s.model;
+  config.card = &pool.card;
+  config.cost = &cost_;
+  config.tp = s.rollout.tp;
+  config.max_batch = s.rollout.max_batch;
+  config.weights = s.rollout.weights;
+  config.kv = s.rollout.kv_cache;
+  config.kv_capacity_tokens =
+      kv_capacity_tokens(s.model, pool.card, s.rollout.tp, s.rollout.weights, s.rollout.kv_cache, s.rollout.activation_memory_fraction);
+  config.prefix_cache = s.rollout.prefix_cache;
+  config.swap_on_preempt = s.rollout.preemption == "swap";
+  config.swap_bytes_per_s = s.rollout.swap_bandwidth_bytes_per_s;
+  config.scale_up_bytes_per_s = pool.intra_node.bandwidth_bytes_per_s;
+  config.scale_up_latency_s = pool.intra_node.latency_s;
+  config.output_bytes_per_token = kBytesPerToken;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    instances_.push_back(std::make_unique<InferenceInstance>(
+        static_cast<int>(i), groups[i], config, context.timeline,
+        [router = router_.get()](const LlmRequest& r) { router->on_finish(r); }));
+  }
+  if (s.cluster.dataplane.enabled) {
+    std::vector<sg4::Mailbox*> mailboxes;
+    for (const auto& instance : instances_) mailboxes.push_back(instance->mailbox());
+    const int track = context.timeline.add_track(Track{"trajectory-manager", "dataplane", false, 0.0});
+    data_plane_ = std::make_unique<TrajectoryManager>(context.platform.dataplane, track, s.cluster.dataplane.seconds_per_record,
+                                                      s.cluster.dataplane.bytes_per_s, kBytesPerToken, *router_,
+                                                      mailboxes, context.timeline);
+  }
+  for (auto* host : context.platform.agent_hosts) tool_cores_.push_back(sg4::Semaphore::create(host->get_core_count()));
+}
+
+void RolloutService::start() {
+  for (auto& instance : instances_) {
+    actors_.push_back(sg4::Actor::create("instance", instance->group().leader(), [i = instance.get()]() { i->serve(); }));
+  }
+  if (data_plane_) {
+    actors_.push_back(sg4::Actor::create("trajectory-manager", context_.platform.dataplane,
+                                         [tm = data_plane_.get()]() { tm->serve(); }));
+  }
+}
+
+std::vector<sg4::Host*> RolloutService::instance_leaders() const {
+  std::vector<sg4::Host*> leaders;
+  for (const auto& instance : instances_) leaders.push_back(instance->group().leader());
+  return leaders;
+}
+
+void RolloutService::set_step(int step) {
+  for (auto& instance : instances_) instance->set_step(step);
+  if (data_plane_) data_plane_->set_step(step);
+}
+
+void RolloutService::launch(const Trajectory& trajectory, int step) {
+  int slot = 0;
+  if (free_slots_.empty()) {
+    slot = next_slot_++;
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  monitor_.trajectory_started(sg4::Engine::get_clock());
+  ++launched_;
+  const auto& hosts = context_.platform.agent_hosts;
+  sg4::Host* host = hosts[static_cast<size_t>(trajectory.id) % hosts.size()];
+  sg4::Actor::create("agent", host, [this, trajectory, step, slot]() { run_agent(trajectory, step, slot); });
+}
+
+void RolloutService::run_agent(Trajectory trajectory, int step, int slot) {
+  sg4::Mailbox* inbox = sg4::Mailbox::by_name("agent-" + std::to_string(slot));
+  const auto& hosts = context_.platform.agent_hosts;
+  const size_t host_index = static_cast<size_t>(trajectory.id) % hosts.size();
+  TrajectoryResult result;
+  result.id = trajectory.id;
+  result.step = step;
+  for (size_t turn = 0; turn < trajectory.calls.size(); ++turn) {
+    const LlmCall& call = trajectory.calls[turn];
+    LlmRequest request;
+    request.trajectory = trajectory.id;
+    request.turn = static_cast<int>(turn);
+    request.step = step;
+    request.new_tokens = call.prompt_tokens;
+    request.context_tokens = call.context_tokens;
+    request.output_tokens = call.output_tokens;
+    request.submit_s = sg4::Engine::get_clock();
+    request.agent_inbox = inbox;
+    const auto bytes = static_cast<uint64_t>(call.prompt_tokens * kBytesPerToken);
+    if (data_plane_) {
+      request.reply_to = data_plane_->mailbox();
+      data_plane_->mailbox()->put(&request, bytes);
+    } else {
+      request.reply_to = inbox;
+      request.instance = router_->route(request);
+      auto* message = new InstanceMessage{InstanceMessage::Kind::request, &request, 0, 0.0};
+      instances_[static_cast<size_t>(request.instance)]->mailbox()->put(message, bytes);
+    }
+    inbox->get<LlmRequest>();
+    result.llm_wait_s += sg4::Engine::get_clock() - request.submit_s;
+    result.generated_tokens += request.output_tokens;
+    result.version_token_sum += request.version_token_sum;
+    result.total_tokens = request.context_tokens + request.new_tokens + request.output_tokens;
+    if (call.tool_latency_s > 0.0) {
+      const double tool_start = sg4::Engine::get_clock();
+      monitor_.tool_started(tool_start);
+      tool_cores_[host_index]->acquire();
+      sg4::this_actor::sleep_for(call.tool_latency_s);
+      tool_cores_[host_index]->release();
+      monitor_.tool_finished(sg4::Engine::get_clock());
+      result.tool_s += sg4::Engine::get_clock() - tool_start;
+    }
+  }
+  agent_llm_wait_s_ += result.llm_wait_s;
+  agent_tool_s_ += result.tool_s;
+  result.finish_s = sg4::Engine::get_clock();
+  free_slots_.push_back(slot);
+  monitor_.trajectory_finished(result.finish_s);
+  finished_->put_init(new TrajectoryResult(result), 0)->detach();
+}
+
+TrajectoryResult RolloutService::wait_finished() {
+  auto* result = finished_->get<TrajectoryResult>();
+  TrajectoryResult copy = *result;
+  delete result;
+  return copy;
+}
+
+void RolloutService::update_weights(int version, double pause_s) {
+  for (auto& instance : instances_) {
+    instance->mailbox()->put_init(new InstanceMessage{InstanceMessage::Kind::update_weights, nullptr, version, pause_s}, 0)
+        ->detach();
+  }
+}
+
+void RolloutService::stop() {
+  for (auto& instance : instances_) {
+    instance->mailbox()->put_init(new InstanceMessage{InstanceMessage::Kind::stop, nullptr, 0, 0.0}, 0)->detach();
+  }
+  if (data_plane_) data_plane_->stop();
+  for (auto& actor : actors_) actor->join();
+  actors_.clear();
+}
+
+}  // namespace rlsim

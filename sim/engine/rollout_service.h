@@ -1,0 +1,77 @@
+// RolloutService: everything that turns trajectories into generated tokens — the inference
+// instances of the rollout GPUs, the router, the trajectory manager (data plane) and one agent
+// actor per trajectory on the agent hosts. Policies launch trajectories, collect finished ones,
+// broadcast weight updates and stop the service; they never touch instances directly.
+#pragma once
+
+#include <simgrid/s4u.hpp>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "models/cost_model.h"
+#include "sim/engine/inference_instance.h"
+#include "sim/engine/rl_context.h"
+#include "sim/engine/rollout_monitor.h"
+#include "sim/engine/router.h"
+#include "sim/engine/trajectory_manager.h"
+#include "sim/engine/workload.h"
+
+namespace rlsim {
+
+/// A finished trajectory as the trainer sees it.
+struct TrajectoryResult {
+  int id = 0;
+  int step = 0;
+  double generated_tokens = 0.0;
+  double total_tokens = 0.0;       ///< prompt + observations + outputs (the training sequence)
+  double version_token_sum = 0.0;  ///< Σ over generated tokens of the weight version that made them
+  double finish_s = 0.0;
+  double llm_wait_s = 0.0;         ///< agent time waiting on LLM replies
+  double tool_s = 0.0;             ///< agent time in tools
+};
+
+class RolloutService {
+ public:
+  RolloutService(RlContext& context, const CostModel& cost, std::vector<GpuGroup> instances, RolloutMonitor& monitor);
+
+  /// Spawns the instance and data-plane actors. Call from inside the simulation.
+  void start();
+  /// Spawns an agent for `trajectory` (tagged with `step`); returns at once.
+  void launch(const Trajectory& trajectory, int step);
+  /// Blocks until some launched trajectory finishes and returns it.
+  TrajectoryResult wait_finished();
+  /// Sends a weight update to every instance; each pauses `pause_s` at its next iteration boundary.
+  void update_weights(int version, double pause_s);
+  /// Leader GPU of every instance (weight-sync destinations).
+  std::vector<simgrid::s4u::Host*> instance_leaders() const;
+  const std::vector<std::unique_ptr<InferenceInstance>>& instances() const { return instances_; }
+  const TrajectoryManager* data_plane() const { return data_plane_.get(); }
+  /// Labels timeline records of instances and the data plane with `step`.
+  void set_step(int step);
+  /// Stops every actor once in-flight work is done; blocks until they have stopped.
+  void stop();
+  double agent_llm_wait_s() const { return agent_llm_wait_s_; }
+  double agent_tool_s() const { return agent_tool_s_; }
+
+ private:
+  void run_agent(Trajectory trajectory, int step, int slot);
+
+  RlContext& context_;
+  const CostModel& cost_;
+  RolloutMonitor& monitor_;
+  std::unique_ptr<Router> router_;
+  std::vector<std::unique_ptr<InferenceInstance>> instances_;
+  std::unique_ptr<TrajectoryManager> data_plane_;
+  std::vector<simgrid::s4u::ActorPtr> actors_;
+  std::vector<simgrid::s4u::SemaphorePtr> tool_cores_;  ///< one per agent host
+  std::vector<int> free_slots_;                         ///< reusable agent inbox slots
+  int next_slot_ = 0;
+  simgrid::s4u::Mailbox* finished_;
+  long launched_ = 0;
+  double agent_llm_wait_s_ = 0.0;
+  double agent_tool_s_ = 0.0;
+};
+
+}  // namespace rlsim

@@ -1,0 +1,19 @@
+// `round_robin`: calls go to instances in turn, whatever their load.
+#include "sim/engine/router.h"
+
+namespace rlsim {
+namespace {
+
+class RoundRobinRouter : public Router {
+ public:
+  explicit RoundRobinRouter(int instances) : instances_(instances) {}
+  int route(const LlmRequest&) override { return next_++ % instances_; }
+
+ private:
+  int instances_;
+  long next_ = 0;
+};
+
+}  // namespace
+RLSIM_REGISTER_ROUTER(RoundRobinRouter, "round_robin", "instances in turn, regardless of load");
+}  // namespace rlsim

@@ -1,0 +1,77 @@
+// Training execs, gradient ring all-reduce comms and optimizer steps.
+#include "sim/engine/trainer.h"
+
+#include <simgrid/s4u.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/arch_params.h"
+#include "models/training_cost.h"
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+
+Trainer::Trainer(RlContext& context, const CostModel& cost, GpuGroup gpus)
+    : context_(context), cost_(cost), gpus_(std::move(gpus)) {}
+
+double Trainer::weight_bytes() const {
+  return rlsim::weight_bytes(context_.scenario.model, context_.scenario.weight_sync.precision);
+}
+
+void Trainer::run_on_all(double seconds, const std::string& state, int step) {
+  if (seconds <= 0.0) return;
+  const double start = sg4::Engine::get_clock();
+  std::vector<sg4::ExecPtr> execs;
+  for (auto* host : gpus_.hosts) {
+    sg4::ExecPtr exec = sg4::this_actor::exec_init(seconds);
+    exec->set_host(host);
+    exec->start();
+    execs.push_back(exec);
+  }
+  for (auto& exec : execs) exec->wait();
+  context_.record(gpus_, state, start, sg4::Engine::get_clock(), step);
+}
+
+void Trainer::all_reduce_gradients(double bytes_per_gpu, int step) {
+  const TrainingSpec& t = context_.scenario.training;
+  if (t.dp <= 1 || bytes_per_gpu <= 0.0) return;
+  // Ring all-reduce: each GPU sends 2(dp-1)/dp of its gradient shard to the same model-parallel
+  // position in the next replica; the dp rings run at once and share the links.
+  const size_t replica = static_cast<size_t>(t.tp) * static_cast<size_t>(t.pp);
+  const double bytes = 2.0 * (t.dp - 1) / t.dp * bytes_per_gpu;
+  const double start = sg4::Engine::get_clock();
+  std::vector<sg4::CommPtr> comms;
+  for (size_t i = 0; i < gpus_.hosts.size(); ++i) {
+    const size_t peer = (i + replica) % gpus_.hosts.size();
+    comms.push_back(sg4::Comm::sendto_async(gpus_.hosts[i], gpus_.hosts[peer], bytes));
+  }
+  for (auto& comm : comms) comm->wait();
+  context_.record(gpus_, "busy:train", start, sg4::Engine::get_clock(), step);
+}
+
+void Trainer::train(double tokens, int step) {
+  const Scenario& s = context_.scenario;
+  const TrainingSpec& t = s.training;
+  const HardwareSpec& card = s.cluster.pool(t.pool)->card;
+  TrainingOptions options;
+  options.compute = t.weights;
+  options.sequence_length = static_cast<int64_t>(std::max(1.0, std::round(t.sequence_tokens)));
+  const auto whole = static_cast<int64_t>(std::max<double>(t.dp, std::round(tokens)));
+  const TrainingStepCost cost = training_step_cost(s.model, card, cost_, whole, t.dp, t.tp, t.pp, options);
+
+  // Extra forward passes over the whole batch before the update.
+  const int extra_forwards = t.algorithm == "ppo" ? 3 : 2;
+  run_on_all(extra_forwards * cost.forward_s, "busy:ref_logprob", step);
+
+  const int models = t.algorithm == "ppo" ? 2 : 1;  // PPO trains the critic too
+  for (int model = 0; model < models; ++model) {
+    for (int mini = 0; mini < t.mini_batches; ++mini) {
+      run_on_all((cost.forward_s + cost.backward_s) / t.mini_batches, "busy:train", step);
+      all_reduce_gradients(cost.gradient_bytes, step);
+      run_on_all(cost.optimizer_s, "busy:train", step);
+    }
+  }
+}
+
+}  // namespace rlsim

@@ -1,0 +1,167 @@
+// The AFD scenario schema: each field's default, unit and range is declared once here.
+#include "sim/scenario/afd_reader.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "sim/scenario/cluster_reader.h"
+#include "sim/scenario/yaml_reader.h"
+
+namespace rlsim {
+namespace {
+
+constexpr int64_t kMaxBatch = 10'000'000;
+
+// Design sweeps change the model's structure: a catalog row with a few fields replaced.
+ModelArch read_model_edits(YamlReader& r, ModelArch m) {
+  m.layers = static_cast<int>(r.integer_or("layers", m.layers, 1, 10000));
+  m.hidden_size = static_cast<int>(r.integer_or("hidden_size", m.hidden_size, 1, 1 << 20));
+  FfnConfig& f = m.ffn;
+  if (f.is_moe()) {
+    f.routed_experts = static_cast<int>(r.integer_or("routed_experts", f.routed_experts, 1, 1 << 16));
+    f.experts_per_token =
+        static_cast<int>(r.integer_or("experts_per_token", std::min(f.experts_per_token, f.routed_experts), 1,
+                                      f.routed_experts));
+    f.expert_intermediate_size =
+        static_cast<int>(r.integer_or("expert_intermediate_size", f.expert_intermediate_size, 1, 1 << 22));
+    f.shared_experts = static_cast<int>(r.integer_or("shared_experts", f.shared_experts, 0, 64));
+  } else {
+    for (const char* key : {"routed_experts", "experts_per_token", "expert_intermediate_size", "shared_experts"}) {
+      if (r.has(key)) r.fail(key, "model '" + m.name + "' is dense; '" + key + "' applies to MoE models only");
+    }
+  }
+  std::erase_if(f.dense_layers, [&](int layer) { return layer >= m.layers; });
+  r.finish();
+  return m;
+}
+
+std::string sweep_values_text(const YamlReader& r, const std::string& path, const YAML::Node& values) {
+  const auto bad = [&](const YAML::Node& at) {
+    throw InputError(r.source().locate(at, r.path() + ".params." + path),
+                     "expected a list of values or 'lo:hi:step' for sweep parameter '" + path + "'");
+  };
+  if (values.IsScalar() && !values.Scalar().empty()) return values.Scalar();
+  if (!values.IsSequence() || values.size() == 0) bad(values);
+  std::vector<std::string> items;
+  for (const auto& item : values) {
+    if (!item.IsScalar() || item.Scalar().empty()) bad(item);
+    items.push_back(item.Scalar());
+  }
+  return join(items, ",");
+}
+
+std::vector<SweepAxisSpec> read_sweep(YamlReader& r) {
+  std::vector<SweepAxisSpec> axes;
+  const YAML::Node params = r.raw("params");
+  if (params && !params.IsNull()) {
+    if (!params.IsMap()) r.fail("params", "expected a mapping of parameter paths to values, e.g. {afd.batch: [64, 128]}");
+    YAML::Node resolved(YAML::NodeType::Map);
+    for (const auto& entry : params) {
+      const std::string path = entry.first.Scalar();
+      axes.push_back({path, sweep_values_text(r, path, entry.second)});
+      resolved[path] = axes.back().values;
+    }
+    r.record("params", resolved);
+  }
+  r.finish();
+  return axes;
+}
+
+// The GPUs of one side: a pool and how many of its GPUs, `taken` of which the other side uses.
+std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster, const std::string& default_pool,
+                                      int taken_in, const std::string& other_pool) {
+  const std::string pool = r.text_or("pool", default_pool);
+  check_pool_reference(r, "pool", pool, cluster);
+  const int available = cluster.pool(pool)->gpus() - (pool == other_pool ? taken_in : 0);
+  if (available < 1) r.fail("pool", "pool '" + pool + "' has no GPUs left for this side");
+  const int gpus = static_cast<int>(r.integer_or("gpus", available, 1, available));
+  r.finish();
+  return {pool, gpus};
+}
+
+AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
+  AfdDeploymentSpec d;
+  YamlReader attention = r.map("attention");
+  std::tie(d.attention_pool, d.attention_gpus) = read_side(attention, cluster, cluster.pools.front().name, 0, "");
+  YamlReader ffn = r.map("ffn");
+  std::tie(d.ffn_pool, d.ffn_gpus) =
+      read_side(ffn, cluster, cluster.pools.back().name, d.attention_gpus, d.attention_pool);
+  d.micro_batches = static_cast<int>(r.integer_or("micro_batches", 3, 1, 64));
+  d.batch = r.integer("batch", 1, kMaxBatch);
+  if (d.batch < d.micro_batches) {
+    r.fail("batch", "batch " + std::to_string(d.batch) + " is smaller than micro_batches (" +
+                        std::to_string(d.micro_batches) + "): every micro-batch needs a sequence");
+  }
+  d.context = r.integer_or("context", 4096, 0, kMaxBatch);
+  d.precisions.weights = read_precision(r, "weights", Precision::fp8);
+  d.precisions.kv = read_precision(r, "kv_cache", Precision::fp8);
+  d.precisions.dispatch = read_precision(r, "dispatch", Precision::fp8);
+  d.precisions.combine = read_precision(r, "combine", Precision::bf16);
+  d.target_tpot_s = r.quantity_or("target_tpot", Quantity::duration, 0.05);
+  d.iterations = static_cast<int>(r.integer_or("iterations", 2, 1, 100));
+  r.finish();
+  return d;
+}
+
+void check_every_pool_used(const AfdScenario& s) {
+  for (const auto& pool : s.cluster.pools) {
+    if (pool.name != s.afd.attention_pool && pool.name != s.afd.ffn_pool) {
+      throw InputError(pool.where, "pool '" + pool.name + "' is used by neither afd.attention.pool ('" +
+                                       s.afd.attention_pool + "') nor afd.ffn.pool ('" + s.afd.ffn_pool + "')");
+    }
+  }
+}
+
+}  // namespace
+
+LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& options) {
+  YamlSource source = load_yaml_file(path);
+  for (const auto& assignment : options.overrides) apply_override(source, assignment);
+
+  YAML::Node resolved(YAML::NodeType::Map);
+  YamlReader root(source, source.root, "", resolved);
+  LoadedAfdScenario loaded;
+  AfdScenario& s = loaded.scenario;
+  s.file = path;
+  if (root.choice_or("kind", {"rl", "afd"}, "rl") != "afd") {
+    root.fail("kind", "load_afd_scenario needs 'kind: afd'");
+  }
+  s.name = root.text_or("name", std::filesystem::path(path).stem().string());
+  s.seed = static_cast<uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
+  if (options.seed) {
+    s.seed = *options.seed;
+    root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
+  }
+  loaded.catalog = load_scenario_catalog(root, path, options);
+  s.model = loaded.catalog.model(root.text("model"), root.where("model"));
+  YamlReader edits = root.map_or_empty("model_edits");
+  s.model = read_model_edits(edits, s.model);
+
+  YamlReader cluster = root.map("cluster");
+  s.cluster = read_cluster(cluster, loaded.catalog);
+  YamlReader afd = root.map("afd");
+  s.afd = read_deployment(afd, s.cluster);
+
+  YamlReader cost = root.map_or_empty("cost_model");
+  s.cost_model = cost.text_or("name", "roofline");
+  s.cost_options.profile = cost.text_or("profile", "");
+  if (!s.cost_options.profile.empty() && std::filesystem::path(s.cost_options.profile).is_relative()) {
+    s.cost_options.profile = (std::filesystem::path(path).parent_path() / s.cost_options.profile).string();
+  }
+  make_cost_model(s.cost_model, s.cost_options, cost.where("name"));  // unknown names fail here, listing the valid
+  cost.finish();
+
+  YamlReader sweep = root.map_or_empty("sweep");
+  s.sweep = read_sweep(sweep);
+
+  check_every_pool_used(s);
+  root.finish();
+
+  YAML::Emitter out;
+  out << resolved;
+  loaded.resolved_yaml = std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
+                         out.c_str() + "\n";
+  return loaded;
+}
+
+}  // namespace rlsim

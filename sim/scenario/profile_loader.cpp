@@ -1,0 +1,117 @@
+// YAML → HardwareProfile, and the "profile" cost-model registration.
+#include "sim/scenario/profile_loader.h"
+
+#include "models/cost/cost_model_registry.h"
+#include "models/cost/profiled_cost_model.h"
+#include "models/cost/roofline_cost_model.h"
+#include "sim/scenario/yaml_reader.h"
+
+namespace rlsim {
+namespace {
+
+FitError read_error(YamlReader& r) {
+  FitError e;
+  e.fit_points = static_cast<int>(r.integer_or("fit_points", 0, 0, 1 << 30));
+  e.held_out_points = static_cast<int>(r.integer_or("held_out_points", 0, 0, 1 << 30));
+  e.held_out_mape = r.number_or("held_out_mape", 0.0, 0.0, 1e6);
+  e.held_out_max_error = r.number_or("held_out_max_error", 0.0, 0.0, 1e6);
+  e.baseline_held_out_mape = r.number_or("baseline_held_out_mape", 0.0, 0.0, 1e6);
+  e.datasheet_held_out_mape = r.number_or("datasheet_held_out_mape", 0.0, 0.0, 1e6);
+  r.finish();
+  return e;
+}
+
+OpClass read_op_class(YamlReader& r) {
+  const std::string name = r.choice_or("op_class", {"gemm", "grouped_gemm", "attention_decode", "attention_prefill", "memory_bound"}, "gemm");
+  for (OpClass c : {OpClass::gemm, OpClass::grouped_gemm, OpClass::attention_decode, OpClass::attention_prefill, OpClass::memory_bound}) {
+    if (to_string(c) == name) return c;
+  }
+  return OpClass::gemm;
+}
+
+OpClassProfile read_op(YamlReader& r) {
+  OpClassProfile op;
+  op.op_class = read_op_class(r);
+  std::vector<std::string> precisions;
+  for (Precision p : all_precisions()) precisions.emplace_back(to_string(p));
+  op.precision = *parse_precision(r.choice_or("precision", precisions, "bf16"));
+  r.choice_or("model", {"tiled_roofline"}, "tiled_roofline");
+  KernelFit& f = op.fit;
+  f.launch_overhead_s = r.quantity("launch_overhead", Quantity::duration, true);
+  f.compute_efficiency = r.number("compute_efficiency", 1e-6, 1.0);
+  f.memory_efficiency = r.number("memory_efficiency", 1e-6, 1.0);
+  f.tile_k_overhead = r.number_or("tile_k_overhead", 0.0, 0.0, 1e9);
+  f.tile_edge_cost = r.number_or("tile_edge_cost", 0.0, 0.0, 1e9);
+  f.overlap_exponent = r.number_or("overlap_exponent", 64.0, 1.0, 1e6);
+  f.wave_quantization = r.number_or("wave_quantization", 1.0, 0.0, 1.0);
+  f.l2_band = r.number_or("l2_band", 0.0, 0.0, 1e300);
+  YamlReader error = r.map_or_empty("error");
+  op.error = read_error(error);
+  r.finish();
+  return op;
+}
+
+CollectiveFit read_collective(YamlReader& r) {
+  CollectiveFit c;
+  c.collective = r.choice_or("collective", {"all_reduce", "send_recv"}, "all_reduce");
+  c.gpus = static_cast<int>(r.integer("gpus", 2, 1 << 20));
+  c.gpus_per_node = static_cast<int>(r.integer("gpus_per_node", 1, c.gpus));
+  c.alpha_s = r.quantity("alpha", Quantity::duration, true);
+  c.bandwidth_bytes_per_s = r.quantity("bandwidth", Quantity::bandwidth);
+  c.min_bytes = r.quantity_or("min_message", Quantity::bytes, 0.0, true);
+  c.max_bytes = r.quantity_or("max_message", Quantity::bytes, 0.0, true);
+  YamlReader error = r.map_or_empty("error");
+  c.error = read_error(error);
+  r.finish();
+  return c;
+}
+
+HardwareProfile read_profile(const YamlSource& source) {
+  YamlReader r(source, source.root, "", YAML::Node());
+  HardwareProfile p;
+  p.card = r.text("card");
+  p.device = r.text_or("device", p.card);
+  p.date = r.text_or("date", "unknown");
+  p.sm_count = static_cast<int>(r.integer("sm_count", 1, 1 << 20));
+  p.l2_bytes = r.quantity_or("l2_cache", Quantity::bytes, 0.0, true);
+  for (YamlReader& s : r.map_list_or_empty("sources")) {
+    ProfileSource src;
+    src.file = s.text("file");
+    src.points = static_cast<int>(s.integer_or("points", 0, 0, 1 << 30));
+    s.finish();
+    p.sources.push_back(std::move(src));
+  }
+  for (YamlReader& op : r.map_list_or_empty("ops")) {
+    OpClassProfile read = read_op(op);
+    for (const auto& existing : p.ops) {
+      if (existing.op_class == read.op_class && existing.precision == read.precision) {
+        op.fail_here("a second fit for " + std::string(to_string(read.op_class)) + " at " +
+                     std::string(to_string(read.precision)) + "; keep one per op class and precision");
+      }
+    }
+    p.ops.push_back(std::move(read));
+  }
+  for (YamlReader& c : r.map_list_or_empty("collectives")) p.collectives.push_back(read_collective(c));
+  r.finish();
+  return p;
+}
+
+std::unique_ptr<CostModel> make_profiled(const CostModelOptions& options, const SourceLocation& where) {
+  if (options.profile.empty()) {
+    throw InputError(where, "the profile cost model needs a profile file (e.g. calibrate/profiles/h100.yaml)");
+  }
+  if (!options.settings.empty()) throw InputError(where, "the profile cost model takes no settings; its numbers come from the profile");
+  return std::make_unique<ProfiledCostModel>(load_profile(options.profile), std::make_unique<RooflineCostModel>());
+}
+
+const bool profile_registered = register_cost_model("profile", make_profiled);
+
+}  // namespace
+
+HardwareProfile load_profile(const std::string& path) { return read_profile(load_yaml_file(path)); }
+
+HardwareProfile load_profile_text(const std::string& text, const std::string& file) {
+  return read_profile(load_yaml_text(text, file));
+}
+
+}  // namespace rlsim

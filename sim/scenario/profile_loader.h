@@ -1,0 +1,17 @@
+// Reading a hardware profile written by `rlsim calibrate` (calibrate/profile_writer) back into a
+// HardwareProfile, with located errors and unknown keys rejected. Also registers the "profile"
+// cost model, which loads its `profile` option with this reader.
+#pragma once
+
+#include <string>
+
+#include "models/profile.h"
+
+namespace rlsim {
+
+/// Reads the profile at `path`; InputError (FILE:LINE:COL) on anything malformed.
+HardwareProfile load_profile(const std::string& path);
+/// The same from text in memory (tests); `file` names it in messages.
+HardwareProfile load_profile_text(const std::string& text, const std::string& file);
+
+}  // namespace rlsim
