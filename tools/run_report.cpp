@@ -39,6 +39,9 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["pools"] = pools;
   j["inference"] = {{"ttft_s", percentiles_json(m.ttft_s)}, {"tpot_s", percentiles_json(m.tpot_s)}};
   j["cost"] = {{"usd_per_step", m.usd_per_step}, {"usd_per_1m_tokens", m.usd_per_1m_tokens}};
+  j["phases_s"] = m.phase_mean_s;
+  j["agents"] = {{"agent_waits_llm", m.agent_waits_llm}};
+  j["staleness"] = {{"mean_versions", m.staleness_mean}};
   j["advice"] = {{"wait_fraction", m.advice.wait_fraction},
                  {"recommendation", m.advice.recommendation},
                  {"reason", m.advice.reason}};
@@ -105,6 +108,9 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
     add(("pool " + name).c_str(), std::to_string(pool.gpus) + " GPUs, " + fmt("%.1f %% busy", 100.0 * pool.busy_fraction) +
                                       ", " + fmt("%.1f %% waiting", 100.0 * pool.wait_fraction));
   }
+  add("phases per step (mean)", fmt("rollout %.2f s", m.phase_mean_s.at("rollout")) + fmt(", train %.2f s", m.phase_mean_s.at("train")) +
+                                    fmt(", sync %.2f s", m.phase_mean_s.at("weight_sync")) + fmt(", switch %.2f s", m.phase_mean_s.at("switch")));
+  add("agents waiting on LLM", fmt("%.1f %% of agent time", 100.0 * m.agent_waits_llm));
   add("TTFT p50 / p99", fmt("%.1f ms", 1e3 * m.ttft_s.p50) + " / " + fmt("%.1f ms", 1e3 * m.ttft_s.p99));
   add("TPOT p50 / p99", fmt("%.2f ms", 1e3 * m.tpot_s.p50) + " / " + fmt("%.2f ms", 1e3 * m.tpot_s.p99));
   add("cost", fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));

@@ -54,6 +54,7 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
 
   std::vector<double> step_times;
   double samples = 0.0, tokens = 0.0;
+  for (const char* phase : {"rollout", "train", "weight_sync", "switch"}) m.phase_mean_s[phase] = 0.0;
   for (const auto& s : steps) {
     step_times.push_back(s.end_s - s.start_s);
     samples += s.samples;
