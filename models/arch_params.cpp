@@ -16,6 +16,18 @@ double query_params(double hidden, double rank, double query_out) {
 
 }  // namespace
 
+std::string_view attention_kind_label(AttentionKind kind) {
+  switch (kind) {
+    case AttentionKind::mha: return "MHA";
+    case AttentionKind::gqa: return "GQA";
+    case AttentionKind::mqa: return "MQA";
+    case AttentionKind::mla: return "MLA";
+    case AttentionKind::mfa: return "MFA";
+  }
+  assert(false && "unhandled attention kind");
+  return "?";
+}
+
 double attention_params_per_layer(const ModelArch& arch) {
   const AttentionConfig& a = arch.attention;
   const double h = arch.hidden_size, hq = a.q_heads;
@@ -43,13 +55,14 @@ double dense_ffn_params(const ModelArch& arch) {
 }
 
 double routed_expert_params(const ModelArch& arch) {
-  return matrices_per_ffn(arch.ffn) * arch.hidden_size * static_cast<double>(arch.ffn.expert_intermediate_size);
+  return matrices_per_ffn(arch.ffn) * arch.hidden_size *
+         static_cast<double>(arch.ffn.expert_intermediate_size);
 }
 
 double shared_expert_params(const ModelArch& arch) {
   const FfnConfig& f = arch.ffn;
-  const double size = f.shared_expert_intermediate_size > 0 ? f.shared_expert_intermediate_size
-                                                            : f.expert_intermediate_size;
+  const double size =
+      f.shared_expert_intermediate_size > 0 ? f.shared_expert_intermediate_size : f.expert_intermediate_size;
   return f.shared_experts * matrices_per_ffn(f) * arch.hidden_size * size;
 }
 

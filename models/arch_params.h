@@ -6,11 +6,15 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "models/model_arch.h"
 #include "models/precision.h"
 
 namespace rlsim {
+
+/// "MHA", "GQA", "MQA", "MLA" or "MFA".
+std::string_view attention_kind_label(AttentionKind kind);
 
 /// Parameters of one layer's attention block: q (full or low-rank a/b with its norm), k/v (or MLA's
 /// kv_a/kv_b with its norm), o_proj, and q/k/v biases where configured.

@@ -10,9 +10,11 @@
 namespace rlsim {
 namespace {
 
-double pass_seconds(const ModelArch& arch, const HardwareSpec& card, const CostModel& cost, const ForwardPass& pass) {
+double pass_seconds(const ModelArch& arch, const HardwareSpec& card, const CostModel& cost,
+                    const ForwardPass& pass) {
   double total = 0.0;
-  for (const CountedOp& counted : forward_ops(arch, pass)) total += counted.count * cost.seconds(counted.op, card);
+  for (const CountedOp& counted : forward_ops(arch, pass))
+    total += counted.count * cost.seconds(counted.op, card);
   return total;
 }
 

@@ -54,7 +54,8 @@ Op expert_gemm(std::string name, double active, double assignments, int64_t n, i
 /// SwiGLU / GELU activation between up and down projections: reads gate and up, writes one.
 Op activation_op(std::string name, double tokens, double width, bool gated) {
   const double elements = tokens * width;
-  return make_memory_op(std::move(name), (gated ? 3.0 : 2.0) * elements * 2.0, (gated ? 6.0 : 4.0) * elements);
+  return make_memory_op(std::move(name), (gated ? 3.0 : 2.0) * elements * 2.0,
+                        (gated ? 6.0 : 4.0) * elements);
 }
 
 Precision attention_compute_precision(Precision kv) {
@@ -104,7 +105,8 @@ void add_latent_attention(std::vector<Op>& ops, const ModelArch& arch, const For
   const int q_local = static_cast<int>(ceil_div(a.q_heads, pass.tp));
   const int qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
   add_query_projection(ops, arch, m, int64_t{q_local} * qk, pass.weights);
-  ops.push_back(weight_gemm("kv_a_proj", m, a.kv_lora_rank + a.qk_rope_head_dim, arch.hidden_size, pass.weights));
+  ops.push_back(
+      weight_gemm("kv_a_proj", m, a.kv_lora_rank + a.qk_rope_head_dim, arch.hidden_size, pass.weights));
   AttentionShape shape;
   shape.batch = pass.sequences;
   shape.q_len = pass.new_tokens;
@@ -126,8 +128,9 @@ void add_latent_attention(std::vector<Op>& ops, const ModelArch& arch, const For
     ops.push_back(weight_gemm("v_absorb", q_local, m, a.v_head_dim, a.kv_lora_rank, pass.weights));
   } else {
     const int64_t cached_tokens = pass.sequences * shape.kv_len;
-    ops.push_back(weight_gemm("kv_b_proj", cached_tokens, int64_t{q_local} * (a.qk_nope_head_dim + a.v_head_dim),
-                              a.kv_lora_rank, pass.weights));
+    ops.push_back(weight_gemm("kv_b_proj", cached_tokens,
+                              int64_t{q_local} * (a.qk_nope_head_dim + a.v_head_dim), a.kv_lora_rank,
+                              pass.weights));
     shape.kv_heads = q_local;
     shape.qk_head_dim = qk;
     shape.v_head_dim = a.v_head_dim;
@@ -136,8 +139,8 @@ void add_latent_attention(std::vector<Op>& ops, const ModelArch& arch, const For
   ops.push_back(weight_gemm("o_proj", m, arch.hidden_size, int64_t{q_local} * a.v_head_dim, pass.weights));
 }
 
-void add_dense_ffn(std::vector<Op>& ops, const std::string& prefix, const ModelArch& arch, const ForwardPass& pass,
-                   int64_t width) {
+void add_dense_ffn(std::vector<Op>& ops, const std::string& prefix, const ModelArch& arch,
+                   const ForwardPass& pass, int64_t width) {
   const int64_t m = pass.tokens(), local = ceil_div(width, pass.tp);
   const bool gated = arch.ffn.gated;
   ops.push_back(weight_gemm(prefix + "_up", m, (gated ? 2 : 1) * local, arch.hidden_size, pass.weights));
@@ -162,7 +165,8 @@ void add_moe_ffn(std::vector<Op>& ops, const ModelArch& arch, const ForwardPass&
   ops.push_back(expert_gemm("expert_up", active_local, assignments_local, (f.gated ? 2 : 1) * width,
                             arch.hidden_size, pass.weights));
   ops.push_back(activation_op("expert_act", assignments_local, static_cast<double>(width), f.gated));
-  ops.push_back(expert_gemm("expert_down", active_local, assignments_local, arch.hidden_size, width, pass.weights));
+  ops.push_back(
+      expert_gemm("expert_down", active_local, assignments_local, arch.hidden_size, width, pass.weights));
 }
 
 }  // namespace

@@ -26,11 +26,11 @@ enum class PassKind {
 
 struct ForwardPass {
   PassKind kind = PassKind::decode;
-  int64_t sequences = 1;        ///< sequences in the batch
-  int64_t new_tokens = 1;       ///< new tokens per sequence (1 for decode)
-  int64_t context_before = 0;   ///< tokens already in each sequence's KV cache
-  int tp = 1;                   ///< tensor-parallel degree
-  int ep = 0;                   ///< expert-parallel degree (0 = same as tp)
+  int64_t sequences = 1;       ///< sequences in the batch
+  int64_t new_tokens = 1;      ///< new tokens per sequence (1 for decode)
+  int64_t context_before = 0;  ///< tokens already in each sequence's KV cache
+  int tp = 1;                  ///< tensor-parallel degree
+  int ep = 0;                  ///< expert-parallel degree (0 = same as tp)
   Precision weights = Precision::bf16;
   Precision kv = Precision::bf16;  ///< KV cache precision (decode reads it)
 

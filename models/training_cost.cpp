@@ -26,7 +26,8 @@ TrainingStepCost training_step_cost(const ModelArch& arch, const HardwareSpec& c
   pass.tp = tp;
   pass.weights = options.compute;
   double full_forward = 0.0;
-  for (const CountedOp& counted : forward_ops(arch, pass)) full_forward += counted.count * cost.seconds(counted.op, card);
+  for (const CountedOp& counted : forward_ops(arch, pass))
+    full_forward += counted.count * cost.seconds(counted.op, card);
   // Rescale for the tokens the whole-sequence split left out, then share the layers among stages.
   full_forward *= static_cast<double>(rank_tokens) / static_cast<double>(pass.tokens());
   step.forward_s = full_forward / pp;

@@ -1,0 +1,91 @@
+// The roofline cost model and the cost-model registry.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "models/cost/cost_model_registry.h"
+#include "models/cost/roofline_cost_model.h"
+#include "reference_specs.h"
+
+using namespace rlsim;
+using Catch::Matchers::Contains;
+using Catch::Matchers::WithinRel;
+
+TEST_CASE("a memory-bound op costs bytes over effective bandwidth plus the launch overhead", "[cost]") {
+  RooflineCostModel model;
+  const HardwareSpec card = test::h100();
+  const Op op = make_memory_op("copy", 1e9);
+  const RooflineEfficiency e;
+  CHECK_THAT(model.seconds(op, card), WithinRel(1e9 / (3.35e12 * e.bandwidth) + e.launch_overhead_s, 1e-12));
+}
+
+TEST_CASE("a large GEMM is compute-bound at the shape-dependent efficiency", "[cost]") {
+  RooflineCostModel model;
+  const HardwareSpec card = test::h100();
+  const Op op = make_gemm("big", 8192, 8192, 8192, Precision::bf16);
+  const double eff = model.compute_efficiency(op);
+  CHECK(eff > 0.70);
+  CHECK(eff < 0.75);
+  CHECK_THAT(model.seconds(op, card), WithinRel(op.flops / (989e12 * eff) + 4e-6, 1e-12));
+  // fp8 uses the fp8 peak, so the same shape runs about twice as fast.
+  const Op fp8 = make_gemm("big", 8192, 8192, 8192, Precision::fp8);
+  CHECK_THAT(model.seconds(fp8, card), WithinRel((model.seconds(op, card) - 4e-6) / 2 + 4e-6, 0.01));
+}
+
+TEST_CASE("small GEMM dimensions lower the compute efficiency", "[cost]") {
+  RooflineCostModel model;
+  CHECK(model.compute_efficiency(make_gemm("a", 16, 4096, 4096)) <
+        model.compute_efficiency(make_gemm("b", 256, 4096, 4096)));
+  CHECK(model.compute_efficiency(make_gemm("b", 256, 4096, 4096)) <
+        model.compute_efficiency(make_gemm("c", 4096, 4096, 4096)));
+}
+
+TEST_CASE("times are never negative and grow with work", "[cost]") {
+  RooflineCostModel model;
+  const HardwareSpec card = test::h20();
+  double previous = 0.0;
+  for (int64_t m : {1, 8, 64, 512, 4096}) {
+    const double t = model.seconds(make_gemm("g", m, 4096, 4096), card);
+    CHECK(t > previous);
+    previous = t;
+  }
+}
+
+TEST_CASE("cost models are made by name and unknown names list the valid ones", "[cost]") {
+  auto model = make_cost_model("roofline");
+  REQUIRE(model);
+  CHECK(model->name() == "roofline");
+  try {
+    make_cost_model("rooflin", {}, {"scenario.yaml", 3, 5});
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK_THAT(std::string(e.what()),
+               Contains("scenario.yaml:3:5") && Contains("valid values are: ") && Contains("roofline"));
+  }
+  CHECK_THROWS_AS(make_cost_model("roofline", {"h100.yaml", {}}), InputError);
+}
+
+TEST_CASE("roofline settings override the defaults and are checked", "[cost]") {
+  CostModelOptions options;
+  options.settings["bandwidth"] = "0.5";
+  auto model = make_cost_model("roofline", options);
+  const Op op = make_memory_op("copy", 1e9);
+  CHECK_THAT(model->seconds(op, test::h100()), WithinRel(1e9 / (3.35e12 * 0.5) + 4e-6, 1e-12));
+  options.settings["bandwidth"] = "fast";
+  CHECK_THROWS_AS(make_cost_model("roofline", options), InputError);
+  options.settings.clear();
+  options.settings["bandwith"] = "0.5";
+  CHECK_THROWS_AS(make_cost_model("roofline", options), InputError);
+}
+
+TEST_CASE("other cost models can register themselves", "[cost]") {
+  register_cost_model("test-constant", [](const CostModelOptions&, const SourceLocation&) {
+    struct Constant : CostModel {
+      double seconds(const Op&, const HardwareSpec&) const override { return 1.0; }
+      std::string name() const override { return "test-constant"; }
+    };
+    return std::unique_ptr<CostModel>(std::make_unique<Constant>());
+  });
+  const auto names = cost_model_names();
+  CHECK(std::find(names.begin(), names.end(), "test-constant") != names.end());
+  CHECK(make_cost_model("test-constant")->seconds(make_memory_op("x", 1), test::h100()) == 1.0);
+}

@@ -1,0 +1,86 @@
+// Engine-facing inference and training costs: limits they must approach and how they scale.
+#include <catch2/catch.hpp>
+
+#include "models/cost/roofline_cost_model.h"
+#include "models/inference_cost.h"
+#include "models/training_cost.h"
+#include "reference_specs.h"
+
+using namespace rlsim;
+using Catch::Matchers::WithinRel;
+
+TEST_CASE("batch-1 decode is bound by reading the weights once", "[inference]") {
+  const ModelArch m = test::llama2_7b();
+  const HardwareSpec card = test::h100();
+  RooflineCostModel cost;
+  const RooflineEfficiency e;
+  const double t = decode_iteration_seconds(m, card, cost, 1, 128, 1, Precision::bf16, Precision::bf16);
+  const double stream =
+      (weight_bytes(m, Precision::bf16) - 2 * embedding_params(m)) / (card.mem_bw_bytes_per_s * e.bandwidth);
+  CHECK(t > stream);
+  CHECK(t < stream * 1.1 + 400 * e.launch_overhead_s);
+}
+
+TEST_CASE("decode time grows with batch and context and shrinks with TP", "[inference]") {
+  const ModelArch m = test::qwen3_235b();
+  const HardwareSpec card = test::h20();
+  RooflineCostModel cost;
+  auto t = [&](int64_t batch, double context, int tp) {
+    return decode_iteration_seconds(m, card, cost, batch, context, tp, Precision::fp8, Precision::fp8);
+  };
+  CHECK(t(64, 4096, 8) > t(8, 4096, 8));
+  CHECK(t(64, 32768, 8) > t(64, 4096, 8));
+  CHECK(t(64, 4096, 8) < t(64, 4096, 4));
+  CHECK(t(1, 0, 1) > 0.0);
+}
+
+TEST_CASE("long prefill is compute-bound at about 2 FLOPs per parameter per token", "[inference]") {
+  const ModelArch m = test::llama2_7b();
+  const HardwareSpec card = test::h100();
+  RooflineCostModel cost;
+  const int64_t tokens = 8192;
+  const double t = prefill_seconds(m, card, cost, tokens, 0, 1, Precision::bf16);
+  const double linear = 2.0 * (total_params(m) - 2 * embedding_params(m)) * tokens;
+  // Causal attention: 2 (QK, SV) × 2 FLOPs × tokens²/2 × heads × dim per layer.
+  const double attention = 32 * 2.0 * 2 * 32 * 128 * tokens * (tokens + 1) / 2.0;
+  const double ideal = (linear + attention) / (989e12 * 0.75);
+  CHECK(t > ideal);
+  CHECK(t < ideal * 1.3);
+  // A second chunk on top of the first costs more (it attends to the cached context too).
+  CHECK(prefill_seconds(m, card, cost, tokens, tokens, 1, Precision::bf16) > t);
+}
+
+TEST_CASE("TP all-reduces two hidden states per layer per token", "[inference]") {
+  const ModelArch m = test::llama2_7b();
+  CHECK(tp_allreduce_bytes_per_token(m, Precision::bf16) == 2.0 * 32 * 4096 * 2);
+  CHECK(tp_allreduces_per_forward(m) == 64);
+}
+
+TEST_CASE("training: backward is twice forward, recomputation adds a forward", "[training]") {
+  const ModelArch m = test::llama2_7b();
+  const HardwareSpec card = test::h100();
+  RooflineCostModel cost;
+  const TrainingStepCost step = training_step_cost(m, card, cost, 1 << 20, 8, 2, 2);
+  CHECK_THAT(step.backward_s, WithinRel(2 * step.forward_s, 1e-12));
+  TrainingOptions recompute;
+  recompute.recompute_activations = true;
+  const TrainingStepCost again = training_step_cost(m, card, cost, 1 << 20, 8, 2, 2, recompute);
+  CHECK_THAT(again.backward_s, WithinRel(3 * again.forward_s, 1e-12));
+  CHECK(step.tokens_per_gpu == (1 << 20) / 8);
+  CHECK_THAT(step.params_per_gpu, WithinRel(total_params(m) / 4, 1e-12));
+  CHECK_THAT(step.gradient_bytes, WithinRel(total_params(m) / 4 * 2, 1e-12));
+  CHECK_THAT(step.optimizer_s, WithinRel(step.params_per_gpu * 28 / (3.35e12 * 0.85) + 4e-6, 1e-9));
+  // Forward FLOPs of one DP rank's 131072 tokens ≈ 2 × params × tokens, shared by TP × PP.
+  const double ideal = 2.0 * total_params(m) * step.tokens_per_gpu / 4 / (989e12 * 0.75);
+  CHECK(step.forward_s > ideal * 0.9);
+  CHECK(step.forward_s < ideal * 1.5);
+  CHECK(step.tp_allreduce_bytes > 0.0);
+}
+
+TEST_CASE("training without data parallelism all-reduces no gradients", "[training]") {
+  RooflineCostModel cost;
+  const TrainingStepCost step = training_step_cost(test::llama2_7b(), test::h100(), cost, 65536, 1, 1, 1);
+  CHECK(step.gradient_bytes == 0.0);
+  CHECK(step.tp_allreduce_bytes == 0.0);
+  CHECK(step.compute_seconds() == step.forward_s + step.backward_s + step.optimizer_s);
+}

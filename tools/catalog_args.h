@@ -1,0 +1,25 @@
+// Command-line values shared by the commands that look at cards and models (roofline, review,
+// cost): precisions and comma-separated card lists, checked with errors that name the flag and
+// list the valid values (InputError, exit 2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/hardware.h"
+#include "models/input_error.h"
+#include "models/precision.h"
+#include "sim/scenario/catalog.h"
+
+namespace rlsim {
+
+/// Where a command-line flag's value came from, for InputError (e.g. "--precision").
+inline SourceLocation flag_location(const std::string& flag) { return {flag, 0, 0}; }
+
+/// Parses a precision given to `flag`; unknown text lists the valid precisions.
+Precision precision_option(const std::string& text, const std::string& flag);
+/// The cards named in "H800,H20" (each checked against the catalog); empty items are errors.
+std::vector<HardwareSpec> card_list_option(const Catalog& catalog, const std::string& text,
+                                           const std::string& flag);
+
+}  // namespace rlsim

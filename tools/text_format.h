@@ -1,0 +1,21 @@
+// Small text helpers for the human-readable tables the commands print.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace rlsim {
+
+/// `value` with exactly `decimals` digits after the point ("12.30").
+inline std::string fixed(double value, int decimals) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+/// `text` padded with spaces to `width` columns (one space added when it is already as wide).
+inline std::string padded(const std::string& text, size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+}  // namespace rlsim
