@@ -1,4 +1,4 @@
-// MeasurementSet queries.
+// MeasurementSet queries and merging.
 #include "calibrate/measurement.h"
 
 namespace rlsim {
@@ -9,6 +9,17 @@ std::vector<Measurement> MeasurementSet::of_class(OpClass c) const {
     if (point.op.op_class == c) out.push_back(point);
   }
   return out;
+}
+
+void MeasurementSet::merge(MeasurementSet other) {
+  if (device.empty()) device = other.device;
+  if (date.empty()) date = other.date;
+  if (sm_count == 0) sm_count = other.sm_count;
+  if (l2_bytes == 0.0) l2_bytes = other.l2_bytes;
+  files.insert(files.end(), other.files.begin(), other.files.end());
+  points_per_file.insert(points_per_file.end(), other.points_per_file.begin(), other.points_per_file.end());
+  for (auto& p : other.points) points.push_back(std::move(p));
+  for (auto& c : other.collectives) collectives.push_back(std::move(c));
 }
 
 }  // namespace rlsim

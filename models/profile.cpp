@@ -37,7 +37,8 @@ double gemm_compute_seconds(const KernelFit& fit, const GemmShape& g, double per
     const double efficiency = fit.compute_efficiency / (1.0 + fit.tile_edge_cost * (1.0 / tile.rows + 1.0 / tile.cols));
     for (double split : kSplitK) {
       if (split > 1.0 && tiles * split > 2.0 * sms) break;  // splitting only helps an under-filled card
-      const double waves = ceil_div(tiles * split, sms);
+      const double q = fit.wave_quantization;
+      const double waves = (1.0 - q) * tiles * split / sms + q * ceil_div(tiles * split, sms);
       const double k_steps = ceil_div(k, split) + fit.tile_k_overhead;
       double t = waves * 2.0 * tile.rows * tile.cols * k_steps / (per_sm_flops * efficiency);
       // Split-K writes fp32 partial outputs and reads them back to reduce.
@@ -55,6 +56,17 @@ double prefill_compute_seconds(const KernelFit& fit, const Op& op, double per_sm
   return waves * (op.flops / units) / (per_sm_flops * fit.compute_efficiency);
 }
 
+double gemm_hbm_bytes(const KernelFit& fit, const Op& op, double l2_bytes) {
+  if (fit.l2_band <= 0.0 || l2_bytes <= 0.0) return op.bytes;
+  const GemmShape& g = op.gemm;
+  const double in = bytes_per_element(op.compute), out = std::max(2.0, in);
+  const double m = static_cast<double>(g.m), n = static_cast<double>(g.n), k = static_cast<double>(g.k);
+  const double a = m * k * in, b = k * n * in;
+  const double a_reads = a > l2_bytes ? std::max(1.0, n / fit.l2_band) : 1.0;
+  const double b_reads = b > l2_bytes ? std::max(1.0, m / fit.l2_band) : 1.0;
+  return static_cast<double>(g.groups) * (a * a_reads + b * b_reads + m * n * out);
+}
+
 }  // namespace
 
 double datasheet_peak(const HardwareSpec& card, Precision precision) {
@@ -65,13 +77,14 @@ double datasheet_peak(const HardwareSpec& card, Precision precision) {
   return 0.0;
 }
 
-double kernel_seconds(const KernelFit& fit, const Op& op, const HardwareSpec& card, int sm_count) {
+double kernel_seconds(const KernelFit& fit, const Op& op, const HardwareSpec& card, int sm_count, double l2_bytes) {
   assert(sm_count > 0 && "a profile needs the card's SM count");
   assert(fit.compute_efficiency > 0.0 && fit.memory_efficiency > 0.0 && "efficiencies must be positive");
   const double peak = datasheet_peak(card, op.compute);
   const double sms = static_cast<double>(sm_count);
   const double bw = card.mem_bw_bytes_per_s;
-  const double memory = op.bytes / (bw * fit.memory_efficiency);
+  const bool gemm = op.op_class == OpClass::gemm || op.op_class == OpClass::grouped_gemm;
+  const double memory = (gemm ? gemm_hbm_bytes(fit, op, l2_bytes) : op.bytes) / (bw * fit.memory_efficiency);
   double compute = 0.0;
   switch (op.op_class) {
     case OpClass::gemm:
@@ -80,7 +93,10 @@ double kernel_seconds(const KernelFit& fit, const Op& op, const HardwareSpec& ca
     case OpClass::attention_decode:
     case OpClass::memory_bound: compute = op.flops / (peak * fit.compute_efficiency); break;
   }
-  return fit.launch_overhead_s + std::max(compute, memory);
+  const double hi = std::max(compute, memory), lo = std::min(compute, memory);
+  const double p = fit.overlap_exponent;
+  if (hi <= 0.0) return fit.launch_overhead_s;
+  return fit.launch_overhead_s + hi * std::pow(1.0 + std::pow(lo / hi, p), 1.0 / p);
 }
 
 const OpClassProfile* HardwareProfile::find(OpClass op_class, Precision precision) const {
@@ -119,7 +135,7 @@ const CollectiveFit* HardwareProfile::find_collective(std::string_view collectiv
 std::optional<double> profile_seconds(const HardwareProfile& profile, const Op& op, const HardwareSpec& card) {
   const OpClassProfile* p = profile.find(op.op_class, op.compute);
   if (!p) return std::nullopt;
-  return kernel_seconds(p->fit, op, card, profile.sm_count);
+  return kernel_seconds(p->fit, op, card, profile.sm_count, profile.l2_bytes);
 }
 
 double collective_seconds(const CollectiveFit& fit, int gpus, double bytes) {

@@ -17,10 +17,10 @@
 namespace rlsim {
 
 /// A shape-aware achieved-throughput model of one op class (the "tiled roofline"):
-///   t = launch_overhead + max(compute, memory)
-///   memory  = bytes / (memory_efficiency · datasheet bandwidth)
+///   t = launch_overhead + combine(compute, memory)          (see overlap_exponent)
+///   memory  = HBM bytes / (memory_efficiency · datasheet bandwidth)   (GEMM bytes: see l2_band)
 ///   compute = the fastest tiling among fixed candidates (tile sizes × split-K factors) of
-///             waves · tile_time, where waves = ceil(tiles · split / sm_count) (wave quantisation),
+///             waves · tile_time, waves from tiles · split over sm_count (see wave_quantization),
 ///             each tile of tm×tn spans ceil-padded rows and columns (tile quantisation), and a tile
 ///             over k steps takes 2·tm·tn·(k + tile_k_overhead) / (per-SM peak · tile efficiency),
 ///             tile efficiency = compute_efficiency / (1 + tile_edge_cost · (1/tm + 1/tn)).
@@ -32,12 +32,24 @@ struct KernelFit {
   double memory_efficiency = 1.0;   ///< fraction of datasheet HBM bandwidth reached when streaming
   double tile_k_overhead = 0.0;     ///< per-tile fixed cost, in k elements (prologue, epilogue)
   double tile_edge_cost = 0.0;      ///< operand-load cost of small tiles, in elements (see above)
+  /// How compute and memory phases combine: (c^p + m^p)^(1/p); large p is max(c, m) (full
+  /// overlap), p = 1 is c + m (none). Ops in the transition between regimes sit in between.
+  double overlap_exponent = 64.0;
+  /// Wave quantisation strength: waves = (1 − q)·tiles/SMs + q·ceil(tiles/SMs). q = 1 is a
+  /// data-parallel kernel (a partial last wave costs a full one); q → 0 is stream-K balancing.
+  double wave_quantization = 1.0;
+  /// L2 reuse of GEMM operands: an operand larger than the card's L2 is re-read from HBM once per
+  /// band of this many output rows (weights, for A·W) or columns (activations). 0 = read once.
+  double l2_band = 0.0;
 };
 
 /// How wrong a fit is. Relative errors are |predicted − measured| / measured.
+/// Held-out scores come from fits that did not see those points (leave one model out when the
+/// measurements span several models, else every fifth point); the stored parameters are then
+/// refitted on all points.
 struct FitError {
-  int fit_points = 0;               ///< points the parameters were fitted on
-  int held_out_points = 0;          ///< points kept out of the fit and used only to score it
+  int fit_points = 0;               ///< points the stored parameters were fitted on
+  int held_out_points = 0;          ///< points scored by a fit that had not seen them
   double held_out_mape = 0.0;       ///< mean relative error on held-out points (0.05 = 5%)
   double held_out_max_error = 0.0;  ///< largest relative error on held-out points
   /// The same held-out points scored by a plain roofline with one fitted efficiency and one fixed
@@ -78,6 +90,7 @@ struct HardwareProfile {
   std::string device;                   ///< device name as measured, e.g. "NVIDIA H100 80GB HBM3"
   std::string date;                     ///< date of the measurements (ISO 8601), or "unknown"
   int sm_count = 0;                     ///< streaming multiprocessors (for wave quantisation)
+  double l2_bytes = 0.0;                ///< last-level cache size (for GEMM operand re-reads)
   std::vector<ProfileSource> sources;
   std::vector<OpClassProfile> ops;      ///< at most one per (op class, precision)
   std::vector<CollectiveFit> collectives;
@@ -92,7 +105,8 @@ struct HardwareProfile {
 };
 
 /// Time of `op` on `card` under `fit`; `sm_count` drives wave quantisation. Pure and > 0.
-double kernel_seconds(const KernelFit& fit, const Op& op, const HardwareSpec& card, int sm_count);
+double kernel_seconds(const KernelFit& fit, const Op& op, const HardwareSpec& card, int sm_count,
+                      double l2_bytes);
 /// Time of `op` predicted by the profile, or nullopt when the profile has no fit for its class.
 std::optional<double> profile_seconds(const HardwareProfile& profile, const Op& op, const HardwareSpec& card);
 /// Time of a collective of `bytes` per GPU under an alpha-beta fit measured at `fit.gpus` GPUs,

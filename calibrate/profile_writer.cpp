@@ -1,0 +1,91 @@
+// YAML text of a profile: quantities with units (models/units.h), ratios as plain numbers.
+#include "calibrate/profile_writer.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "models/units.h"
+
+namespace rlsim {
+namespace {
+
+/// Six significant digits: fits are not more precise than that, and the file stays readable.
+double rounded(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return std::strtod(text, nullptr);
+}
+std::string number(double value) { return format_number(rounded(value)); }
+std::string quantity(double value, Quantity kind) { return format_quantity(rounded(value), kind); }
+
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string percent_note(double ratio) { return format_number(static_cast<double>(static_cast<long long>(ratio * 1000.0 + 0.5)) / 10.0) + "%"; }
+
+void write_error(std::ostringstream& out, const FitError& e, const std::string& indent, bool references) {
+  out << indent << "error:  # relative; held-out points scored by fits that did not see them\n";
+  out << indent << "  fit_points: " << e.fit_points << "\n";
+  out << indent << "  held_out_points: " << e.held_out_points << "\n";
+  out << indent << "  held_out_mape: " << number(e.held_out_mape) << "  # " << percent_note(e.held_out_mape) << "\n";
+  out << indent << "  held_out_max_error: " << number(e.held_out_max_error) << "  # "
+      << percent_note(e.held_out_max_error) << "\n";
+  if (references) {
+    out << indent << "  baseline_held_out_mape: " << number(e.baseline_held_out_mape)
+        << "  # plain roofline, one fitted efficiency + overhead: " << percent_note(e.baseline_held_out_mape) << "\n";
+    out << indent << "  datasheet_held_out_mape: " << number(e.datasheet_held_out_mape)
+        << "  # uncalibrated datasheet roofline: " << percent_note(e.datasheet_held_out_mape) << "\n";
+  }
+}
+
+}  // namespace
+
+std::string profile_to_yaml(const HardwareProfile& p) {
+  std::ostringstream out;
+  out << "# rlsim hardware profile, written by `rlsim calibrate` (see calibrate/README.md).\n"
+      << "# Efficiencies are fractions of the datasheet figures of `card` in the hardware catalog.\n"
+      << "card: " << quoted(p.card) << "\n"
+      << "device: " << quoted(p.device) << "\n"
+      << "date: " << quoted(p.date) << "\n"
+      << "sm_count: " << p.sm_count << "\n"
+      << "l2_cache: " << (p.l2_bytes > 0.0 ? quantity(p.l2_bytes, Quantity::bytes) : "0B") << "\n";
+  out << "sources:" << (p.sources.empty() ? " []" : "") << "\n";
+  for (const auto& s : p.sources) out << "  - {file: " << quoted(s.file) << ", points: " << s.points << "}\n";
+  out << "ops:" << (p.ops.empty() ? " []" : "") << "\n";
+  for (const auto& op : p.ops) {
+    const KernelFit& f = op.fit;
+    out << "  - op_class: " << to_string(op.op_class) << "\n"
+        << "    precision: " << to_string(op.precision) << "\n"
+        << "    model: tiled_roofline\n"
+        << "    launch_overhead: " << quantity(f.launch_overhead_s, Quantity::duration) << "\n"
+        << "    compute_efficiency: " << number(f.compute_efficiency) << "\n"
+        << "    memory_efficiency: " << number(f.memory_efficiency) << "\n"
+        << "    tile_k_overhead: " << number(f.tile_k_overhead) << "\n"
+        << "    tile_edge_cost: " << number(f.tile_edge_cost) << "\n"
+        << "    overlap_exponent: " << number(f.overlap_exponent) << "\n"
+        << "    wave_quantization: " << number(f.wave_quantization) << "\n"
+        << "    l2_band: " << number(f.l2_band) << "\n";
+    write_error(out, op.error, "    ", true);
+  }
+  out << "collectives:" << (p.collectives.empty() ? " []" : "") << "\n";
+  for (const auto& c : p.collectives) {
+    out << "  - collective: " << c.collective << "\n"
+        << "    gpus: " << c.gpus << "\n"
+        << "    gpus_per_node: " << c.gpus_per_node << "\n"
+        << "    alpha: " << quantity(c.alpha_s, Quantity::duration) << "\n"
+        << "    bandwidth: " << quantity(c.bandwidth_bytes_per_s, Quantity::bandwidth) << "  # message bytes / time\n"
+        << "    min_message: " << quantity(c.min_bytes, Quantity::bytes) << "\n"
+        << "    max_message: " << quantity(c.max_bytes, Quantity::bytes) << "\n";
+    write_error(out, c.error, "    ", false);
+  }
+  return out.str();
+}
+
+}  // namespace rlsim

@@ -1,0 +1,148 @@
+// Reading the kernel suite's measurements JSON into a MeasurementSet.
+#include "calibrate/rlsim_json_importer.h"
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "calibrate/json_locator.h"
+
+namespace rlsim {
+namespace {
+
+using nlohmann::json;
+
+/// Checked access to one JSON object at a pointer, with located errors.
+class JsonFields {
+ public:
+  JsonFields(const json& object, std::string pointer, const JsonLocator& locator)
+      : object_(object), pointer_(std::move(pointer)), locator_(locator) {
+    if (!object_.is_object()) fail("", "expected an object");
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    throw InputError(locator_.where(key.empty() ? pointer_ : pointer_ + "/" + key), message);
+  }
+  bool has(const std::string& key) const { return object_.contains(key); }
+  const json& raw(const std::string& key) const {
+    if (!object_.contains(key)) fail("", "missing field '" + key + "'");
+    return object_.at(key);
+  }
+  std::string text(const std::string& key) const {
+    const json& v = raw(key);
+    if (!v.is_string()) fail(key, "'" + key + "' must be a string");
+    return v.get<std::string>();
+  }
+  std::string text_or(const std::string& key, const std::string& fallback) const { return has(key) ? text(key) : fallback; }
+  double number(const std::string& key, double min) const {
+    const json& v = raw(key);
+    if (!v.is_number()) fail(key, "'" + key + "' must be a number");
+    const double x = v.get<double>();
+    if (!std::isfinite(x) || x < min) fail(key, "'" + key + "' must be a finite number >= " + std::to_string(min));
+    return x;
+  }
+  int64_t integer(const std::string& key, int64_t min) const {
+    const json& v = raw(key);
+    if (!v.is_number_integer()) fail(key, "'" + key + "' must be a whole number");
+    const int64_t x = v.get<int64_t>();
+    if (x < min) fail(key, "'" + key + "' must be >= " + std::to_string(min));
+    return x;
+  }
+  Precision precision(const std::string& key, Precision fallback) const {
+    if (!has(key)) return fallback;
+    auto p = parse_precision(text(key));
+    if (!p) fail(key, "unknown precision '" + text(key) + "'; valid values are: bf16, fp16, fp8, int8, int4, fp32");
+    return *p;
+  }
+
+ private:
+  const json& object_;
+  std::string pointer_;
+  const JsonLocator& locator_;
+};
+
+Op read_op(const JsonFields& f) {
+  const std::string kind = f.text("op");
+  const std::string name = f.text_or("name", kind);
+  const Precision dtype = f.precision("dtype", Precision::bf16);
+  if (kind == "gemm" || kind == "grouped_gemm") {
+    const int64_t groups = kind == "gemm" ? 1 : f.integer("groups", 1);
+    return make_grouped_gemm(name, groups, f.integer("m", 1), f.integer("n", 1), f.integer("k", 1), dtype);
+  }
+  if (kind == "attention_decode" || kind == "attention_prefill") {
+    AttentionShape s;
+    s.batch = f.integer("batch", 1);
+    s.q_len = kind == "attention_decode" ? 1 : f.integer("q_len", 1);
+    s.kv_len = f.integer("kv_len", kind == "attention_decode" ? 1 : 0);
+    s.q_heads = static_cast<int>(f.integer("q_heads", 1));
+    s.kv_heads = static_cast<int>(f.integer("kv_heads", 1));
+    s.qk_head_dim = static_cast<int>(f.integer("qk_head_dim", 1));
+    s.v_head_dim = static_cast<int>(f.integer("v_head_dim", 1));
+    if (kind == "attention_decode") return make_attention_decode(name, s, f.precision("kv_dtype", dtype), dtype);
+    return make_attention_prefill(name, s, dtype);
+  }
+  if (kind == "hbm_read" || kind == "hbm_write" || kind == "hbm_copy") {
+    return make_memory_op(name, f.number("bytes", 1.0), 0.0, dtype);
+  }
+  f.fail("op", "unknown op '" + kind +
+                   "'; valid values are: gemm, grouped_gemm, attention_decode, attention_prefill, hbm_read, "
+                   "hbm_write, hbm_copy");
+}
+
+}  // namespace
+
+MeasurementSet import_rlsim_json_text(const std::string& text, const std::string& file) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    SourceLocation where{file, 1, 1};
+    // Count lines up to the byte nlohmann stopped at.
+    int line = 1, column = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
+    }
+    where.line = line;
+    where.column = column;
+    throw InputError(where, "not valid JSON: " + std::string(e.what()));
+  }
+  const JsonLocator locator(text, file);
+  const JsonFields root(doc, "", locator);
+  if (root.text_or("format", "") != "rlsim-measurements") {
+    root.fail("format", "not an rlsim measurements file: expected \"format\": \"rlsim-measurements\"");
+  }
+  if (root.integer("version", 1) != 1) root.fail("version", "unsupported version; this rlsim reads version 1");
+  MeasurementSet set;
+  set.date = root.text_or("date", "");
+  const JsonFields device(root.raw("device"), "/device", locator);
+  set.device = device.text("name");
+  set.sm_count = static_cast<int>(device.integer("sm_count", 1));
+  if (device.has("l2_bytes")) set.l2_bytes = device.number("l2_bytes", 0.0);
+  const json& points = root.raw("points");
+  if (!points.is_array()) root.fail("points", "'points' must be a list");
+  for (size_t i = 0; i < points.size(); ++i) {
+    const std::string pointer = "/points/" + std::to_string(i);
+    const JsonFields f(points[i], pointer, locator);
+    Measurement m;
+    m.op = read_op(f);
+    m.seconds = f.number("seconds", 0.0);
+    if (m.seconds <= 0.0) f.fail("seconds", "'seconds' must be positive");
+    m.group = f.text_or("model", "");
+    const SourceLocation at = locator.where(pointer);
+    m.source = file + ":" + std::to_string(at.line);
+    set.points.push_back(std::move(m));
+  }
+  set.files.push_back(file);
+  set.points_per_file.push_back(static_cast<int>(set.points.size()));
+  return set;
+}
+
+MeasurementSet import_rlsim_json(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path, 0, 0}, "cannot open file (does it exist and is it readable?)");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return import_rlsim_json_text(buffer.str(), path);
+}
+
+}  // namespace rlsim

@@ -1,0 +1,100 @@
+// Importers: vidur per-op GEMM rows become the right GEMM shapes (TP splits included), collective
+// rows become collectives, and bad input is an InputError that says FILE:LINE:COL.
+#include <catch2/catch.hpp>
+
+#include "calibrate/csv_table.h"
+#include "calibrate/rlsim_json_importer.h"
+#include "calibrate/vidur_importer.h"
+#include "calibrate_test_support.h"
+
+namespace rlsim {
+namespace {
+
+const Measurement* find(const MeasurementSet& set, const std::string& op, int64_t m, int64_t n, int64_t k) {
+  for (const auto& p : set.points) {
+    if (p.op.name == op && p.op.gemm.m == m && p.op.gemm.n == n && p.op.gemm.k == k) return &p;
+  }
+  return nullptr;
+}
+
+TEST_CASE("vidur GEMM rows map to GEMM shapes with tensor-parallel splits", "[calibrate][import]") {
+  const MeasurementSet seven = test::llama2_h100("7b");
+  REQUIRE(seven.points.size() == 4 * 1044);
+  // The README's example: Llama-2-7B mlp_up_proj, 4096 tokens, TP 1: M=4096, N=2*11008, K=4096, 0.987 ms.
+  const Measurement* up = find(seven, "mlp_up_proj", 4096, 22016, 4096);
+  REQUIRE(up != nullptr);
+  CHECK(up->seconds == Approx(0.987e-3));
+  CHECK(up->op.flops / up->seconds == Approx(749e12).epsilon(0.01));
+  CHECK(find(seven, "mlp_down_proj", 4096, 4096, 11008 / 4) != nullptr);   // row-parallel: K split
+  CHECK(find(seven, "attn_post_proj", 8, 4096, 4096 / 8) != nullptr);
+  const MeasurementSet seventy = test::llama2_h100("70b");
+  // GQA: 64 query heads + 2 × 8 KV heads of 128; at TP 8 each rank keeps 8 + 2 × 1 heads.
+  CHECK(find(seventy, "attn_pre_proj", 128, (64 + 16) * 128, 8192) != nullptr);
+  CHECK(find(seventy, "attn_pre_proj", 128, (8 + 2) * 128, 8192) != nullptr);
+  CHECK(seventy.points.front().group == "Llama-2-70b-hf");
+}
+
+TEST_CASE("vidur collective rows become all-reduce measurements", "[calibrate][import]") {
+  const MeasurementSet set = import_vidur_csv(test::vidur_file("h100_all_reduce_dgx.csv"));
+  REQUIRE(!set.collectives.empty());
+  CHECK(set.points.empty());
+  CHECK(set.collectives.front().collective == "all_reduce");
+  CHECK(set.collectives.front().bytes == 2048);
+  CHECK(set.collectives.front().gpus == 8);
+}
+
+TEST_CASE("bad vidur input is located at FILE:LINE:COL", "[calibrate][import]") {
+  const std::string header =
+      "time_stats.attn_pre_proj.median,time_stats.attn_post_proj.median,time_stats.mlp_up_proj.median,"
+      "time_stats.mlp_down_proj.median,n_head,n_kv_head,n_embd,n_expanded_embd,use_gated_mlp,num_tokens,"
+      "num_tensor_parallel_workers\n";
+  const std::string good = "0.5,0.2,0.9,0.4,32,32,4096,11008,True,4096,1\n";
+  REQUIRE(import_vidur_table(CsvTable::parse(header + good, "t.csv")).points.size() == 4);
+  try {
+    import_vidur_table(CsvTable::parse(header + good + "0.5,oops,0.9,0.4,32,32,4096,11008,True,4096,1\n", "t.csv"));
+    FAIL("a non-number was accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "t.csv:3:5: error: 'time_stats.attn_post_proj.median' must be a number, found 'oops'");
+  }
+  CHECK_THROWS_WITH(import_vidur_table(CsvTable::parse(header + "0.5,0.2,0.9,0.4,32,32,4096,11008,True,4096,3\n", "t.csv")),
+                    Catch::Contains("t.csv:2:") && Catch::Contains("divide by the tensor-parallel degree"));
+  CHECK_THROWS_WITH(import_vidur_table(CsvTable::parse("a,b\n1,2\n", "x.csv")), Catch::Contains("x.csv:1:1: error: not a vidur"));
+  CHECK_THROWS_WITH(CsvTable::parse(header + "1,2\n", "t.csv"), Catch::Contains("t.csv:2:1: error: row has 2 cells"));
+  CHECK_THROWS_WITH(import_vidur_csv("/nonexistent/file.csv"), Catch::Contains("cannot open file"));
+}
+
+TEST_CASE("our measurements JSON is read with shapes, device facts and located errors", "[calibrate][import]") {
+  const std::string text = R"({
+  "format": "rlsim-measurements", "version": 1, "date": "2025-06-01",
+  "device": {"name": "NVIDIA H200", "sm_count": 132, "l2_bytes": 52428800},
+  "points": [
+    {"op": "gemm", "name": "x", "model": "llama-3-8b", "dtype": "fp8", "m": 64, "n": 4096, "k": 4096, "seconds": 2e-5},
+    {"op": "attention_decode", "dtype": "bf16", "kv_dtype": "fp8", "batch": 8, "q_len": 1, "kv_len": 4096,
+     "q_heads": 32, "kv_heads": 8, "qk_head_dim": 128, "v_head_dim": 128, "seconds": 3e-5},
+    {"op": "hbm_read", "bytes": 536870912, "seconds": 1.7e-4}
+  ]
+})";
+  const MeasurementSet set = import_rlsim_json_text(text, "m.json");
+  CHECK(set.device == "NVIDIA H200");
+  CHECK(set.sm_count == 132);
+  CHECK(set.l2_bytes == 52428800);
+  CHECK(set.date == "2025-06-01");
+  REQUIRE(set.points.size() == 3);
+  CHECK(set.points[0].op.compute == Precision::fp8);
+  CHECK(set.points[0].group == "llama-3-8b");
+  CHECK(set.points[1].op.kv == Precision::fp8);
+  CHECK(set.points[1].op.bytes == Approx(8.0 * 4096 * 8 * 256 + 8.0 * 32 * 256 * 2));
+  CHECK(set.points[2].op.op_class == OpClass::memory_bound);
+
+  std::string missing = text;
+  missing.replace(missing.find(", \"seconds\": 3e-5"), 17, "");
+  CHECK_THROWS_WITH(import_rlsim_json_text(missing, "m.json"), Catch::StartsWith("m.json:6:5: error: missing field 'seconds'"));
+  std::string bad_op = text;
+  bad_op.replace(bad_op.find("\"hbm_read\""), 10, "\"hbm_reed\"");
+  CHECK_THROWS_WITH(import_rlsim_json_text(bad_op, "m.json"), Catch::StartsWith("m.json:8:12: error: unknown op 'hbm_reed'"));
+  CHECK_THROWS_WITH(import_rlsim_json_text("{\"format\": ", "m.json"), Catch::StartsWith("m.json:1:") && Catch::Contains("not valid JSON"));
+  CHECK_THROWS_WITH(import_rlsim_json_text("{\"format\": \"other\"}", "m.json"), Catch::Contains("not an rlsim measurements file"));
+}
+
+}  // namespace
+}  // namespace rlsim
