@@ -8,6 +8,8 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <cstdio>
+#include <cstdlib>
 
 #include "models/arch_params.h"
 #include "models/cost/cost_model_registry.h"
@@ -125,6 +127,7 @@ class AfdInstance {
       if (exec) exec->wait();
     }
     const double end = sg4::Engine::get_clock();
+    if (std::getenv("AFD_DEBUG")) { fprintf(stderr, "%s it%d start %.6f end %.6f plan %.6f n=%zu\n", state.c_str(), it, start, end, *std::max_element(seconds.begin(), seconds.end()), seconds.size()); }
     lock->unlock();
     for (size_t g = 0; g < execs.size(); ++g) {
       if (!execs[g]) continue;

@@ -39,8 +39,16 @@ void InferenceInstance::handle(InstanceMessage* message) {
     case InstanceMessage::Kind::request: {
       Sequence s;
       s.request = message->request;
-      s.remaining = s.request->output_tokens;
-      waiting_.push_back(s);
+      s.remaining = s.request->output_tokens - s.request->generated_tokens;
+      if (s.request->generated_tokens > 0.0) {
+        // Moved here mid-generation: its KV is rebuilt by a prefill of everything so far.
+        s.kv_tokens = s.request->context_tokens + s.request->new_tokens + s.request->generated_tokens;
+      }
+      if ((paused_ || (preempting_ && preemption_ == Preemption::drain)) && on_displaced_) {
+        displace(s);
+      } else {
+        waiting_.push_back(s);
+      }
       break;
     }
     case InstanceMessage::Kind::update_weights:
@@ -48,8 +56,132 @@ void InferenceInstance::handle(InstanceMessage* message) {
       pending_pause_s_ = message->pause_s;
       break;
     case InstanceMessage::Kind::stop: stopping_ = true; break;
+    case InstanceMessage::Kind::preempt:
+      assert(!paused_ && !preempting_ && "preempt sent to an instance already taken away from rollout");
+      preempting_ = true;
+      preemption_ = message->preemption;
+      preempt_ack_ = message->ack;
+      break;
+    case InstanceMessage::Kind::resume:
+      paused_ = false;
+      resume_version_ = message->weight_version;
+      resume_pause_s_ = message->pause_s;
+      break;
+    case InstanceMessage::Kind::fail:
+      failed_until_ = std::max(failed_until_, sg4::Engine::get_clock() + message->pause_s);
+      break;
   }
   delete message;
+}
+
+void InferenceInstance::displace(const Sequence& s) {
+  s.request->generated_tokens = s.request->output_tokens - s.remaining;
+  on_displaced_(s.request);
+}
+
+bool InferenceInstance::stop_for_preemption() {
+  if (on_displaced_) {
+    // Calls that have not started go elsewhere at once; so do all waiting ones when they migrate
+    // or the running ones are being finished (drain).
+    const bool all = preemption_ == Preemption::drain || preemption_ == Preemption::migrate;
+    std::deque<Sequence> kept;
+    for (const Sequence& s : waiting_) {
+      if (all || (s.kv_tokens == 0.0 && !s.swapped)) {
+        displace(s);
+      } else {
+        kept.push_back(s);
+      }
+    }
+    waiting_.swap(kept);
+  }
+  if (preemption_ == Preemption::drain && !running_.empty()) return false;
+  switch (preemption_) {
+    case Preemption::save_kv: {
+      double kv_tokens = 0.0;
+      for (const auto& s : running_) kv_tokens += s.kv_tokens;
+      run_busy(kv_tokens * kv_bytes_per_token(*config_.model, config_.kv) / config_.tp / config_.swap_bytes_per_s,
+               "switching");
+      for (auto it = running_.rbegin(); it != running_.rend(); ++it) {
+        it->needs_prefill = true;
+        it->swapped = true;
+        waiting_.push_front(*it);
+      }
+      break;
+    }
+    case Preemption::recompute:
+      for (auto it = running_.rbegin(); it != running_.rend(); ++it) {
+        it->needs_prefill = true;
+        waiting_.push_front(*it);
+      }
+      break;
+    case Preemption::migrate:
+      for (const Sequence& s : running_) {
+        if (on_displaced_) {
+          displace(s);
+        } else {
+          Sequence kept = s;
+          kept.needs_prefill = true;
+          waiting_.push_front(kept);
+        }
+      }
+      break;
+    case Preemption::drain: break;
+  }
+  stats_.preemptions += static_cast<long>(running_.size());
+  for (auto& s : running_) ++s.request->preemptions;
+  running_.clear();
+  // The KV memory goes to training: cached prefixes are gone.
+  prefix_lru_.clear();
+  prefix_index_.clear();
+  prefix_cached_tokens_ = 0.0;
+  preempting_ = false;
+  paused_ = true;
+  preempt_ack_->put_init(new int(index_), 0)->detach();
+  pause_until_resumed();
+  return true;
+}
+
+void InferenceInstance::fail_and_recover() {
+  const double from = sg4::Engine::get_clock();
+  std::vector<Sequence> lost(running_.begin(), running_.end());
+  lost.insert(lost.end(), waiting_.begin(), waiting_.end());
+  running_.clear();
+  waiting_.clear();
+  for (Sequence s : lost) {
+    LlmRequest& r = *s.request;
+    // Its tokens so far are gone (counted with the current weights); it starts over.
+    r.version_token_sum -= (r.output_tokens - s.remaining) * version_;
+    r.first_token_s = 0.0;
+    s.remaining = r.output_tokens;
+    s.kv_tokens = 0.0;
+    s.needs_prefill = true;
+    s.swapped = false;
+    if (on_displaced_) {
+      displace(s);
+    } else {
+      waiting_.push_back(s);
+    }
+  }
+  prefix_lru_.clear();
+  prefix_index_.clear();
+  prefix_cached_tokens_ = 0.0;
+  if (failed_until_ > from) sg4::this_actor::sleep_until(failed_until_);
+  for (int track : group_.tracks) timeline_.record(track, "wait:fault", from, sg4::Engine::get_clock(), step_);
+  failed_until_ = -1.0;
+  run_busy(config_.restart_s, "switching");
+}
+
+void InferenceInstance::pause_until_resumed() {
+  while (paused_ && !stopping_) {
+    receive_->wait();
+    handle(arrived_);
+    arrived_ = nullptr;
+    receive_ = nullptr;
+    if (!stopping_) post_receive();
+  }
+  paused_ = false;
+  version_ = resume_version_;
+  run_busy(resume_pause_s_, "switching");
 }
 
 void InferenceInstance::drain_arrivals() {
@@ -126,6 +258,7 @@ void InferenceInstance::cache_prefix(const LlmRequest& r) {
 
 double InferenceInstance::admit() {
   double prefill = 0.0;
+  restore_s_ = 0.0;
   while (!waiting_.empty() && static_cast<int>(running_.size()) < config_.max_batch) {
     Sequence s = waiting_.front();
     LlmRequest& r = *s.request;
@@ -158,6 +291,7 @@ double InferenceInstance::admit() {
     }
     waiting_.pop_front();
     prefill += prefill_seconds(s);
+    if (s.swapped) restore_s_ += prefill_seconds(s);
     s.swapped = false;
     running_.push_back(s);
   }
@@ -227,9 +361,17 @@ long InferenceInstance::decode(long iterations, double iteration_s) {
 }
 
 void InferenceInstance::serve() {
+  // A permanent receiver: calls travel as soon as they are sent and queue here, as in a server's
+  // socket buffer, instead of waiting for the instance to ask for the next one.
+  mailbox_->set_receiver(sg4::Actor::self());
   post_receive();
   while (true) {
     drain_arrivals();
+    if (failed_until_ >= 0.0) {
+      fail_and_recover();
+      continue;
+    }
+    if (preempting_ && stop_for_preemption()) continue;
     if (pending_version_ >= 0) {
       run_busy(pending_pause_s_, "switching");
       version_ = pending_version_;
@@ -237,7 +379,8 @@ void InferenceInstance::serve() {
     }
     const double prefill = admit();
     if (prefill > 0.0) {
-      run_busy(prefill, "busy:rollout");
+      run_busy(restore_s_, "switching");  // KV coming back from host memory
+      run_busy(prefill - restore_s_, "busy:rollout");
       // The prefill produces each new sequence's first token.
       for (auto& s : running_) {
         if (!s.needs_prefill) continue;
@@ -272,6 +415,7 @@ void InferenceInstance::serve() {
     advance(decode(iterations, iteration_seconds(batch, mean_context)));
   }
   if (receive_) receive_->cancel();
+  mailbox_->set_receiver(nullptr);
 }
 
 }  // namespace rlsim

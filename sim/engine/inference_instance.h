@@ -5,6 +5,13 @@
 // it, the iterations done are accounted, the current iteration is finished, and the plan is redone.
 // When KV runs out the newest sequence is preempted (recompute: re-prefilled later; swap: its KV
 // goes to host memory and comes back). A KV prefix cache keeps finished turns' KV, evicted LRU.
+// Label scheduling takes an instance away from rollout with a `preempt` message: at the next
+// iteration boundary it saves its sequences' KV to host memory, drops it for recompute, hands the
+// sequences to other instances, or (non-interruptible work) first finishes what it runs; then it
+// reports on the message's ack mailbox and pauses, handing any call that arrives to other
+// instances, until `resume` restarts it. Generated tokens are never lost, so a preempted sequence
+// resumes with exactly its remaining tokens plus the save/restore (or re-prefill) cost. A `fail`
+// message (a fault) loses everything in flight: its calls start over on other instances.
 #pragma once
 
 #include <simgrid/s4u.hpp>
@@ -40,6 +47,7 @@ struct InstanceConfig {
   double scale_up_bytes_per_s = 0.0;    ///< TP all-reduce link
   double scale_up_latency_s = 0.0;
   double output_bytes_per_token = 4.0;  ///< reply payload (token ids)
+  double restart_s = 0.0;               ///< reloading after a fault is repaired
 };
 
 /// KV slots left for the cache on a group of `tp` cards after weights and an activation reserve
@@ -65,6 +73,9 @@ class InferenceInstance {
   int weight_version() const { return version_; }
   /// Current step label used on the timeline (set by the policy).
   void set_step(int step) { step_ = step; }
+  /// Where calls go that this instance gives up (preemption) or receives while paused; without a
+  /// handler it keeps them.
+  void set_displaced_handler(std::function<void(LlmRequest*)> handler) { on_displaced_ = std::move(handler); }
 
   /// The actor body: serves until a stop message arrives and all work is done.
   void serve();
@@ -79,9 +90,16 @@ class InferenceInstance {
   };
 
   void handle(InstanceMessage* message);
+  /// Gives `s`'s call to the displaced handler, carrying the tokens it already generated.
+  void displace(const Sequence& s);
+  /// Acts on a pending preempt message; returns true once the instance has paused and resumed.
+  bool stop_for_preemption();
+  void pause_until_resumed();
+  /// A fault: gives up every call with its generated tokens lost, sits out the repair, reloads.
+  void fail_and_recover();
   void post_receive();
   void drain_arrivals();
-  double admit();                 ///< returns prefill seconds for newly admitted sequences
+  double admit();                 ///< returns prefill seconds for newly admitted sequences (restores included)
   bool preempt_newest();
   double iteration_seconds(double batch, double mean_context) const;
   double prefill_seconds(const Sequence& s) const;
@@ -113,6 +131,15 @@ class InferenceInstance {
   bool stopping_ = false;
   int step_ = 0;
   InstanceStats stats_;
+  std::function<void(LlmRequest*)> on_displaced_;
+  double restore_s_ = 0.0;  ///< part of admit()'s answer that restores swapped-out KV
+  bool preempting_ = false;  ///< a preempt message is being acted on
+  bool paused_ = false;
+  Preemption preemption_ = Preemption::save_kv;
+  simgrid::s4u::Mailbox* preempt_ack_ = nullptr;
+  int resume_version_ = 0;
+  double failed_until_ = -1.0;  ///< set by a fail message
+  double resume_pause_s_ = 0.0;
 };
 
 }  // namespace rlsim

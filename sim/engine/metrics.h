@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "sim/engine/fault_metrics.h"
 #include "sim/engine/timeline.h"
 
 namespace rlsim {
@@ -49,6 +50,7 @@ struct RunMetrics {
   double agent_waits_llm = 0.0;  ///< share of agents' time spent waiting on LLM replies (vs in tools)
   double staleness_mean = 0.0;   ///< mean weight-version lag of trained tokens
   std::map<std::string, double> phase_mean_s;  ///< rollout, train, weight_sync, switch: mean per step
+  FaultMetrics faults;           ///< blast radius of the scenario's failures
 };
 
 /// Percentiles by the nearest-rank method over `values` (any order); zeros when empty.

@@ -20,6 +20,8 @@ class Policy {
   virtual void check(const Scenario& scenario) const { (void)scenario; }
   /// Simulates all steps of the scenario.
   virtual void run(RlContext& context) = 0;
+  /// Whether every GPU belongs to one job, so that any fault stops all of them (fault_state.h).
+  virtual bool single_job() const { return false; }
 };
 
 struct PolicyEntry {

@@ -26,15 +26,26 @@ struct LlmRequest {
   double finish_s = 0.0;
   double version_token_sum = 0.0; ///< Σ over generated tokens of the weight version that made them
   int preemptions = 0;
+  double generated_tokens = 0.0;  ///< tokens already generated when the call moves to another instance
 };
 
+/// What an instance does with its in-flight sequences when it is taken away from rollout
+/// (label scheduling): keep their KV in host memory and restore it on resume, drop the KV and
+/// re-prefill on resume, hand them to other instances (re-prefilled there), or — when work is not
+/// interruptible — finish them first (drain) and only then stop.
+enum class Preemption { save_kv, recompute, migrate, drain };
+
 /// What arrives in an instance's mailbox: a request, or a control signal from the orchestrator.
+/// `preempt` stops the instance (it answers on `ack` once its GPUs are free); `resume` restarts it
+/// with `weight_version` loaded; `fail` (a fault) loses its work and stops it for `pause_s`.
 struct InstanceMessage {
-  enum class Kind { request, update_weights, stop };
+  enum class Kind { request, update_weights, stop, preempt, resume, fail };
   Kind kind = Kind::request;
   LlmRequest* request = nullptr;
-  int weight_version = 0;      ///< update_weights: the new version
-  double pause_s = 0.0;        ///< update_weights: time the instance stops to swap weights in
+  int weight_version = 0;      ///< update_weights, resume: the new version
+  double pause_s = 0.0;        ///< update_weights, resume: time the instance stops to swap weights in; fail: until repaired
+  Preemption preemption = Preemption::save_kv;   ///< preempt: what happens to in-flight sequences
+  simgrid::s4u::Mailbox* ack = nullptr;          ///< preempt: where the instance reports it stopped
 };
 
 }  // namespace rlsim

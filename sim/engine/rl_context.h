@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/cost_model.h"
+#include "sim/engine/fault_state.h"
 #include "sim/engine/rollout_monitor.h"
 #include "sim/engine/timeline.h"
 #include "sim/platform/platform.h"
@@ -20,6 +21,7 @@ namespace rlsim {
 struct GpuGroup {
   std::vector<simgrid::s4u::Host*> hosts;
   std::vector<int> tracks;  ///< timeline track per GPU, same order as hosts
+  const PoolSpec* pool = nullptr;  ///< the pool the GPUs belong to; null = rollout.pool
 
   simgrid::s4u::Host* leader() const { return hosts.front(); }
 };
@@ -33,6 +35,8 @@ struct RlContext {
   std::mt19937_64 rng;
   std::vector<GpuGroup> rollout_instances;  ///< TP groups of the rollout pool
   GpuGroup trainer;                         ///< every GPU of the training pool
+  std::vector<GpuGroup> pools;              ///< every GPU of each cluster pool, in scenario order
+  const FaultState* faults = nullptr;       ///< the run's failures (none when null)
   int next_trajectory = 0;                  ///< id of the next trajectory to sample
   /// Filled by the policy for the metrics: agents' waiting on the LLM and in tools.
   double agent_llm_wait_s = 0.0;

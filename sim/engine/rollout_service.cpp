@@ -35,10 +35,22 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.scale_up_bytes_per_s = pool.intra_node.bandwidth_bytes_per_s / 2.0;  // one direction, for ring all-reduce
   config.scale_up_latency_s = pool.intra_node.latency_s;
   config.output_bytes_per_token = kBytesPerToken;
+  config.restart_s = s.faults.restart_s;
   for (size_t i = 0; i < groups.size(); ++i) {
+    InstanceConfig own = config;
+    if (groups[i].pool && groups[i].pool->name != pool.name) {
+      // Label scheduling lends GPUs of other pools (possibly other cards) to rollout.
+      const PoolSpec& other = *groups[i].pool;
+      own.card = &other.card;
+      own.kv_capacity_tokens = kv_capacity_tokens(s.model, other.card, s.rollout.tp, s.rollout.weights, s.rollout.kv_cache,
+                                                  s.rollout.activation_memory_fraction);
+      own.scale_up_bytes_per_s = other.intra_node.bandwidth_bytes_per_s / 2.0;
+      own.scale_up_latency_s = other.intra_node.latency_s;
+    }
     instances_.push_back(std::make_unique<InferenceInstance>(
-        static_cast<int>(i), groups[i], config, context.timeline,
+        static_cast<int>(i), groups[i], own, context.timeline,
         [router = router_.get()](const LlmRequest& r) { router->on_finish(r); }));
+    instances_.back()->set_displaced_handler([this, i](LlmRequest* r) { reroute(r, static_cast<int>(i)); });
   }
   if (s.cluster.dataplane.enabled) {
     std::vector<sg4::Mailbox*> mailboxes;
@@ -58,6 +70,42 @@ void RolloutService::start() {
   if (data_plane_) {
     actors_.push_back(sg4::Actor::create("trajectory-manager", context_.platform.dataplane,
                                          [tm = data_plane_.get()]() { tm->serve(); }));
+  }
+  if (context_.faults && !context_.faults->empty()) {
+    // A daemon: it ends with the simulation, even with faults scheduled after the last step.
+    sg4::Actor::create("fault-notifier", context_.platform.dataplane, [this]() { notify_faults(); })->daemonize();
+  }
+}
+
+void RolloutService::notify_faults() {
+  const FaultState& faults = *context_.faults;
+  // Failures at their times; each instance comes back at its repair plus its restart.
+  std::vector<std::pair<double, int>> moments;  // (time, event index; negative = repair of ~index)
+  for (size_t e = 0; e < faults.spec().events.size(); ++e) {
+    moments.emplace_back(faults.spec().events[e].at_s, static_cast<int>(e));
+    moments.emplace_back(faults.repaired_s(e) + faults.spec().restart_s, ~static_cast<int>(e));
+  }
+  std::stable_sort(moments.begin(), moments.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [at, event] : moments) {
+    sg4::this_actor::sleep_until(at);
+    const size_t e = static_cast<size_t>(event >= 0 ? event : ~event);
+    for (size_t i = 0; i < instances_.size(); ++i) {
+      if (!faults.stops(e, instances_[i]->group().hosts)) continue;
+      if (event >= 0) {
+        router_->set_available(static_cast<int>(i), false);
+        const double down_s = faults.repaired_s(e) - sg4::Engine::get_clock();
+        instances_[i]->mailbox()->put_init(new InstanceMessage{InstanceMessage::Kind::fail, nullptr, 0, down_s}, 0)->detach();
+      } else if (preempted_.count(static_cast<int>(i)) == 0 &&
+                 faults.running_again(sg4::Engine::get_clock() - faults.spec().restart_s, instances_[i]->group().hosts) <=
+                 sg4::Engine::get_clock() - faults.spec().restart_s) {
+        router_->set_available(static_cast<int>(i), true);
+      }
+    }
+    if (event < 0) {
+      std::vector<LlmRequest*> parked;
+      parked.swap(parked_);
+      for (LlmRequest* request : parked) reroute(request, -1);
+    }
   }
 }
 
@@ -150,6 +198,63 @@ void RolloutService::update_weights(int version, double pause_s) {
     instance->mailbox()->put_init(new InstanceMessage{InstanceMessage::Kind::update_weights, nullptr, version, pause_s}, 0)
         ->detach();
   }
+}
+
+void RolloutService::update_weights(int version, double pause_s, const std::vector<int>& indices) {
+  for (int i : indices) {
+    instances_[static_cast<size_t>(i)]->mailbox()
+        ->put_init(new InstanceMessage{InstanceMessage::Kind::update_weights, nullptr, version, pause_s}, 0)
+        ->detach();
+  }
+}
+
+std::vector<double> RolloutService::preempt(const std::vector<int>& indices, Preemption mode) {
+  sg4::Mailbox* ack = sg4::Mailbox::by_name("preempt-ack");
+  for (int i : indices) {
+    router_->set_available(i, false);
+    preempted_.insert(i);
+  }
+  for (int i : indices) {
+    auto* message = new InstanceMessage{InstanceMessage::Kind::preempt, nullptr, 0, 0.0, mode, ack};
+    instances_[static_cast<size_t>(i)]->mailbox()->put_init(message, 0)->detach();
+  }
+  std::vector<double> stopped(indices.size(), 0.0);
+  for (size_t n = 0; n < indices.size(); ++n) {
+    int* index = ack->get<int>();
+    const auto at = std::find(indices.begin(), indices.end(), *index);
+    stopped[static_cast<size_t>(at - indices.begin())] = sg4::Engine::get_clock();
+    delete index;
+  }
+  return stopped;
+}
+
+void RolloutService::resume(const std::vector<int>& indices, int version, double pause_s) {
+  const double now = sg4::Engine::get_clock();
+  for (int i : indices) {
+    preempted_.erase(i);
+    const auto& hosts = instances_[static_cast<size_t>(i)]->group().hosts;
+    if (!context_.faults || context_.faults->running_again(now, hosts) <= now) router_->set_available(i, true);
+    instances_[static_cast<size_t>(i)]->mailbox()
+        ->put_init(new InstanceMessage{InstanceMessage::Kind::resume, nullptr, version, pause_s}, 0)
+        ->detach();
+  }
+  std::vector<LlmRequest*> parked;
+  parked.swap(parked_);
+  for (LlmRequest* request : parked) reroute(request, -1);
+}
+
+void RolloutService::reroute(LlmRequest* request, int from) {
+  if (from >= 0) router_->on_finish(*request);  // releases the instance that gave it up
+  bool any = false;
+  for (size_t i = 0; i < instances_.size() && !any; ++i) any = router_->available(static_cast<int>(i));
+  if (!any) {
+    parked_.push_back(request);
+    return;
+  }
+  request->instance = router_->route(*request);
+  const auto bytes = static_cast<uint64_t>(request->new_tokens * kBytesPerToken);
+  auto* message = new InstanceMessage{InstanceMessage::Kind::request, request, 0, 0.0};
+  instances_[static_cast<size_t>(request->instance)]->mailbox()->put_init(message, bytes)->detach();
 }
 
 void RolloutService::stop() {

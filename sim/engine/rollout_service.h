@@ -8,6 +8,7 @@
 
 #include <deque>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "models/cost_model.h"
@@ -44,6 +45,14 @@ class RolloutService {
   TrajectoryResult wait_finished();
   /// Sends a weight update to every instance; each pauses `pause_s` at its next iteration boundary.
   void update_weights(int version, double pause_s);
+  /// The same for the instances at `indices` only.
+  void update_weights(int version, double pause_s, const std::vector<int>& indices);
+  /// Takes the instances at `indices` away from rollout (label scheduling): routers stop choosing
+  /// them, each handles its in-flight calls as `mode` says, and this call returns once all have
+  /// stopped, i.e. their GPUs are free. Returns, per instance, the time it stopped.
+  std::vector<double> preempt(const std::vector<int>& indices, Preemption mode);
+  /// Returns preempted instances to rollout with weights `version`, each first pausing `pause_s`.
+  void resume(const std::vector<int>& indices, int version, double pause_s);
   /// Leader GPU of every instance (weight-sync destinations).
   std::vector<simgrid::s4u::Host*> instance_leaders() const;
   const std::vector<std::unique_ptr<InferenceInstance>>& instances() const { return instances_; }
@@ -57,6 +66,12 @@ class RolloutService {
 
  private:
   void run_agent(Trajectory trajectory, int step, int slot);
+  /// Sends a call that an instance gave up (or got while preempted) to an available instance, or
+  /// parks it until one resumes.
+  void reroute(LlmRequest* request, int from);
+  /// Actor body: tells the instances each fault stops to fail, and routes to them again once
+  /// they are repaired and restarted.
+  void notify_faults();
 
   RlContext& context_;
   const CostModel& cost_;
@@ -72,6 +87,8 @@ class RolloutService {
   long launched_ = 0;
   double agent_llm_wait_s_ = 0.0;
   double agent_tool_s_ = 0.0;
+  std::vector<LlmRequest*> parked_;  ///< calls waiting for any instance to return to rollout
+  std::set<int> preempted_;          ///< instances taken away from rollout by the policy
 };
 
 }  // namespace rlsim

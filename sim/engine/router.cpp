@@ -17,6 +17,17 @@ bool register_router(RouterEntry entry) {
   return true;
 }
 
+void Router::set_available(int instance, bool available) {
+  auto it = std::lower_bound(unavailable_.begin(), unavailable_.end(), instance);
+  const bool listed = it != unavailable_.end() && *it == instance;
+  if (available && listed) unavailable_.erase(it);
+  if (!available && !listed) unavailable_.insert(it, instance);
+}
+
+bool Router::available(int instance) const {
+  return !std::binary_search(unavailable_.begin(), unavailable_.end(), instance);
+}
+
 std::vector<RouterEntry> registered_routers() {
   auto entries = registry();
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });

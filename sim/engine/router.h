@@ -1,8 +1,9 @@
 // Router: the extension point that picks the inference instance for each LLM call. Contract:
 // `route` is called in simulation order, once per call, and must return an index in
 // [0, instances); `on_finish` is called when that call's reply leaves the instance. Routers keep
-// only their own bookkeeping (no SimGrid calls). Implementations live in sim/engine/routers/ and
-// register by name; `rlsim list routers` shows them.
+// only their own bookkeeping (no SimGrid calls). An instance taken away from rollout (label
+// scheduling, a fault) is marked unavailable; routers pick an available one while any is.
+// Implementations live in sim/engine/routers/ and register by name; `rlsim list routers` shows them.
 #pragma once
 
 #include <functional>
@@ -19,6 +20,14 @@ class Router {
   virtual ~Router() = default;
   virtual int route(const LlmRequest& request) = 0;
   virtual void on_finish(const LlmRequest& request) { (void)request; }
+
+  /// Marks `instance` as taking calls or not (all take calls until told otherwise).
+  void set_available(int instance, bool available);
+  /// Whether `instance` takes calls.
+  bool available(int instance) const;
+
+ private:
+  std::vector<int> unavailable_;  ///< instance indices not taking calls, sorted
 };
 
 struct RouterEntry {

@@ -6,6 +6,7 @@
 
 
 #include "models/cost/cost_model_registry.h"
+#include "sim/engine/fault_metrics.h"
 #include "sim/engine/policy.h"
 #include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
@@ -53,7 +54,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
 
   const auto cost = make_cost_model(scenario.cost_model);
   RolloutMonitor monitor;
-  RlContext context{scenario, platform, timeline, *cost, monitor, std::mt19937_64(scenario.seed), {}, {}};
+  RlContext context{scenario, platform, timeline, *cost, monitor, std::mt19937_64(scenario.seed), {}, {}, {}};
   const PoolPlatform& rollout_pool = platform.pool(scenario.rollout.pool);
   const auto& rollout_tracks = pool_tracks[scenario.rollout.pool];
   const size_t tp = static_cast<size_t>(scenario.rollout.tp);
@@ -63,13 +64,32 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   const PoolPlatform& train_pool = platform.pool(scenario.training.pool);
   context.trainer = make_group(train_pool.gpus, pool_tracks[scenario.training.pool], 0, train_pool.gpus.size());
 
+  for (size_t p = 0; p < scenario.cluster.pools.size(); ++p) {
+    const PoolSpec& spec = scenario.cluster.pools[p];
+    GpuGroup group = make_group(platform.pools[p].gpus, pool_tracks[spec.name], 0, platform.pools[p].gpus.size());
+    group.pool = &spec;
+    context.pools.push_back(std::move(group));
+  }
+
   auto policy = make_policy(scenario.policy.name);
+  FaultState faults(scenario.faults, context.pools);
+  faults.set_single_job(policy->single_job());
+  context.faults = &faults;
   sg4::Actor::create("orchestrator", platform.dataplane, [&policy, &context]() { policy->run(context); });
   engine.run();
+  if (!faults.empty()) {
+    // A failed GPU is down whatever its job recorded; overlapping records of one GPU (a job and
+    // its instances both waiting out a repair) count once.
+    double end = 0.0;
+    for (const auto& step : timeline.steps()) end = std::max(end, step.end_s);
+    faults.record_down(timeline, end);
+    timeline.resolve_overlaps(fault_state_rank);
+  }
 
   timeline.yield_to_others("wait:idle");
   monitor.classify(timeline);
   result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed);
+  result.metrics.faults = fault_metrics(timeline, static_cast<int>(scenario.faults.events.size()));
   result.metrics.agent_waits_llm = context.agent_llm_wait_s + context.agent_tool_s > 0.0
                                        ? context.agent_llm_wait_s / (context.agent_llm_wait_s + context.agent_tool_s)
                                        : 0.0;

@@ -47,10 +47,46 @@ void Timeline::split_intervals(const std::string& state,
 }
 
 void Timeline::yield_to_others(const std::string& state) {
-  // Per track, the covered spans of every other state, merged and sorted.
+  cut([&](const Interval& i) { return i.state != state; }, [&](const Interval& i) { return i.state == state; });
+}
+
+void Timeline::resolve_overlaps(const std::function<int(const std::string&)>& rank) {
+  std::vector<size_t> order(intervals_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return rank(intervals_[a].state) < rank(intervals_[b].state);
+  });
+  // Per track, the disjoint spans already taken, sorted by start.
+  std::vector<std::vector<std::pair<double, double>>> taken(tracks_.size());
+  std::vector<Interval> result;
+  result.reserve(intervals_.size());
+  for (size_t index : order) {
+    const Interval& i = intervals_[index];
+    auto& spans = taken[static_cast<size_t>(i.track)];
+    std::vector<std::pair<double, double>> pieces;
+    double from = i.start_s;
+    auto it = std::lower_bound(spans.begin(), spans.end(), std::make_pair(i.start_s, i.start_s),
+                               [](const auto& a, const auto& b) { return a.second <= b.first; });
+    for (; it != spans.end() && it->first < i.end_s; ++it) {
+      if (it->first > from) pieces.emplace_back(from, it->first);
+      from = std::max(from, it->second);
+    }
+    if (from < i.end_s) pieces.emplace_back(from, i.end_s);
+    for (const auto& piece : pieces) {
+      result.push_back(Interval{i.track, i.state, piece.first, piece.second, i.step});
+      spans.insert(std::upper_bound(spans.begin(), spans.end(), piece), piece);
+    }
+  }
+  std::stable_sort(result.begin(), result.end(), [](const Interval& a, const Interval& b) { return a.start_s < b.start_s; });
+  intervals_ = std::move(result);
+  std::fill(last_interval_.begin(), last_interval_.end(), -1);
+}
+
+void Timeline::cut(const std::function<bool(const Interval&)>& covers, const std::function<bool(const Interval&)>& yields) {
+  // Per track, the spans of covering intervals, merged and sorted.
   std::vector<std::vector<std::pair<double, double>>> covered(tracks_.size());
   for (const Interval& i : intervals_) {
-    if (i.state != state) covered[static_cast<size_t>(i.track)].emplace_back(i.start_s, i.end_s);
+    if (covers(i)) covered[static_cast<size_t>(i.track)].emplace_back(i.start_s, i.end_s);
   }
   for (auto& spans : covered) {
     std::sort(spans.begin(), spans.end());
@@ -64,11 +100,11 @@ void Timeline::yield_to_others(const std::string& state) {
     }
     spans = std::move(merged);
   }
-  // A track's intervals of `state`, minus its covered spans.
+  // A yielding interval, minus its track's covered spans.
   std::vector<Interval> result;
   result.reserve(intervals_.size());
   for (const Interval& i : intervals_) {
-    if (i.state != state) {
+    if (!yields(i)) {
       result.push_back(i);
       continue;
     }

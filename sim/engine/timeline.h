@@ -57,6 +57,9 @@ class Timeline {
   /// Cuts the parts of `state` intervals that other intervals of the same track cover (a GPU that
   /// trains while its idle inference instance waits is training, not waiting).
   void yield_to_others(const std::string& state);
+  /// Leaves each track in one state at a time: where intervals overlap, the one whose state has
+  /// the lowest `rank` keeps the time (ties: the earlier recorded).
+  void resolve_overlaps(const std::function<int(const std::string&)>& rank);
   void record_call(const CallRecord& call) { calls_.push_back(call); }
 
   const std::vector<Track>& tracks() const { return tracks_; }
@@ -65,6 +68,9 @@ class Timeline {
   const std::vector<CallRecord>& calls() const { return calls_; }
 
  private:
+  /// Removes from each interval that `yields` the spans of its track that `covers` intervals hold.
+  void cut(const std::function<bool(const Interval&)>& covers, const std::function<bool(const Interval&)>& yields);
+
   std::vector<Track> tracks_;
   std::vector<int> last_interval_;  ///< per track: index of its latest interval, to merge contiguous ones
   std::vector<Interval> intervals_;

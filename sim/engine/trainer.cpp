@@ -8,12 +8,21 @@
 
 #include "models/arch_params.h"
 #include "models/training_cost.h"
+#include "sim/engine/fault_state.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
+namespace {
 
-Trainer::Trainer(RlContext& context, const CostModel& cost, GpuGroup gpus)
-    : context_(context), cost_(cost), gpus_(std::move(gpus)) {}
+/// Thrown inside the trainer when a fault stops it; `train` catches it and starts over.
+struct TrainingStopped {
+  size_t event;
+};
+
+}  // namespace
+
+Trainer::Trainer(RlContext& context, const CostModel& cost, GpuGroup gpus, int dp)
+    : context_(context), cost_(cost), gpus_(std::move(gpus)), dp_(dp) {}
 
 double Trainer::weight_bytes() const {
   return rlsim::weight_bytes(context_.scenario.model, context_.scenario.weight_sync.precision);
@@ -29,36 +38,79 @@ void Trainer::run_on_all(double seconds, const std::string& state, int step) {
     exec->start();
     execs.push_back(exec);
   }
-  for (auto& exec : execs) exec->wait();
+  wait_all({execs.begin(), execs.end()}, state, start, step);
   context_.record(gpus_, state, start, sg4::Engine::get_clock(), step);
+}
+
+void Trainer::wait_all(std::vector<sg4::ActivityPtr> activities, const std::string& state, double start, int step) {
+  const FaultState* faults = context_.faults;
+  const std::optional<size_t> stop = faults ? faults->next_stop(start, gpus_.hosts) : std::nullopt;
+  while (!activities.empty()) {
+    if (!stop) {
+      for (auto& activity : activities) activity->wait();
+      return;
+    }
+    const double left = faults->spec().events[*stop].at_s - sg4::Engine::get_clock();
+    const ssize_t done = left > 0.0 ? sg4::Activity::wait_any_for(activities, left) : -1;
+    if (done < 0) {
+      for (auto& activity : activities) activity->cancel();
+      context_.record(gpus_, state, start, sg4::Engine::get_clock(), step);
+      throw TrainingStopped{*stop};
+    }
+    activities.erase(activities.begin() + done);
+  }
 }
 
 void Trainer::all_reduce_gradients(double bytes_per_gpu, int step) {
   const TrainingSpec& t = context_.scenario.training;
-  if (t.dp <= 1 || bytes_per_gpu <= 0.0) return;
+  if (dp_ <= 1 || bytes_per_gpu <= 0.0) return;
   // Ring all-reduce: each GPU sends 2(dp-1)/dp of its gradient shard to the same model-parallel
   // position in the next replica; the dp rings run at once and share the links.
   const size_t replica = static_cast<size_t>(t.tp) * static_cast<size_t>(t.pp);
-  const double bytes = 2.0 * (t.dp - 1) / t.dp * bytes_per_gpu;
+  const double bytes = 2.0 * (dp_ - 1) / dp_ * bytes_per_gpu;
   const double start = sg4::Engine::get_clock();
   std::vector<sg4::CommPtr> comms;
   for (size_t i = 0; i < gpus_.hosts.size(); ++i) {
     const size_t peer = (i + replica) % gpus_.hosts.size();
     comms.push_back(sg4::Comm::sendto_async(gpus_.hosts[i], gpus_.hosts[peer], bytes));
   }
-  for (auto& comm : comms) comm->wait();
+  wait_all({comms.begin(), comms.end()}, "busy:train", start, step);
   context_.record(gpus_, "busy:train", start, sg4::Engine::get_clock(), step);
 }
 
 void Trainer::train(double tokens, int step) {
+  const FaultState* faults = context_.faults;
+  int redo = 0;  // earlier steps trained since the checkpoint we went back to
+  while (true) {
+    const double now = sg4::Engine::get_clock();
+    const double ready = faults ? faults->running_again(now, gpus_.hosts) : now;
+    bool restarting = false;
+    if (ready > now) {
+      sg4::this_actor::sleep_until(ready);
+      context_.record(gpus_, "wait:fault", now, ready, step);
+      restarting = true;
+    }
+    try {
+      if (restarting) run_on_all(faults->spec().restart_s, "switching", step);
+      for (; redo > 0; --redo) train_once(tokens, step);
+      train_once(tokens, step);
+      return;
+    } catch (const TrainingStopped&) {
+      const FaultsSpec& spec = faults->spec();
+      redo = spec.recovery == "checkpoint" ? step % spec.checkpoint_interval : 0;
+    }
+  }
+}
+
+void Trainer::train_once(double tokens, int step) {
   const Scenario& s = context_.scenario;
   const TrainingSpec& t = s.training;
   const HardwareSpec& card = s.cluster.pool(t.pool)->card;
   TrainingOptions options;
   options.compute = t.weights;
   options.sequence_length = static_cast<int64_t>(std::max(1.0, std::round(t.sequence_tokens)));
-  const auto whole = static_cast<int64_t>(std::max<double>(t.dp, std::round(tokens)));
-  const TrainingStepCost cost = training_step_cost(s.model, card, cost_, whole, t.dp, t.tp, t.pp, options);
+  const auto whole = static_cast<int64_t>(std::max<double>(dp_, std::round(tokens)));
+  const TrainingStepCost cost = training_step_cost(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
 
   // Extra forward passes over the whole batch before the update.
   const int extra_forwards = t.algorithm == "ppo" ? 3 : 2;

@@ -3,7 +3,15 @@
 // also the critic's values), then per mini-batch a forward+backward exec on every GPU, the gradient
 // all-reduce as ring comms among data-parallel peers over the real links, and the optimizer step.
 // PPO also trains a critic of the policy's size. Times per GPU come from models/training_cost.h.
+// Under faults (fault_state.h) the trainer waits on its activities only until the next event that
+// stops it; then the step's training is lost: it waits for the repair, pays the restart, and
+// trains again — after going back to the last checkpoint, the steps since then too.
 #pragma once
+
+#include <simgrid/s4u.hpp>
+
+#include <string>
+#include <vector>
 
 #include "models/cost_model.h"
 #include "sim/engine/rl_context.h"
@@ -12,7 +20,8 @@ namespace rlsim {
 
 class Trainer {
  public:
-  Trainer(RlContext& context, const CostModel& cost, GpuGroup gpus);
+  /// `gpus` must hold dp × training.tp × training.pp GPUs, model-parallel groups contiguous.
+  Trainer(RlContext& context, const CostModel& cost, GpuGroup gpus, int dp);
 
   /// Trains on `tokens` (all sequences of the batch); blocks until the last optimizer step.
   void train(double tokens, int step);
@@ -21,12 +30,17 @@ class Trainer {
   const GpuGroup& gpus() const { return gpus_; }
 
  private:
+  void train_once(double tokens, int step);
   void run_on_all(double seconds, const std::string& state, int step);
+  /// Waits for `activities` (started at `start`, recorded as `state`); throws when a fault stops
+  /// the trainer first, after cancelling them and recording the work done until then.
+  void wait_all(std::vector<simgrid::s4u::ActivityPtr> activities, const std::string& state, double start, int step);
   void all_reduce_gradients(double bytes_per_gpu, int step);
 
   RlContext& context_;
   const CostModel& cost_;
   GpuGroup gpus_;
+  int dp_;
 };
 
 }  // namespace rlsim

@@ -20,9 +20,13 @@ TrajectoryManager::TrajectoryManager(sg4::Host* host, int track, double seconds_
 void TrajectoryManager::stop() { mailbox_->put_init(&stop_signal_, 0)->detach(); }
 
 void TrajectoryManager::serve() {
+  mailbox_->set_receiver(sg4::Actor::self());  // traffic arrives while a record is being written
   while (true) {
     auto* request = mailbox_->get<LlmRequest>();
-    if (request == &stop_signal_) break;
+    if (request == &stop_signal_) {
+      mailbox_->set_receiver(nullptr);
+      return;
+    }
     const double tokens = request->to_agent ? request->output_tokens : request->new_tokens;
     const double bytes = tokens * bytes_per_token_;
     const double record_s = seconds_per_record_ + (record_bytes_per_s_ > 0.0 ? bytes / record_bytes_per_s_ : 0.0);

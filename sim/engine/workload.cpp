@@ -53,8 +53,18 @@ std::vector<Trajectory> sample_step(const WorkloadSpec& workload, std::mt19937_6
                                                 : sample(workload.observation_tokens, rng));
       call.output_tokens = std::max(1.0, std::round(sample(workload.output_tokens, rng)));
       call.tool_latency_s = turn + 1 < turns ? sample(workload.tool_latency_s, rng) : 0.0;
+      // A trajectory that reaches the context limit ends there, its last reply cut at the limit
+      // (as an agent framework stops a conversation that no longer fits).
+      const double limit = workload.max_context_tokens;
+      const bool full = limit > 0.0 && context + call.prompt_tokens + call.output_tokens >= limit;
+      if (full) {
+        call.output_tokens = std::floor(limit - context - call.prompt_tokens);
+        call.tool_latency_s = 0.0;
+        if (call.output_tokens < 1.0) break;
+      }
       context += call.prompt_tokens + call.output_tokens;
       t.calls.push_back(call);
+      if (full) break;
     }
     trajectories.push_back(std::move(t));
   }

@@ -142,6 +142,7 @@ Platform build_platform(const ClusterSpec& cluster, const Topology& topology) {
   }
   for (size_t a = 0; a < zones.size(); ++a) {
     for (size_t b = a + 1; b < zones.size(); ++b) {
+      if (topology.route(a, b).empty()) continue;  // an unlinked optional service zone (AFD scenarios)
       std::vector<sg4::LinkInRoute> route;
       for (int index : topology.route(a, b)) route.emplace_back(links[static_cast<size_t>(index)]);
       root->add_route(zones[a].zone->get_netpoint(), zones[b].zone->get_netpoint(), zones[a].gateway, zones[b].gateway,

@@ -38,7 +38,8 @@ class Topology {
 
   const TopologyGraph& graph() const { return graph_; }
   const std::vector<std::string>& zone_names() const { return names_; }
-  /// Indices into ClusterSpec::links along the route from zone `from` to zone `to` (empty if same).
+  /// Indices into ClusterSpec::links along the route from zone `from` to zone `to` (empty if same,
+  /// or when one of them is an unlinked optional service zone).
   const std::vector<int>& route(size_t from, size_t to) const { return routes_[from][to]; }
   size_t zone_index(const std::string& name) const;
 

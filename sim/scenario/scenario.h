@@ -12,6 +12,8 @@
 #include "models/model_arch.h"
 #include "models/precision.h"
 #include "sim/scenario/distribution.h"
+#include "sim/scenario/fault_spec.h"
+#include "sim/scenario/labels_spec.h"
 
 namespace rlsim {
 
@@ -77,6 +79,7 @@ struct WorkloadSpec {
   Distribution output_tokens;   ///< tokens generated per LLM call
   Distribution observation_tokens;  ///< tokens a tool appends before the next call
   Distribution tool_latency_s;  ///< seconds a tool call takes
+  double max_context_tokens = 0;  ///< a trajectory ends when its context would pass this (0 = no limit)
 
   int trajectories_per_step() const { return prompts_per_step * samples_per_prompt; }
 };
@@ -132,6 +135,8 @@ struct Scenario {
   WeightSyncSpec weight_sync;
   ColocationSpec colocation;
   PolicySpec policy;
+  LabelsSpec labels;                    ///< capability tags for the `labels` policy
+  FaultsSpec faults;                    ///< failures injected during the run
   std::string cost_model = "roofline";  ///< registered models/ cost model
 };
 

@@ -8,6 +8,8 @@
 #include "sim/engine/router.h"
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/distribution_reader.h"
+#include "sim/scenario/fault_reader.h"
+#include "sim/scenario/labels_reader.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
@@ -25,6 +27,7 @@ WorkloadSpec read_workload(YamlReader& r) {
   w.output_tokens = read_distribution(r, "output_tokens", std::nullopt, fixed_distribution(1024), 1.0);
   w.observation_tokens = read_distribution(r, "observation_tokens", std::nullopt, fixed_distribution(0), 0.0);
   w.tool_latency_s = read_distribution(r, "tool_latency", Quantity::duration, fixed_distribution(0.0), 0.0);
+  w.max_context_tokens = static_cast<double>(r.integer_or("max_context_tokens", 0, 0, 100'000'000));
   r.finish();
   return w;
 }
@@ -159,6 +162,10 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   s.policy.max_staleness = static_cast<int>(policy.integer_or("max_staleness", 1, 0, 1000));
   s.policy.weight_swap_s = policy.quantity_or("weight_swap", Quantity::duration, 0.0, true);
   policy.finish();
+  YamlReader labels = root.map_or_empty("labels");
+  s.labels = read_labels(labels, s);
+  YamlReader faults = root.map_or_empty("faults");
+  s.faults = read_faults(faults, s.cluster);
   s.cost_model = root.choice_or("cost_model", cost_model_names(), "roofline");
 
   check_every_pool_used(s);

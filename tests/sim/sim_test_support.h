@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -20,6 +22,8 @@ namespace rlsim::test {
 inline std::string run_in_child(const std::function<std::string()>& body) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  std::cout.flush();  // or the child would print the parent's buffered output again
+  std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::close(fds[0]);

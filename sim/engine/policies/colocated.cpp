@@ -1,7 +1,9 @@
-// `colocated`: one pool time-shares every phase. Each step: all GPUs roll out (inference
-// instances over the whole pool), switch to training (onload optimizer state from host memory),
-// train, switch back (offload optimizer state, reload inference weights). Weights never cross the
-// network. Step = rollout + switch + train + switch.
+// `colocated`: every GPU time-shares every phase. With one pool (rollout.pool == training.pool)
+// that pool is shared; with two pools of the same card, the GPUs of both are pooled, so the same
+// cluster can be compared with `disaggregated`. Each step: all GPUs roll out (inference instances
+// of rollout.tp GPUs), switch to training (onload optimizer state from host memory), train (data
+// parallel over all GPUs), switch back (offload optimizer state, reload inference weights).
+// Weights never cross the network. Step = rollout + switch + train + switch.
 #include <simgrid/s4u.hpp>
 
 #include "models/arch_params.h"
@@ -15,17 +17,42 @@ namespace {
 
 class ColocatedPolicy : public Policy {
  public:
+  // One program spans every GPU: a failure anywhere stops rollout and training alike.
+  bool single_job() const override { return true; }
+
   void check(const Scenario& s) const override {
-    if (s.rollout.pool != s.training.pool) {
-      throw InputError({s.file, 1, 1}, "policy 'colocated' runs rollout and training on one pool, but rollout.pool is '" +
-                                           s.rollout.pool + "' and training.pool is '" + s.training.pool + "'");
+    const PoolSpec& rollout = *s.cluster.pool(s.rollout.pool);
+    const PoolSpec& training = *s.cluster.pool(s.training.pool);
+    if (rollout.card.name != training.card.name) {
+      throw InputError(training.where, "policy 'colocated' shares every GPU between phases, so the rollout pool ('" +
+                                           rollout.card.name + "') and the training pool ('" + training.card.name +
+                                           "') need the same card");
     }
   }
 
   void run(RlContext& ctx) override {
     const Scenario& s = ctx.scenario;
-    RolloutService service(ctx, ctx.cost, ctx.rollout_instances, ctx.monitor);
-    Trainer trainer(ctx, ctx.cost, ctx.trainer);
+    // All GPUs of both pools (once) serve rollout and train.
+    std::vector<GpuGroup> instances = ctx.rollout_instances;
+    GpuGroup all = ctx.trainer;
+    int dp = s.training.dp;
+    if (s.rollout.pool != s.training.pool) {
+      for (const GpuGroup& instance : ctx.rollout_instances) {
+        all.hosts.insert(all.hosts.end(), instance.hosts.begin(), instance.hosts.end());
+        all.tracks.insert(all.tracks.end(), instance.tracks.begin(), instance.tracks.end());
+      }
+      const size_t tp = static_cast<size_t>(s.rollout.tp);
+      for (size_t first = 0; first + tp <= ctx.trainer.hosts.size(); first += tp) {
+        GpuGroup group;
+        group.hosts.assign(ctx.trainer.hosts.begin() + static_cast<long>(first), ctx.trainer.hosts.begin() + static_cast<long>(first + tp));
+        group.tracks.assign(ctx.trainer.tracks.begin() + static_cast<long>(first), ctx.trainer.tracks.begin() + static_cast<long>(first + tp));
+        instances.push_back(group);
+      }
+      dp = static_cast<int>(all.hosts.size()) / (s.training.tp * s.training.pp);
+    }
+    ctx.trainer = all;
+    RolloutService service(ctx, ctx.cost, instances, ctx.monitor);
+    Trainer trainer(ctx, ctx.cost, all, dp);
     service.start();
     // Per GPU: the training shard's optimizer state moves to/from host memory; the inference
     // weights (bf16 shard of the rollout TP group) are reloaded after training.

@@ -24,7 +24,7 @@ class DisaggregatedPolicy : public Policy {
 
   void run(RlContext& ctx) override {
     RolloutService service(ctx, ctx.cost, ctx.rollout_instances, ctx.monitor);
-    Trainer trainer(ctx, ctx.cost, ctx.trainer);
+    Trainer trainer(ctx, ctx.cost, ctx.trainer, ctx.scenario.training.dp);
     service.start();
     for (int step = 0; step < ctx.scenario.workload.steps; ++step) {
       StepRecord record;

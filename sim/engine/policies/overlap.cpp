@@ -26,7 +26,7 @@ class OverlapPolicy : public Policy {
   void run(RlContext& ctx) override {
     const Scenario& s = ctx.scenario;
     RolloutService service(ctx, ctx.cost, ctx.rollout_instances, ctx.monitor);
-    Trainer trainer(ctx, ctx.cost, ctx.trainer);
+    Trainer trainer(ctx, ctx.cost, ctx.trainer, ctx.scenario.training.dp);
     service.start();
     auto mutex = sg4::Mutex::create();
     auto published = sg4::ConditionVariable::create();

@@ -33,7 +33,7 @@ class StreamingPolicy : public Policy {
   void run(RlContext& ctx) override {
     const Scenario& s = ctx.scenario;
     RolloutService service(ctx, ctx.cost, ctx.rollout_instances, ctx.monitor);
-    Trainer trainer(ctx, ctx.cost, ctx.trainer);
+    Trainer trainer(ctx, ctx.cost, ctx.trainer, ctx.scenario.training.dp);
     service.start();
     const int per_step = s.workload.trajectories_per_step();
     const int per_mini_batch = per_step / s.training.mini_batches;

@@ -4,11 +4,19 @@
 namespace rlsim {
 
 int LeastLoadedRouter::least_loaded() const {
-  size_t best = 0;
-  for (size_t i = 1; i < outstanding_.size(); ++i) {
-    if (outstanding_[i] < outstanding_[best]) best = i;
+  // Among available instances; when none is available (every GPU trains), the call waits at the
+  // least-loaded one.
+  int best = -1;
+  for (size_t i = 0; i < outstanding_.size(); ++i) {
+    if (!available(static_cast<int>(i))) continue;
+    if (best < 0 || outstanding_[i] < outstanding_[static_cast<size_t>(best)]) best = static_cast<int>(i);
   }
-  return static_cast<int>(best);
+  if (best >= 0) return best;
+  best = 0;
+  for (size_t i = 1; i < outstanding_.size(); ++i) {
+    if (outstanding_[i] < outstanding_[static_cast<size_t>(best)]) best = static_cast<int>(i);
+  }
+  return best;
 }
 
 int LeastLoadedRouter::route(const LlmRequest&) {

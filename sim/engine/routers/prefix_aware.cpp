@@ -12,7 +12,7 @@ class PrefixAwareRouter : public LeastLoadedRouter {
   using LeastLoadedRouter::LeastLoadedRouter;
   int route(const LlmRequest& request) override {
     auto it = home_.find(request.trajectory);
-    const int chosen = it != home_.end() ? it->second : least_loaded();
+    const int chosen = it != home_.end() && available(it->second) ? it->second : least_loaded();
     home_[request.trajectory] = chosen;
     count(chosen);
     return chosen;

@@ -7,7 +7,14 @@ namespace {
 class RoundRobinRouter : public Router {
  public:
   explicit RoundRobinRouter(int instances) : instances_(instances) {}
-  int route(const LlmRequest&) override { return next_++ % instances_; }
+  int route(const LlmRequest&) override {
+    // The next available instance in turn (the next one at all when none is available).
+    for (int tries = 0; tries < instances_; ++tries) {
+      const int chosen = static_cast<int>(next_++ % instances_);
+      if (available(chosen)) return chosen;
+    }
+    return static_cast<int>(next_++ % instances_);
+  }
 
  private:
   int instances_;

@@ -1,0 +1,154 @@
+// `labels`: label (tag) scheduling with preemption. Nodes carry capability tags (labels_spec.h).
+// Every rollout-tagged node runs inference instances; rollout never stops: as trajectories finish,
+// new ones are launched so that one step's worth stays in flight, at most policy.max_staleness
+// weight versions ahead of the trainer. While the trainer waits for a full batch, its train-tagged
+// nodes roll out too. When the batch is ready they are preempted — their in-flight calls have
+// their KV saved, dropped for recompute, or migrated (labels.preemption), or, when work is not
+// interruptible, are finished first (the boundary) — switch to training (optimizer state in),
+// train, send the new weights to the rollout-only instances, switch back (optimizer state out,
+// weights in) and resume. Rollout-only nodes keep generating, one step off-policy, meanwhile.
+#include <simgrid/s4u.hpp>
+
+#include <map>
+
+#include "sim/engine/label_layout.h"
+#include "sim/engine/phase_switch.h"
+#include "sim/engine/policy.h"
+#include "sim/engine/rl_step.h"
+#include "sim/engine/trainer.h"
+#include "sim/engine/weight_sync.h"
+#include "sim/engine/workload.h"
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+Preemption preemption_of(const LabelsSpec& labels) {
+  if (!labels.interruptible) return Preemption::drain;
+  if (labels.preemption == "recompute") return Preemption::recompute;
+  if (labels.preemption == "migrate") return Preemption::migrate;
+  return Preemption::save_kv;
+}
+
+/// Launches trajectories as earlier ones finish, keeping one step's worth in flight and staying
+/// within the staleness bound; sorts finished ones into per-step batches.
+class RollingLauncher {
+ public:
+  RollingLauncher(RlContext& ctx, RolloutService& service) : ctx_(ctx), service_(service) {}
+
+  /// Launches every trajectory now allowed with the trainer at weight version `version`.
+  void launch_allowed(int version) {
+    const WorkloadSpec& w = ctx_.scenario.workload;
+    const int per_step = w.trajectories_per_step();
+    while (launched_ < per_step * w.steps && launched_ - finished_ < per_step &&
+           launched_ / per_step <= version + ctx_.scenario.policy.max_staleness) {
+      if (next_ == pending_.size()) {
+        pending_ = sample_step(w, ctx_.rng, ctx_.next_trajectory);
+        ctx_.next_trajectory += static_cast<int>(pending_.size());
+        next_ = 0;
+      }
+      service_.launch(pending_[next_++], launched_ / per_step);
+      ++launched_;
+    }
+  }
+
+  /// Actor body: collects every trajectory; posts step k's batch on "label-batch-k" when full.
+  void collect_all(const int& version) {
+    const WorkloadSpec& w = ctx_.scenario.workload;
+    const int per_step = w.trajectories_per_step();
+    std::map<int, TrainingBatch> batches;
+    while (finished_ < per_step * w.steps) {
+      const TrajectoryResult result = service_.wait_finished();
+      ++finished_;
+      TrainingBatch& batch = batches[result.step];
+      batch.add(result);
+      if (batch.samples == per_step) {
+        sg4::Mailbox::by_name("label-batch-" + std::to_string(result.step))->put_init(new TrainingBatch(batch), 0)->detach();
+        batches.erase(result.step);
+      }
+      launch_allowed(version);
+    }
+  }
+
+ private:
+  RlContext& ctx_;
+  RolloutService& service_;
+  std::vector<Trajectory> pending_;
+  size_t next_ = 0;
+  int launched_ = 0;
+  int finished_ = 0;
+};
+
+class LabelsPolicy : public Policy {
+ public:
+  void run(RlContext& ctx) override {
+    const Scenario& s = ctx.scenario;
+    const LabelLayout layout = label_layout(ctx);
+    RolloutService service(ctx, ctx.cost, layout.instances, ctx.monitor);
+    Trainer trainer(ctx, ctx.cost, ctx.trainer, s.training.dp);
+    service.start();
+    const PhaseSwitchCosts costs = phase_switch_costs(s);
+    const Preemption mode = preemption_of(s.labels);
+    std::vector<sg4::Host*> sync_targets;
+    for (int i : layout.rollout_only) sync_targets.push_back(layout.instances[static_cast<size_t>(i)].leader());
+
+    int version = 0;  // weights after training step k are version k + 1
+    RollingLauncher launcher(ctx, service);
+    launcher.launch_allowed(version);
+    sg4::ActorPtr collector = sg4::Actor::create("label-collector", sg4::this_actor::get_host(),
+                                                 [&launcher, &version]() { launcher.collect_all(version); });
+
+    double previous_end = 0.0;
+    for (int step = 0; step < s.workload.steps; ++step) {
+      StepRecord record;
+      record.step = step;
+      record.start_s = previous_end;
+      service.set_step(step);
+      const double wait_start = sg4::Engine::get_clock();
+      auto* batch = sg4::Mailbox::by_name("label-batch-" + std::to_string(step))->get<TrainingBatch>();
+      const double ready = sg4::Engine::get_clock();
+      ctx.record(layout.idle_trainers, "wait:train_waits_rollout", wait_start, ready, step);
+
+      // Take the train-tagged instances away from rollout; the first to stop wait for the last.
+      const std::vector<double> stopped = service.preempt(layout.flexible, mode);
+      const double all_stopped = sg4::Engine::get_clock();
+      for (size_t n = 0; n < stopped.size(); ++n) {
+        ctx.record(layout.instances[static_cast<size_t>(layout.flexible[n])], "wait:train_waits_rollout", stopped[n],
+                   all_stopped, step);
+      }
+      run_switch(ctx, layout.lent_trainers, costs.to_train_s, step);
+      const double train_start = sg4::Engine::get_clock();
+      trainer.train(batch->train_tokens, step);
+      const double train_end = sg4::Engine::get_clock();
+      sync_weights(trainer.gpus().leader(), sync_targets, trainer.weight_bytes(), s.weight_sync.method);
+      const double sync_end = sg4::Engine::get_clock();
+      ctx.record(ctx.trainer, "busy:weight_sync", train_end, sync_end, step);
+      version = step + 1;
+      service.update_weights(version, s.policy.weight_swap_s, layout.rollout_only);
+      launcher.launch_allowed(version);
+      run_switch(ctx, layout.lent_trainers, costs.to_rollout_s, step);
+      service.resume(layout.flexible, version, 0.0);
+
+      record.end_s = sg4::Engine::get_clock();
+      record.rollout_s = ready - wait_start;
+      record.train_s = train_end - train_start;
+      record.weight_sync_s = sync_end - train_end;
+      record.switch_s = (train_start - ready) + (record.end_s - sync_end);
+      record.samples = batch->samples;
+      record.generated_tokens = batch->generated_tokens;
+      record.staleness = batch->staleness(step);
+      ctx.timeline.record_step(record);
+      previous_end = record.end_s;
+      delete batch;
+    }
+    collector->join();
+    service.stop();
+    ctx.agent_llm_wait_s = service.agent_llm_wait_s();
+    ctx.agent_tool_s = service.agent_tool_s();
+  }
+};
+
+}  // namespace
+RLSIM_REGISTER_POLICY(LabelsPolicy, "labels",
+                      "tagged GPUs switch phase: train-tagged nodes roll out while training waits, are preempted to train");
+}  // namespace rlsim

@@ -1,0 +1,59 @@
+// Reading fault events: `gpu: pool/index` or `node: pool/index`, a time and a repair duration.
+#include "sim/scenario/fault_reader.h"
+
+#include <algorithm>
+
+#include "sim/scenario/scenario_loader.h"
+
+namespace rlsim {
+namespace {
+
+void read_target(YamlReader& r, const ClusterSpec& cluster, FaultEvent& e) {
+  const bool gpu = r.has("gpu"), node = r.has("node");
+  if (gpu == node) r.fail_here("a fault names exactly one target: 'gpu: POOL/INDEX' or 'node: POOL/INDEX'");
+  const std::string key = gpu ? "gpu" : "node";
+  const std::string text = r.text(key);
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) r.fail(key, "expected POOL/INDEX for '" + key + "', found '" + text + "'");
+  e.pool = text.substr(0, slash);
+  check_pool_reference(r, key, e.pool, cluster);
+  const PoolSpec& pool = *cluster.pool(e.pool);
+  int index = -1;
+  try {
+    size_t used = 0;
+    index = std::stoi(text.substr(slash + 1), &used);
+    if (used != text.size() - slash - 1) index = -1;
+  } catch (const std::exception&) {
+    index = -1;
+  }
+  const int count = gpu ? pool.gpus() : pool.nodes;
+  if (index < 0 || index >= count) {
+    r.fail(key, "'" + text + "': pool '" + e.pool + "' has " + key + "s 0-" + std::to_string(count - 1));
+  }
+  e.first_gpu = gpu ? index : index * pool.gpus_per_node;
+  e.gpus = gpu ? 1 : pool.gpus_per_node;
+  e.target = key + " " + text;
+}
+
+}  // namespace
+
+FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
+  FaultsSpec f;
+  f.recovery = r.choice_or("recovery", {"restart_step", "checkpoint"}, "restart_step");
+  f.checkpoint_interval = static_cast<int>(r.integer_or("checkpoint_interval", 1, 1, 100000));
+  f.restart_s = r.quantity_or("restart", Quantity::duration, 0.0, true);
+  for (YamlReader& entry : r.map_list_or_empty("events")) {
+    FaultEvent e;
+    e.where = entry.where();
+    read_target(entry, cluster, e);
+    e.at_s = entry.quantity("at", Quantity::duration, true);
+    e.repair_after_s = entry.quantity("repair_after", Quantity::duration);
+    entry.finish();
+    f.events.push_back(e);
+  }
+  std::stable_sort(f.events.begin(), f.events.end(), [](const auto& a, const auto& b) { return a.at_s < b.at_s; });
+  r.finish();
+  return f;
+}
+
+}  // namespace rlsim

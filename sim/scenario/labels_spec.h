@@ -1,0 +1,53 @@
+// LabelsSpec: the `labels:` section — which nodes may do what (capability tags) and how work on
+// them may be interrupted — read by the `labels` policy. Fully colocated is every node tagged
+// {rollout, train}; fully disaggregated is one tag per node; anything between is expressible.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/input_error.h"
+
+namespace rlsim {
+
+/// Capability tags of a range of nodes of one pool.
+struct NodeLabels {
+  std::string pool;
+  int first_node = 0;  ///< inclusive, 0-based within the pool
+  int last_node = 0;   ///< inclusive
+  std::vector<std::string> tags;  ///< rollout | train | reference | critic
+  SourceLocation where;
+
+  bool has(const std::string& tag) const {
+    for (const auto& t : tags) {
+      if (t == tag) return true;
+    }
+    return false;
+  }
+};
+
+struct LabelsSpec {
+  /// Explicit tags; empty means the default: training-pool nodes {train, rollout}, every other
+  /// pool's nodes {rollout}.
+  std::vector<NodeLabels> nodes;
+  /// Whether a rollout on a train-tagged node can be stopped mid-call. When false, a node can only
+  /// switch to training at a task boundary: it finishes the calls it runs first (drain).
+  bool interruptible = true;
+  /// What happens to interrupted calls: save_kv (KV to host memory and back), recompute (KV
+  /// dropped, re-prefilled on resume), migrate (calls move to other instances, re-prefilled there).
+  std::string preemption = "save_kv";
+
+  /// Tags of node `node` of pool `pool` (the default mapping when `nodes` is empty).
+  std::vector<std::string> tags_of(const std::string& pool, int node, const std::string& training_pool) const {
+    if (nodes.empty()) {
+      if (pool == training_pool) return {"rollout", "train"};
+      return {"rollout"};
+    }
+    for (const auto& n : nodes) {
+      if (n.pool == pool && node >= n.first_node && node <= n.last_node) return n.tags;
+    }
+    return {};
+  }
+};
+
+}  // namespace rlsim
