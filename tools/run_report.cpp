@@ -40,8 +40,18 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["inference"] = {{"ttft_s", percentiles_json(m.ttft_s)}, {"tpot_s", percentiles_json(m.tpot_s)}};
   j["cost"] = {{"usd_per_step", m.usd_per_step}, {"usd_per_1m_tokens", m.usd_per_1m_tokens}};
   j["phases_s"] = m.phase_mean_s;
+  j["engine"] = {{"simgrid_activities", m.simgrid_activities}};
   j["agents"] = {{"agent_waits_llm", m.agent_waits_llm}};
   j["staleness"] = {{"mean_versions", m.staleness_mean}};
+  if (m.faults.events > 0) {
+    j["faults"] = {{"events", m.faults.events},
+                   {"gpus_failed", m.faults.gpus_failed},
+                   {"gpus_stopped", m.faults.gpus_stopped},
+                   {"gpu_seconds_down", m.faults.gpu_seconds_down},
+                   {"gpu_seconds_stopped", m.faults.gpu_seconds_stopped},
+                   {"gpu_seconds_lost", m.faults.gpu_seconds_lost()},
+                   {"steps_delayed", m.faults.steps_delayed}};
+  }
   j["advice"] = {{"wait_fraction", m.advice.wait_fraction},
                  {"recommendation", m.advice.recommendation},
                  {"reason", m.advice.reason}};
@@ -114,6 +124,11 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   add("TTFT p50 / p99", fmt("%.1f ms", 1e3 * m.ttft_s.p50) + " / " + fmt("%.1f ms", 1e3 * m.ttft_s.p99));
   add("TPOT p50 / p99", fmt("%.2f ms", 1e3 * m.tpot_s.p50) + " / " + fmt("%.2f ms", 1e3 * m.tpot_s.p99));
   add("cost", fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));
+  if (m.faults.events > 0) {
+    add("faults", std::to_string(m.faults.events) + " events: " + std::to_string(m.faults.gpus_failed) + " GPUs failed, " +
+                      std::to_string(m.faults.gpus_stopped) + " stopped, " + fmt("%.0f GPU-s lost", m.faults.gpu_seconds_lost()) +
+                      ", " + std::to_string(m.faults.steps_delayed) + " steps delayed");
+  }
   out += "advice: " + m.advice.recommendation + " - " + m.advice.reason + "\n";
   return out;
 }

@@ -15,6 +15,8 @@ bool ProfiledCostModel::covers(const Op& op) const {
 }
 
 double ProfiledCostModel::seconds(const Op& op, const HardwareSpec& card) const {
+  // A profile describes one card: ops on other cards (a heterogeneous cluster) keep the fallback.
+  if (card.name != profile_.card) return fallback_->seconds(op, card);
   if (auto t = profile_seconds(profile_, op, card)) return *t;
   return fallback_->seconds(op, card);
 }

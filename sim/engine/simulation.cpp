@@ -52,7 +52,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     }
   }
 
-  const auto cost = make_cost_model(scenario.cost_model);
+  CostModelOptions cost_options;
+  cost_options.profile = scenario.profile;
+  const auto cost = make_cost_model(scenario.cost_model, cost_options);
   RolloutMonitor monitor;
   RlContext context{scenario, platform, timeline, *cost, monitor, std::mt19937_64(scenario.seed), {}, {}, {}};
   const PoolPlatform& rollout_pool = platform.pool(scenario.rollout.pool);
@@ -76,6 +78,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   faults.set_single_job(policy->single_job());
   context.faults = &faults;
   sg4::Actor::create("orchestrator", platform.dataplane, [&policy, &context]() { policy->run(context); });
+  // Every activity that completes (or is cancelled) counts: the simulator's unit of work.
+  long activities = 0;
+  sg4::Activity::on_completion_cb([&activities](const sg4::Activity&) { ++activities; });
   engine.run();
   if (!faults.empty()) {
     // A failed GPU is down whatever its job recorded; overlapping records of one GPU (a job and
@@ -89,6 +94,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   timeline.yield_to_others("wait:idle");
   monitor.classify(timeline);
   result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed);
+  result.metrics.simgrid_activities = activities;
   result.metrics.faults = fault_metrics(timeline, static_cast<int>(scenario.faults.events.size()));
   result.metrics.agent_waits_llm = context.agent_llm_wait_s + context.agent_tool_s > 0.0
                                        ? context.agent_llm_wait_s / (context.agent_llm_wait_s + context.agent_tool_s)

@@ -117,6 +117,11 @@ void configure_engine(sg4::Engine& engine) {
   engine.set_config("network/model:CM02");
   engine.set_config("network/crosstraffic:0");
   engine.set_config("network/TCP-gamma:0");
+  // Actors (one per agent trajectory) run shallow code: small stacks make creating thousands of
+  // them cheap (the default 8 MiB stacks with guard pages cost an mmap, mprotect and page-table
+  // work each; DESIGN §3 also asks for guard-size 0 past ~30k actors).
+  engine.set_config("contexts/stack-size:256");
+  engine.set_config("contexts/guard-size:0");
   if (const char* factory = std::getenv("RLSIM_SIMGRID_CONTEXTS"); factory && *factory) {
     engine.set_config(std::string("contexts/factory:") + factory);
   }

@@ -81,9 +81,9 @@ std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster,
 
 AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
   AfdDeploymentSpec d;
-  YamlReader attention = r.map("attention");
+  YamlReader attention = r.map_or_empty("attention");
   std::tie(d.attention_pool, d.attention_gpus) = read_side(attention, cluster, cluster.pools.front().name, 0, "");
-  YamlReader ffn = r.map("ffn");
+  YamlReader ffn = r.map_or_empty("ffn");
   std::tie(d.ffn_pool, d.ffn_gpus) =
       read_side(ffn, cluster, cluster.pools.back().name, d.attention_gpus, d.attention_pool);
   d.micro_batches = static_cast<int>(r.integer_or("micro_batches", 3, 1, 64));

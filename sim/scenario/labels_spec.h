@@ -30,8 +30,9 @@ struct LabelsSpec {
   /// Explicit tags; empty means the default: training-pool nodes {train, rollout}, every other
   /// pool's nodes {rollout}.
   std::vector<NodeLabels> nodes;
-  /// Whether a rollout on a train-tagged node can be stopped mid-call. When false, a node can only
-  /// switch to training at a task boundary: it finishes the calls it runs first (drain).
+  /// Whether a rollout on a train-tagged node can be stopped mid-call. When false, a node could
+  /// only switch to training at a task boundary, which would hold the trainer, so train-tagged
+  /// nodes are not lent to rollout at all (only pipeline overlap is left).
   bool interruptible = true;
   /// What happens to interrupted calls: save_kv (KV to host memory and back), recompute (KV
   /// dropped, re-prefilled on resume), migrate (calls move to other instances, re-prefilled there).

@@ -138,6 +138,7 @@ struct Scenario {
   LabelsSpec labels;                    ///< capability tags for the `labels` policy
   FaultsSpec faults;                    ///< failures injected during the run
   std::string cost_model = "roofline";  ///< registered models/ cost model
+  std::string profile;                  ///< calibrated hardware profile (path) for the "profile" model
 };
 
 }  // namespace rlsim

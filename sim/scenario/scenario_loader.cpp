@@ -166,7 +166,24 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   s.labels = read_labels(labels, s);
   YamlReader faults = root.map_or_empty("faults");
   s.faults = read_faults(faults, s.cluster);
-  s.cost_model = root.choice_or("cost_model", cost_model_names(), "roofline");
+  // A calibrated profile: found as written (from the working folder), beside the scenario, or in
+  // the rlsim tree (calibrate/profiles/h100.yaml works from anywhere).
+  if (root.has("profile")) {
+    const std::string written = root.text("profile");
+    const std::filesystem::path data_dir = options.data_dir.empty() ? default_data_dir() : options.data_dir;
+    for (const auto& candidate : {std::filesystem::path(written), std::filesystem::path(path).parent_path() / written,
+                                  data_dir / written}) {
+      if (std::filesystem::is_regular_file(candidate)) {
+        s.profile = candidate.string();
+        break;
+      }
+    }
+    if (s.profile.empty()) root.fail("profile", "profile file '" + written + "' not found (as written, beside the scenario, or in " + data_dir.string() + ")");
+  } else {
+    root.raw("profile");
+  }
+  s.cost_model = root.choice_or("cost_model", cost_model_names(), s.profile.empty() ? "roofline" : "profile");
+  if (s.cost_model == "profile" && s.profile.empty()) root.fail("cost_model", "cost_model 'profile' needs a 'profile:' file");
 
   check_every_pool_used(s);
   root.finish();
