@@ -17,20 +17,20 @@
 namespace rlsim {
 
 struct AfdOptions {
-  double tpot_s = 0.05;       ///< target time per output token
-  int gpus_per_node = 8;      ///< GPUs (and NICs) per FFN node
+  double tpot_s = 0.05;                     ///< target time per output token
+  int gpus_per_node = 8;                    ///< GPUs (and NICs) per FFN node
   double dispatch_bytes_per_element = 1.0;  ///< 8-bit activations to the FFN
   double combine_bytes_per_element = 2.0;   ///< 16-bit results back
   double weight_bytes_per_element = 1.0;    ///< 8-bit FFN weights
 };
 
 struct AfdLimits {
-  double stage_budget_s = 0.0;          ///< TPOT / 3, for all layers
-  double node_network_bytes_per_s = 0.0;///< gpus_per_node × NIC bandwidth per GPU
-  double max_batch_network = 0.0;       ///< largest token batch the network moves within the budget
-  double min_batch_ffn = 0.0;           ///< smallest token batch that keeps the FFN compute-bound
-  double min_sparsity = 0.0;            ///< least MoE sparsity the card serves at this TPOT
-  double model_sparsity = 0.0;          ///< the model's MoE sparsity (1 for dense)
+  double stage_budget_s = 0.0;            ///< TPOT / 3, for all layers
+  double node_network_bytes_per_s = 0.0;  ///< gpus_per_node × NIC bandwidth per GPU
+  double max_batch_network = 0.0;         ///< largest token batch the network moves within the budget
+  double min_batch_ffn = 0.0;             ///< smallest token batch that keeps the FFN compute-bound
+  double min_sparsity = 0.0;              ///< least MoE sparsity the card serves at this TPOT
+  double model_sparsity = 0.0;            ///< the model's MoE sparsity (1 for dense)
   /// True when the model's sparsity is at least the minimum: some batch is both network-feasible
   /// and FFN compute-bound.
   bool feasible() const { return model_sparsity >= min_sparsity; }

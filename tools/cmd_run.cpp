@@ -4,6 +4,7 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
+#include "tools/afd_run.h"
 #include "tools/command.h"
 #include "tools/output_dir.h"
 #include "tools/run_report.h"
@@ -25,11 +26,13 @@ class RunCommand : public Command {
         "and DIR/resolved.yaml (the scenario with every default filled in). Nothing is written when\n"
         "the scenario is invalid (exit code 2).\n\nExamples:\n"
         "  rlsim run scenarios/quickstart.yaml --out out/quickstart\n"
-        "  rlsim run scenarios/quickstart.yaml --out out/q2 --set workload.steps=10 --seed 7");
+        "  rlsim run scenarios/quickstart.yaml --out out/q2 --set workload.steps=10 --seed 7\n"
+        "  rlsim run scenarios/afd-step3.yaml --out out/afd --set afd.batch=2048   (kind: afd)");
     return sub;
   }
 
   int run() override {
+    if (scenario_kind(args_.file, load_options(args_)) == ScenarioKind::afd) return run_afd(args_, out_, logs_);
     LoadedScenario loaded = args_.load();
     const Scenario& scenario = loaded.scenario;
     Topology topology(scenario.cluster);  // reject unusable topologies before writing anything

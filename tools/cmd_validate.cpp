@@ -4,6 +4,7 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
+#include "tools/afd_run.h"
 #include "tools/command.h"
 #include "tools/scenario_args.h"
 
@@ -22,6 +23,7 @@ class ValidateCommand : public Command {
     return sub;
   }
   int run() override {
+    if (scenario_kind(args_.file, load_options(args_)) == ScenarioKind::afd) return validate_afd(args_);
     LoadedScenario loaded = args_.load();
     Topology topology(loaded.scenario.cluster);
     check_policy(loaded.scenario);

@@ -43,7 +43,8 @@ AfdPlan make_afd_plan(const AfdScenario& scenario, const CostModel& cost) {
   const int ffn_offset = d.ffn_pool == d.attention_pool ? d.attention_gpus : 0;
   for (int k = 0; k < d.ffn_gpus; ++k) plan.ffn_gpus.push_back(ffn_offset + k);
   plan.micro_batch_sequences = split_evenly(d.batch, d.micro_batches);
-  for (int64_t sequences : plan.micro_batch_sequences) plan.sequences.push_back(split_evenly(sequences, d.attention_gpus));
+  for (int64_t sequences : plan.micro_batch_sequences)
+    plan.sequences.push_back(split_evenly(sequences, d.attention_gpus));
   const auto nodes = ffn_nodes(plan.ffn_gpus, ffn_pool.gpus_per_node);
 
   // Layers differ only in FFN kind and whether the lm_head follows: cache op times by shape.
@@ -67,8 +68,8 @@ AfdPlan make_afd_plan(const AfdScenario& scenario, const CostModel& cost) {
         auto key = std::make_tuple(static_cast<int>(lp.moe), head, s);
         auto it = attention_cache.find(key);
         if (it == attention_cache.end()) {
-          const double seconds = afd_attention_seconds(arch, attention_pool.card, cost, layer, s, d.context,
-                                                       d.precisions, head);
+          const double seconds =
+              afd_attention_seconds(arch, attention_pool.card, cost, layer, s, d.context, d.precisions, head);
           it = attention_cache.emplace(key, seconds).first;
         }
         attention.push_back(it->second);
@@ -84,7 +85,8 @@ AfdPlan make_afd_plan(const AfdScenario& scenario, const CostModel& cost) {
       const int64_t tokens = plan.micro_batch_sequences[static_cast<size_t>(j)];
       auto it = ffn_cache.find({lp.moe, tokens});
       if (it == ffn_cache.end()) {
-        const double seconds = afd_ffn_seconds(arch, ffn_pool.card, cost, layer, tokens, d.ffn_gpus, d.precisions);
+        const double seconds =
+            afd_ffn_seconds(arch, ffn_pool.card, cost, layer, tokens, d.ffn_gpus, d.precisions);
         it = ffn_cache.emplace(std::make_pair(lp.moe, tokens), seconds).first;
       }
       lp.attention_s.push_back(std::move(attention));

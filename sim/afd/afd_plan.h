@@ -24,17 +24,17 @@ struct AfdTransfer {
 
 struct AfdLayerPlan {
   bool moe = false;
-  std::vector<std::vector<double>> attention_s;      ///< [micro-batch][attention GPU]
-  std::vector<double> ffn_s;                         ///< [micro-batch], the same on every FFN GPU
-  std::vector<std::vector<AfdTransfer>> dispatch;    ///< [micro-batch]: attention → FFN
-  std::vector<std::vector<AfdTransfer>> combine;     ///< [micro-batch]: FFN → attention
+  std::vector<std::vector<double>> attention_s;    ///< [micro-batch][attention GPU]
+  std::vector<double> ffn_s;                       ///< [micro-batch], the same on every FFN GPU
+  std::vector<std::vector<AfdTransfer>> dispatch;  ///< [micro-batch]: attention → FFN
+  std::vector<std::vector<AfdTransfer>> combine;   ///< [micro-batch]: FFN → attention
 };
 
 struct AfdPlan {
-  std::vector<int> attention_gpus;  ///< indices into the attention pool's GPUs
-  std::vector<int> ffn_gpus;        ///< indices into the FFN pool's GPUs
-  std::vector<int64_t> micro_batch_sequences;        ///< [micro-batch]
-  std::vector<std::vector<int64_t>> sequences;       ///< [micro-batch][attention GPU]
+  std::vector<int> attention_gpus;              ///< indices into the attention pool's GPUs
+  std::vector<int> ffn_gpus;                    ///< indices into the FFN pool's GPUs
+  std::vector<int64_t> micro_batch_sequences;   ///< [micro-batch]
+  std::vector<std::vector<int64_t>> sequences;  ///< [micro-batch][attention GPU]
   std::vector<AfdLayerPlan> layers;
   double ffn_flops_per_iteration = 0.0;  ///< all FFN GPUs together, one token per sequence
 

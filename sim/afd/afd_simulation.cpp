@@ -1,15 +1,13 @@
 // The AFD decode instance on SimGrid (see afd_simulation.h).
 #include "sim/afd/afd_simulation.h"
 
-#include <simgrid/s4u.hpp>
 #include <xbt/log.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <cstdio>
-#include <cstdlib>
+#include <simgrid/s4u.hpp>
 
 #include "models/arch_params.h"
 #include "models/cost/cost_model_registry.h"
@@ -29,12 +27,13 @@ struct SideHosts {
 };
 
 SideHosts make_side(const PoolPlatform& pool, const PoolSpec& spec, const std::vector<int>& gpus,
-                  const std::string& role, Timeline& timeline) {
+                    const std::string& role, Timeline& timeline) {
   SideHosts side;
   for (int index : gpus) {
     sg4::Host* host = pool.gpus[static_cast<size_t>(index)];
     side.hosts.push_back(host);
-    side.compute_tracks.push_back(timeline.add_track(Track{host->get_name(), role, true, spec.card.usd_per_hour}));
+    side.compute_tracks.push_back(
+        timeline.add_track(Track{host->get_name(), role, true, spec.card.usd_per_hour}));
   }
   for (sg4::Host* host : side.hosts) {
     side.transfer_tracks.push_back(timeline.add_track(Track{host->get_name() + " nic", role, false, 0.0}));
@@ -63,12 +62,13 @@ class RouteBook {
 
 /// Seconds a set of transfers takes when nothing else uses the network: the busiest link's bytes
 /// over its bandwidth (fat pipes never limit) plus the longest route latency.
-double lone_transfer_seconds(const std::vector<AfdTransfer>& transfers, const SideHosts& attention, const SideHosts& ffn,
-                             RouteBook& routes) {
+double lone_transfer_seconds(const std::vector<AfdTransfer>& transfers, const SideHosts& attention,
+                             const SideHosts& ffn, RouteBook& routes) {
   std::map<sg4::Link*, double> load;
   double latency = 0.0;
   for (const AfdTransfer& t : transfers) {
-    const auto& route = routes.route(attention.hosts[static_cast<size_t>(t.attention)], ffn.hosts[static_cast<size_t>(t.ffn)]);
+    const auto& route = routes.route(attention.hosts[static_cast<size_t>(t.attention)],
+                                     ffn.hosts[static_cast<size_t>(t.ffn)]);
     latency = std::max(latency, route.latency_s);
     for (sg4::Link* link : route.links) load[link] += t.bytes;
   }
@@ -91,7 +91,8 @@ class AfdInstance {
         timeline_(timeline),
         attention_lock_(sg4::Mutex::create()),
         ffn_lock_(sg4::Mutex::create()),
-        iteration_end_(static_cast<size_t>(plan.micro_batches()), std::vector<double>(static_cast<size_t>(iterations))) {}
+        iteration_end_(static_cast<size_t>(plan.micro_batches()),
+                       std::vector<double>(static_cast<size_t>(iterations))) {}
 
   void run_micro_batch(int j) {
     for (int it = 0; it < iterations_; ++it) {
@@ -121,13 +122,16 @@ class AfdInstance {
     const double start = sg4::Engine::get_clock();
     std::vector<sg4::ExecPtr> execs(seconds.size());
     for (size_t g = 0; g < seconds.size(); ++g) {
-      if (seconds[g] > 0.0) execs[g] = side.hosts[g]->exec_async(seconds[g]);
+      if (seconds[g] <= 0.0) continue;
+      // Host::exec_async runs on the calling actor's host in SimGrid 3.32: set the host explicitly.
+      execs[g] = sg4::this_actor::exec_init(seconds[g]);
+      execs[g]->set_host(side.hosts[g]);
+      execs[g]->start();
     }
     for (auto& exec : execs) {
       if (exec) exec->wait();
     }
     const double end = sg4::Engine::get_clock();
-    if (std::getenv("AFD_DEBUG")) { fprintf(stderr, "%s it%d start %.6f end %.6f plan %.6f n=%zu\n", state.c_str(), it, start, end, *std::max_element(seconds.begin(), seconds.end()), seconds.size()); }
     lock->unlock();
     for (size_t g = 0; g < execs.size(); ++g) {
       if (!execs[g]) continue;
@@ -159,8 +163,10 @@ class AfdInstance {
       a = std::max(a, done);
       f = std::max(f, done);
     }
-    for (const auto& [g, end] : attention_end) timeline_.record(attention_.transfer_tracks[static_cast<size_t>(g)], state, start, end, it + 1);
-    for (const auto& [g, end] : ffn_end) timeline_.record(ffn_.transfer_tracks[static_cast<size_t>(g)], state, start, end, it + 1);
+    for (const auto& [g, end] : attention_end)
+      timeline_.record(attention_.transfer_tracks[static_cast<size_t>(g)], state, start, end, it + 1);
+    for (const auto& [g, end] : ffn_end)
+      timeline_.record(ffn_.transfer_tracks[static_cast<size_t>(g)], state, start, end, it + 1);
     return sg4::Engine::get_clock() - start;
   }
 
@@ -176,7 +182,8 @@ class AfdInstance {
 
 /// The ping-pong model's inputs from the plan: mean stage times per micro-batch and layer, the
 /// transfer as if alone on the network.
-PingPongStages analytic_stages(const AfdPlan& plan, const SideHosts& attention, const SideHosts& ffn, RouteBook& routes) {
+PingPongStages analytic_stages(const AfdPlan& plan, const SideHosts& attention, const SideHosts& ffn,
+                               RouteBook& routes) {
   PingPongStages s;
   s.micro_batches = plan.micro_batches();
   s.layers = static_cast<int>(plan.layers.size());
@@ -205,7 +212,8 @@ void link_utilization(const AfdPlan& plan, int iterations, const SideHosts& atte
     for (const auto* phase : {&layer.dispatch, &layer.combine}) {
       for (const auto& transfers : *phase) {
         for (const AfdTransfer& t : transfers) {
-          const auto& route = routes.route(attention.hosts[static_cast<size_t>(t.attention)], ffn.hosts[static_cast<size_t>(t.ffn)]);
+          const auto& route = routes.route(attention.hosts[static_cast<size_t>(t.attention)],
+                                           ffn.hosts[static_cast<size_t>(t.ffn)]);
           for (sg4::Link* link : route.links) bytes[link] += t.bytes * iterations;
         }
       }
@@ -214,14 +222,16 @@ void link_utilization(const AfdPlan& plan, int iterations, const SideHosts& atte
   for (const auto& [link, carried] : bytes) {
     if (link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) continue;
     const double utilization = carried / (link->get_bandwidth() * sim_time_s);
-    if (utilization > m.max_link_utilization || (utilization == m.max_link_utilization && link->get_name() < m.busiest_link)) {
+    if (utilization > m.max_link_utilization ||
+        (utilization == m.max_link_utilization && link->get_name() < m.busiest_link)) {
       m.max_link_utilization = utilization;
       m.busiest_link = link->get_name();
     }
   }
 }
 
-void fill_metrics(const AfdScenario& scenario, const AfdPlan& plan, const AfdInstance& instance, AfdMetrics& m) {
+void fill_metrics(const AfdScenario& scenario, const AfdPlan& plan, const AfdInstance& instance,
+                  AfdMetrics& m) {
   const AfdDeploymentSpec& d = scenario.afd;
   const PoolSpec& attention_pool = *scenario.cluster.pool(d.attention_pool);
   const PoolSpec& ffn_pool = *scenario.cluster.pool(d.ffn_pool);
@@ -243,9 +253,10 @@ void fill_metrics(const AfdScenario& scenario, const AfdPlan& plan, const AfdIns
   m.ffn_s_per_layer = instance.ffn_busy_s() / layer_slots;
   m.attention_busy_fraction = instance.attention_busy_s() / last;
   m.ffn_busy_fraction = instance.ffn_busy_s() / last;
-  m.ffn_utilization =
-      plan.ffn_flops_per_iteration / (d.ffn_gpus * compute_peak(ffn_pool.card, d.precisions.weights) * m.tpot_s);
-  m.usd_per_hour = d.attention_gpus * attention_pool.card.usd_per_hour + d.ffn_gpus * ffn_pool.card.usd_per_hour;
+  m.ffn_utilization = plan.ffn_flops_per_iteration /
+                      (d.ffn_gpus * compute_peak(ffn_pool.card, d.precisions.weights) * m.tpot_s);
+  m.usd_per_hour =
+      d.attention_gpus * attention_pool.card.usd_per_hour + d.ffn_gpus * ffn_pool.card.usd_per_hour;
   m.usd_per_1m_tokens = m.usd_per_hour / 3600.0 / m.tokens_per_s * 1e6;
   m.meets_target = m.tpot_s <= d.target_tpot_s;
   int64_t most_sequences = 0;
@@ -258,8 +269,8 @@ void fill_metrics(const AfdScenario& scenario, const AfdPlan& plan, const AfdIns
                     static_cast<double>(most_sequences);
   m.attention_memory_fraction = (afd_attention_weight_bytes(scenario.model, d.precisions.weights) + kv) /
                                 attention_pool.card.mem_capacity_bytes;
-  m.ffn_memory_fraction =
-      afd_ffn_weight_bytes(scenario.model, d.ffn_gpus, d.precisions.weights) / ffn_pool.card.mem_capacity_bytes;
+  m.ffn_memory_fraction = afd_ffn_weight_bytes(scenario.model, d.ffn_gpus, d.precisions.weights) /
+                          ffn_pool.card.mem_capacity_bytes;
   m.activities = instance.activities();
 }
 
@@ -283,9 +294,9 @@ AfdResult simulate_afd(const AfdScenario& scenario, const SimulationOptions& opt
   AfdResult result;
   const AfdDeploymentSpec& d = scenario.afd;
   SideHosts attention = make_side(platform.pool(d.attention_pool), *scenario.cluster.pool(d.attention_pool),
-                                plan.attention_gpus, "attention", result.timeline);
-  SideHosts ffn = make_side(platform.pool(d.ffn_pool), *scenario.cluster.pool(d.ffn_pool), plan.ffn_gpus, "ffn",
-                          result.timeline);
+                                  plan.attention_gpus, "attention", result.timeline);
+  SideHosts ffn = make_side(platform.pool(d.ffn_pool), *scenario.cluster.pool(d.ffn_pool), plan.ffn_gpus,
+                            "ffn", result.timeline);
   RouteBook routes;
   result.metrics.analytic_stages = analytic_stages(plan, attention, ffn, routes);
   result.metrics.analytic = ping_pong_estimate(result.metrics.analytic_stages);

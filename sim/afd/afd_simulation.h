@@ -17,20 +17,20 @@
 namespace rlsim {
 
 struct AfdMetrics {
-  double tpot_s = 0.0;             ///< steady decode iteration (last iteration, mean over micro-batches)
-  double batch_latency_s = 0.0;    ///< first iteration of the whole batch, from an empty pipeline
-  double tokens_per_s = 0.0;       ///< batch / TPOT
+  double tpot_s = 0.0;           ///< steady decode iteration (last iteration, mean over micro-batches)
+  double batch_latency_s = 0.0;  ///< first iteration of the whole batch, from an empty pipeline
+  double tokens_per_s = 0.0;     ///< batch / TPOT
   double tokens_per_s_per_gpu = 0.0;
   /// Per layer, the whole batch (all micro-batches): busy time of each side and transfer time.
   double attention_s_per_layer = 0.0;
   double transfer_s_per_layer = 0.0;  ///< dispatch + combine, as simulated (contention included)
   double ffn_s_per_layer = 0.0;
-  double ffn_utilization = 0.0;        ///< FFN FLOPs / (nF × peak × TPOT)
+  double ffn_utilization = 0.0;  ///< FFN FLOPs / (nF × peak × TPOT)
   double attention_busy_fraction = 0.0;
   double ffn_busy_fraction = 0.0;
-  double max_link_utilization = 0.0;   ///< busiest link: bytes / (bandwidth × simulated time)
+  double max_link_utilization = 0.0;  ///< busiest link: bytes / (bandwidth × simulated time)
   std::string busiest_link;
-  double usd_per_hour = 0.0;           ///< all GPUs of the instance
+  double usd_per_hour = 0.0;  ///< all GPUs of the instance
   double usd_per_1m_tokens = 0.0;
   bool meets_target = false;
   double attention_memory_fraction = 0.0;  ///< weights + KV per attention GPU / its memory

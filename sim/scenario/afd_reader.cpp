@@ -19,15 +19,16 @@ ModelArch read_model_edits(YamlReader& r, ModelArch m) {
   FfnConfig& f = m.ffn;
   if (f.is_moe()) {
     f.routed_experts = static_cast<int>(r.integer_or("routed_experts", f.routed_experts, 1, 1 << 16));
-    f.experts_per_token =
-        static_cast<int>(r.integer_or("experts_per_token", std::min(f.experts_per_token, f.routed_experts), 1,
-                                      f.routed_experts));
+    f.experts_per_token = static_cast<int>(r.integer_or(
+        "experts_per_token", std::min(f.experts_per_token, f.routed_experts), 1, f.routed_experts));
     f.expert_intermediate_size =
         static_cast<int>(r.integer_or("expert_intermediate_size", f.expert_intermediate_size, 1, 1 << 22));
     f.shared_experts = static_cast<int>(r.integer_or("shared_experts", f.shared_experts, 0, 64));
   } else {
-    for (const char* key : {"routed_experts", "experts_per_token", "expert_intermediate_size", "shared_experts"}) {
-      if (r.has(key)) r.fail(key, "model '" + m.name + "' is dense; '" + key + "' applies to MoE models only");
+    for (const char* key :
+         {"routed_experts", "experts_per_token", "expert_intermediate_size", "shared_experts"}) {
+      if (r.has(key))
+        r.fail(key, "model '" + m.name + "' is dense; '" + key + "' applies to MoE models only");
     }
   }
   std::erase_if(f.dense_layers, [&](int layer) { return layer >= m.layers; });
@@ -54,7 +55,8 @@ std::vector<SweepAxisSpec> read_sweep(YamlReader& r) {
   std::vector<SweepAxisSpec> axes;
   const YAML::Node params = r.raw("params");
   if (params && !params.IsNull()) {
-    if (!params.IsMap()) r.fail("params", "expected a mapping of parameter paths to values, e.g. {afd.batch: [64, 128]}");
+    if (!params.IsMap())
+      r.fail("params", "expected a mapping of parameter paths to values, e.g. {afd.batch: [64, 128]}");
     YAML::Node resolved(YAML::NodeType::Map);
     for (const auto& entry : params) {
       const std::string path = entry.first.Scalar();
@@ -68,8 +70,9 @@ std::vector<SweepAxisSpec> read_sweep(YamlReader& r) {
 }
 
 // The GPUs of one side: a pool and how many of its GPUs, `taken` of which the other side uses.
-std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster, const std::string& default_pool,
-                                      int taken_in, const std::string& other_pool) {
+std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster,
+                                      const std::string& default_pool, int taken_in,
+                                      const std::string& other_pool) {
   const std::string pool = r.text_or("pool", default_pool);
   check_pool_reference(r, "pool", pool, cluster);
   const int available = cluster.pool(pool)->gpus() - (pool == other_pool ? taken_in : 0);
@@ -82,7 +85,8 @@ std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster,
 AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
   AfdDeploymentSpec d;
   YamlReader attention = r.map_or_empty("attention");
-  std::tie(d.attention_pool, d.attention_gpus) = read_side(attention, cluster, cluster.pools.front().name, 0, "");
+  std::tie(d.attention_pool, d.attention_gpus) =
+      read_side(attention, cluster, cluster.pools.front().name, 0, "");
   YamlReader ffn = r.map_or_empty("ffn");
   std::tie(d.ffn_pool, d.ffn_gpus) =
       read_side(ffn, cluster, cluster.pools.back().name, d.attention_gpus, d.attention_pool);
@@ -107,7 +111,8 @@ void check_every_pool_used(const AfdScenario& s) {
   for (const auto& pool : s.cluster.pools) {
     if (pool.name != s.afd.attention_pool && pool.name != s.afd.ffn_pool) {
       throw InputError(pool.where, "pool '" + pool.name + "' is used by neither afd.attention.pool ('" +
-                                       s.afd.attention_pool + "') nor afd.ffn.pool ('" + s.afd.ffn_pool + "')");
+                                       s.afd.attention_pool + "') nor afd.ffn.pool ('" + s.afd.ffn_pool +
+                                       "')");
     }
   }
 }
@@ -148,7 +153,8 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   if (!s.cost_options.profile.empty() && std::filesystem::path(s.cost_options.profile).is_relative()) {
     s.cost_options.profile = (std::filesystem::path(path).parent_path() / s.cost_options.profile).string();
   }
-  make_cost_model(s.cost_model, s.cost_options, cost.where("name"));  // unknown names fail here, listing the valid
+  make_cost_model(s.cost_model, s.cost_options,
+                  cost.where("name"));  // unknown names fail here, listing the valid
   cost.finish();
 
   YamlReader sweep = root.map_or_empty("sweep");
@@ -159,8 +165,9 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
 
   YAML::Emitter out;
   out << resolved;
-  loaded.resolved_yaml = std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
-                         out.c_str() + "\n";
+  loaded.resolved_yaml =
+      std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
+      out.c_str() + "\n";
   return loaded;
 }
 

@@ -20,14 +20,14 @@ namespace rlsim {
 struct AfdDeploymentSpec {
   std::string attention_pool;
   std::string ffn_pool;
-  int attention_gpus = 0;    ///< nA: data-parallel attention GPUs (first GPUs of attention_pool)
-  int ffn_gpus = 0;          ///< nF: expert-parallel FFN GPUs (first free GPUs of ffn_pool)
-  int micro_batches = 3;     ///< m: ping-pong micro-batches
-  int64_t batch = 0;         ///< sequences decoded together by the instance (all attention GPUs)
-  int64_t context = 4096;    ///< tokens in each sequence's KV cache
+  int attention_gpus = 0;  ///< nA: data-parallel attention GPUs (first GPUs of attention_pool)
+  int ffn_gpus = 0;        ///< nF: expert-parallel FFN GPUs (first free GPUs of ffn_pool)
+  int micro_batches = 3;   ///< m: ping-pong micro-batches
+  int64_t batch = 0;       ///< sequences decoded together by the instance (all attention GPUs)
+  int64_t context = 4096;  ///< tokens in each sequence's KV cache
   AfdPrecisions precisions;
   double target_tpot_s = 0.05;
-  int iterations = 2;        ///< decode iterations simulated (the first fills the pipeline)
+  int iterations = 2;  ///< decode iterations simulated (the first fills the pipeline)
 };
 
 /// One axis of a sweep in the `--param` syntax: `path` and its values ("a,b,c" or "lo:hi:step").

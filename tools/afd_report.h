@@ -1,0 +1,25 @@
+// What an AFD run writes and prints: metrics.json (AFD keys: TPOT, throughput per GPU, per-layer
+// attention / transfer / FFN time, FFN and link utilisation, cost, the analytical ping-pong
+// estimate beside the simulated figures), trace.json (Chrome trace events: per GPU a compute track
+// with attention or FFN spans and a transfer track with dispatch and combine spans), the summary
+// table on stdout, and the row a sweep records for one point.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/afd/afd_simulation.h"
+#include "sim/scenario/afd_spec.h"
+
+namespace rlsim {
+
+nlohmann::json afd_metrics_json(const AfdScenario& scenario, const AfdMetrics& metrics);
+nlohmann::json afd_trace_json(const AfdScenario& scenario, const Timeline& timeline);
+std::string afd_summary_table(const AfdScenario& scenario, const AfdMetrics& metrics);
+
+/// The metric columns a sweep records for an AFD point, and one point's values in that order.
+const std::vector<std::string>& afd_sweep_columns();
+std::vector<std::string> afd_sweep_values(const AfdScenario& scenario, const AfdMetrics& metrics);
+
+}  // namespace rlsim

@@ -1,0 +1,27 @@
+// ChildPool: runs jobs in forked child processes, at most N at once, each returning a short text
+// to the parent through a pipe. The simulator needs this (SimGrid allows one engine per process);
+// the parent stays single-threaded and never creates an engine. A child's InputError comes back
+// as such; any other failure as a runtime error naming the job.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rlsim {
+
+struct ChildOutcome {
+  long job = 0;
+  bool ok = false;
+  bool input_error = false;  ///< the child threw InputError (message holds its text)
+  std::string text;          ///< the job's result, or the error message
+};
+
+/// Runs `work(job)` for each job in `jobs`, `parallel` at a time, calling `done` in the parent (in
+/// completion order) as each finishes. Stops starting new jobs after the first failure, waits for
+/// the running ones, and returns that failure (ok = true when all succeeded).
+ChildOutcome run_in_children(const std::vector<long>& jobs, int parallel,
+                             const std::function<std::string(long)>& work,
+                             const std::function<void(const ChildOutcome&)>& done);
+
+}  // namespace rlsim

@@ -1,0 +1,38 @@
+// The sweep table as a CSV file: one header line, then one row per finished grid point, keyed by
+// its `point` index (the first column). Rows are appended one at a time as points finish, so an
+// interrupted sweep keeps every finished point; reading drops a torn last line. The final file is
+// rewritten sorted by point, so sharded and unsharded runs of a grid give the same bytes.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rlsim {
+
+/// A number as the sweep writes it: shortest of %.6g (same value, same text on every run).
+std::string csv_number(double value);
+
+struct SweepTable {
+  std::vector<std::string> header;                ///< "point", the swept paths, then the metrics
+  std::map<long, std::vector<std::string>> rows;  ///< by point index, cells in header order
+
+  /// Index of column `name`, or -1.
+  int column(const std::string& name) const;
+};
+
+/// Reads `path`; a missing file is an empty table. Lines that do not have the header's cell count
+/// or a numeric point (a write cut short) are dropped. InputError when the file is not a sweep CSV.
+SweepTable read_sweep_csv(const std::filesystem::path& path);
+/// Writes the whole table sorted by point, atomically (temporary file, then rename).
+void write_sweep_csv(const std::filesystem::path& path, const SweepTable& table);
+/// Appends one row (creating the file with `header` first if needed) and flushes it to disk.
+void append_sweep_row(const std::filesystem::path& path, const std::vector<std::string>& header,
+                      const std::vector<std::string>& cells);
+
+/// One CSV line (no newline) with quoting where a cell needs it, and its cells back.
+std::string csv_line(const std::vector<std::string>& cells);
+std::vector<std::string> csv_cells(const std::string& line);
+
+}  // namespace rlsim
