@@ -44,7 +44,7 @@ void InferenceInstance::handle(InstanceMessage* message) {
         // Moved here mid-generation: its KV is rebuilt by a prefill of everything so far.
         s.kv_tokens = s.request->context_tokens + s.request->new_tokens + s.request->generated_tokens;
       }
-      if ((paused_ || (preempting_ && preemption_ == Preemption::drain)) && on_displaced_) {
+      if (paused_ && on_displaced_) {
         displace(s);
       } else {
         waiting_.push_back(s);
@@ -79,11 +79,10 @@ void InferenceInstance::displace(const Sequence& s) {
   on_displaced_(s.request);
 }
 
-bool InferenceInstance::stop_for_preemption() {
+void InferenceInstance::stop_for_preemption() {
   if (on_displaced_) {
-    // Calls that have not started go elsewhere at once; so do all waiting ones when they migrate
-    // or the running ones are being finished (drain).
-    const bool all = preemption_ == Preemption::drain || preemption_ == Preemption::migrate;
+    // Calls that have not started go elsewhere at once; so do all waiting ones when they migrate.
+    const bool all = preemption_ == Preemption::migrate;
     std::deque<Sequence> kept;
     for (const Sequence& s : waiting_) {
       if (all || (s.kv_tokens == 0.0 && !s.swapped)) {
@@ -94,7 +93,6 @@ bool InferenceInstance::stop_for_preemption() {
     }
     waiting_.swap(kept);
   }
-  if (preemption_ == Preemption::drain && !running_.empty()) return false;
   switch (preemption_) {
     case Preemption::save_kv: {
       double kv_tokens = 0.0;
@@ -125,7 +123,6 @@ bool InferenceInstance::stop_for_preemption() {
         }
       }
       break;
-    case Preemption::drain: break;
   }
   stats_.preemptions += static_cast<long>(running_.size());
   for (auto& s : running_) ++s.request->preemptions;
@@ -138,7 +135,6 @@ bool InferenceInstance::stop_for_preemption() {
   paused_ = true;
   preempt_ack_->put_init(new int(index_), 0)->detach();
   pause_until_resumed();
-  return true;
 }
 
 void InferenceInstance::fail_and_recover() {
@@ -338,7 +334,7 @@ void InferenceInstance::advance(long iterations) {
   running_.erase(done, running_.end());
 }
 
-long InferenceInstance::decode(long iterations, double iteration_s) {
+long InferenceInstance::decode(long iterations, double iteration_s, double first_s) {
   const double start = sg4::Engine::get_clock();
   sg4::ExecPtr exec = sg4::this_actor::exec_init(iterations * iteration_s);
   exec->start();
@@ -346,11 +342,24 @@ long InferenceInstance::decode(long iterations, double iteration_s) {
   if (receive_) {
     std::vector<sg4::ActivityPtr> activities{exec, receive_};
     if (sg4::Activity::wait_any(activities) == 1) {
-      // A message arrived mid-stretch: finish the current iteration, then re-plan.
+      // A message arrived mid-stretch: finish the current iteration, then re-plan. Iterations
+      // grow by a constant step from first_s (context grows by one token each), summing to the
+      // stretch's total, so the iterations done and the rest are exact: re-planning (or a
+      // preemption) neither loses nor adds decode time.
       const double elapsed = sg4::Engine::get_clock() - start;
-      done = std::min<long>(iterations, static_cast<long>(std::floor(elapsed / iteration_s + 1e-9)) + 1);
+      const double n = static_cast<double>(iterations);
+      const double slope = iterations > 1 ? 2.0 * (iteration_s - first_s) / (n - 1.0) : 0.0;
+      auto time_of = [&](long d) { return d * first_s + slope * static_cast<double>(d) * static_cast<double>(d - 1) / 2.0; };
+      const double a = slope / 2.0, b = first_s - slope / 2.0;
+      double estimate = elapsed / iteration_s;
+      const double discriminant = b * b + 4.0 * a * elapsed;
+      if (a != 0.0 && discriminant >= 0.0) estimate = (-b + std::sqrt(discriminant)) / (2.0 * a);
+      estimate = std::clamp(estimate, 1.0, n);
+      done = std::clamp<long>(static_cast<long>(std::ceil(estimate - 1e-9)), 1, iterations);
+      while (done < iterations && time_of(done) < elapsed) ++done;
+      while (done > 1 && time_of(done - 1) >= elapsed) --done;
       exec->cancel();
-      const double rest = done * iteration_s - elapsed;
+      const double rest = time_of(done) - elapsed;
       if (rest > 0.0) sg4::this_actor::execute(rest);
     }
   } else {
@@ -371,7 +380,10 @@ void InferenceInstance::serve() {
       fail_and_recover();
       continue;
     }
-    if (preempting_ && stop_for_preemption()) continue;
+    if (preempting_) {
+      stop_for_preemption();
+      continue;
+    }
     if (pending_version_ >= 0) {
       run_busy(pending_pause_s_, "switching");
       version_ = pending_version_;
@@ -412,7 +424,7 @@ void InferenceInstance::serve() {
     iterations = std::max(1L, iterations);
     // Decode time is affine in context: the stretch's mean context gives its exact total.
     const double mean_context = kv_used() / batch + (static_cast<double>(iterations) - 1.0) / 2.0;
-    advance(decode(iterations, iteration_seconds(batch, mean_context)));
+    advance(decode(iterations, iteration_seconds(batch, mean_context), iteration_seconds(batch, kv_used() / batch)));
   }
   if (receive_) receive_->cancel();
   mailbox_->set_receiver(nullptr);

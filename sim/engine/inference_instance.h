@@ -6,9 +6,8 @@
 // When KV runs out the newest sequence is preempted (recompute: re-prefilled later; swap: its KV
 // goes to host memory and comes back). A KV prefix cache keeps finished turns' KV, evicted LRU.
 // Label scheduling takes an instance away from rollout with a `preempt` message: at the next
-// iteration boundary it saves its sequences' KV to host memory, drops it for recompute, hands the
-// sequences to other instances, or (non-interruptible work) first finishes what it runs; then it
-// reports on the message's ack mailbox and pauses, handing any call that arrives to other
+// iteration boundary it saves its sequences' KV to host memory, drops it for recompute, or hands
+// the sequences to other instances; then it reports on the message's ack mailbox and pauses, handing any call that arrives to other
 // instances, until `resume` restarts it. Generated tokens are never lost, so a preempted sequence
 // resumes with exactly its remaining tokens plus the save/restore (or re-prefill) cost. A `fail`
 // message (a fault) loses everything in flight: its calls start over on other instances.
@@ -92,8 +91,8 @@ class InferenceInstance {
   void handle(InstanceMessage* message);
   /// Gives `s`'s call to the displaced handler, carrying the tokens it already generated.
   void displace(const Sequence& s);
-  /// Acts on a pending preempt message; returns true once the instance has paused and resumed.
-  bool stop_for_preemption();
+  /// Acts on a pending preempt message: stops, reports, and pauses until resumed.
+  void stop_for_preemption();
   void pause_until_resumed();
   /// A fault: gives up every call with its generated tokens lost, sits out the repair, reloads.
   void fail_and_recover();
@@ -105,7 +104,8 @@ class InferenceInstance {
   double prefill_seconds(const Sequence& s) const;
   void run_busy(double seconds, const std::string& state);
   /// Runs a decode stretch of up to `iterations`; returns the iterations actually done.
-  long decode(long iterations, double iteration_s);
+  /// `iteration_s` is the stretch's mean iteration, `first_s` its first (shortest) one.
+  long decode(long iterations, double iteration_s, double first_s);
   void advance(long iterations);
   void complete(Sequence& s);
   void cache_prefix(const LlmRequest& r);

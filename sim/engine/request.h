@@ -31,9 +31,8 @@ struct LlmRequest {
 
 /// What an instance does with its in-flight sequences when it is taken away from rollout
 /// (label scheduling): keep their KV in host memory and restore it on resume, drop the KV and
-/// re-prefill on resume, hand them to other instances (re-prefilled there), or — when work is not
-/// interruptible — finish them first (drain) and only then stop.
-enum class Preemption { save_kv, recompute, migrate, drain };
+/// re-prefill on resume, or hand them to other instances (re-prefilled there).
+enum class Preemption { save_kv, recompute, migrate };
 
 /// What arrives in an instance's mailbox: a request, or a control signal from the orchestrator.
 /// `preempt` stops the instance (it answers on `ack` once its GPUs are free); `resume` restarts it

@@ -35,7 +35,7 @@ struct RlContext {
   std::mt19937_64 rng;
   std::vector<GpuGroup> rollout_instances;  ///< TP groups of the rollout pool
   GpuGroup trainer;                         ///< every GPU of the training pool
-  std::vector<GpuGroup> pools;              ///< every GPU of each cluster pool, in scenario order
+  std::vector<GpuGroup> pools{};            ///< every GPU of each cluster pool, in scenario order
   const FaultState* faults = nullptr;       ///< the run's failures (none when null)
   int next_trajectory = 0;                  ///< id of the next trajectory to sample
   /// Filled by the policy for the metrics: agents' waiting on the LLM and in tools.

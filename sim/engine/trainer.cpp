@@ -86,9 +86,13 @@ void Trainer::train(double tokens, int step) {
     const double ready = faults ? faults->running_again(now, gpus_.hosts) : now;
     bool restarting = false;
     if (ready > now) {
+      // The job died (busy or not): after the repair it restarts, and going back to the last
+      // checkpoint (taken after every checkpoint_interval-th step) loses the steps since then.
       sg4::this_actor::sleep_until(ready);
       context_.record(gpus_, "wait:fault", now, ready, step);
       restarting = true;
+      const FaultsSpec& spec = faults->spec();
+      redo = spec.recovery == "checkpoint" ? step % spec.checkpoint_interval : 0;
     }
     try {
       if (restarting) run_on_all(faults->spec().restart_s, "switching", step);
@@ -96,8 +100,7 @@ void Trainer::train(double tokens, int step) {
       train_once(tokens, step);
       return;
     } catch (const TrainingStopped&) {
-      const FaultsSpec& spec = faults->spec();
-      redo = spec.recovery == "checkpoint" ? step % spec.checkpoint_interval : 0;
+      // Stopped mid-training: the loop waits for the repair and starts over.
     }
   }
 }

@@ -3,10 +3,11 @@
 // new ones are launched so that one step's worth stays in flight, at most policy.max_staleness
 // weight versions ahead of the trainer. While the trainer waits for a full batch, its train-tagged
 // nodes roll out too. When the batch is ready they are preempted — their in-flight calls have
-// their KV saved, dropped for recompute, or migrated (labels.preemption), or, when work is not
-// interruptible, are finished first (the boundary) — switch to training (optimizer state in),
-// train, send the new weights to the rollout-only instances, switch back (optimizer state out,
-// weights in) and resume. Rollout-only nodes keep generating, one step off-policy, meanwhile.
+// their KV saved, dropped for recompute, or migrated (labels.preemption) — switch to training
+// (optimizer state in), train, send the new weights to the rollout-only instances, switch back
+// (optimizer state out, weights in) and resume. Rollout-only nodes keep generating, one step
+// off-policy, meanwhile. With labels.interruptible false no train-tagged node is lent (see
+// keep_for_training): what is left is pipeline overlap on the rollout-only nodes.
 #include <simgrid/s4u.hpp>
 
 #include <map>
@@ -24,7 +25,6 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 Preemption preemption_of(const LabelsSpec& labels) {
-  if (!labels.interruptible) return Preemption::drain;
   if (labels.preemption == "recompute") return Preemption::recompute;
   if (labels.preemption == "migrate") return Preemption::migrate;
   return Preemption::save_kv;
@@ -79,11 +79,33 @@ class RollingLauncher {
   int finished_ = 0;
 };
 
+/// Work that cannot be interrupted frees a node only at its boundary; a batch is ready when the
+/// slowest trajectory ends, so a lent node would hold the trainer until its own calls end. The
+/// scheduler therefore lends no train-tagged node: they wait for data, as in `overlap`.
+void keep_for_training(LabelLayout& layout) {
+  std::vector<GpuGroup> kept;
+  std::vector<int> rollout_only;
+  for (int i : layout.rollout_only) {
+    rollout_only.push_back(static_cast<int>(kept.size()));
+    kept.push_back(layout.instances[static_cast<size_t>(i)]);
+  }
+  for (int i : layout.flexible) {
+    const GpuGroup& g = layout.instances[static_cast<size_t>(i)];
+    layout.idle_trainers.hosts.insert(layout.idle_trainers.hosts.end(), g.hosts.begin(), g.hosts.end());
+    layout.idle_trainers.tracks.insert(layout.idle_trainers.tracks.end(), g.tracks.begin(), g.tracks.end());
+  }
+  layout.instances = std::move(kept);
+  layout.rollout_only = std::move(rollout_only);
+  layout.flexible.clear();
+  layout.lent_trainers = GpuGroup{};
+}
+
 class LabelsPolicy : public Policy {
  public:
   void run(RlContext& ctx) override {
     const Scenario& s = ctx.scenario;
-    const LabelLayout layout = label_layout(ctx);
+    LabelLayout layout = label_layout(ctx);
+    if (!s.labels.interruptible) keep_for_training(layout);
     RolloutService service(ctx, ctx.cost, layout.instances, ctx.monitor);
     Trainer trainer(ctx, ctx.cost, ctx.trainer, s.training.dp);
     service.start();
@@ -125,9 +147,10 @@ class LabelsPolicy : public Policy {
       ctx.record(ctx.trainer, "busy:weight_sync", train_end, sync_end, step);
       version = step + 1;
       service.update_weights(version, s.policy.weight_swap_s, layout.rollout_only);
-      launcher.launch_allowed(version);
       run_switch(ctx, layout.lent_trainers, costs.to_rollout_s, step);
       service.resume(layout.flexible, version, 0.0);
+      // Launched after the resume, so the router spreads the new work over every instance.
+      launcher.launch_allowed(version);
 
       record.end_s = sg4::Engine::get_clock();
       record.rollout_s = ready - wait_start;
