@@ -89,6 +89,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     for (const auto& step : timeline.steps()) end = std::max(end, step.end_s);
     faults.record_down(timeline, end);
     timeline.resolve_overlaps(fault_state_rank);
+    timeline.clip(end);  // a failed instance may sit out its repair after the last step
   }
 
   timeline.yield_to_others("wait:idle");

@@ -82,6 +82,18 @@ void Timeline::resolve_overlaps(const std::function<int(const std::string&)>& ra
   std::fill(last_interval_.begin(), last_interval_.end(), -1);
 }
 
+void Timeline::clip(double end_s) {
+  std::vector<Interval> kept;
+  kept.reserve(intervals_.size());
+  for (Interval i : intervals_) {
+    if (i.start_s >= end_s) continue;
+    i.end_s = std::min(i.end_s, end_s);
+    kept.push_back(i);
+  }
+  intervals_ = std::move(kept);
+  std::fill(last_interval_.begin(), last_interval_.end(), -1);
+}
+
 void Timeline::cut(const std::function<bool(const Interval&)>& covers, const std::function<bool(const Interval&)>& yields) {
   // Per track, the spans of covering intervals, merged and sorted.
   std::vector<std::vector<std::pair<double, double>>> covered(tracks_.size());

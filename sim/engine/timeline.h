@@ -60,6 +60,8 @@ class Timeline {
   /// Leaves each track in one state at a time: where intervals overlap, the one whose state has
   /// the lowest `rank` keeps the time (ties: the earlier recorded).
   void resolve_overlaps(const std::function<int(const std::string&)>& rank);
+  /// Drops what was recorded after `end_s` (actors still winding down after the last step).
+  void clip(double end_s);
   void record_call(const CallRecord& call) { calls_.push_back(call); }
 
   const std::vector<Track>& tracks() const { return tracks_; }
