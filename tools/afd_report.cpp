@@ -5,13 +5,11 @@
 #include <cstdio>
 #include <map>
 
+#include "tools/chrome_trace.h"
 #include "tools/sweep_csv.h"
 
 namespace rlsim {
 namespace {
-
-// Trace timestamps are microseconds; rounding to the nanosecond keeps files stable and small.
-double micros(double seconds) { return std::round(seconds * 1e9) / 1e3; }
 
 std::string fmt(const char* format, double value) {
   char buffer[64];
@@ -57,41 +55,12 @@ nlohmann::json afd_metrics_json(const AfdScenario& s, const AfdMetrics& m) {
   return j;
 }
 
-nlohmann::json afd_trace_json(const AfdScenario& scenario, const Timeline& timeline) {
-  nlohmann::json events = nlohmann::json::array();
-  std::map<std::string, int> process_ids;
-  std::vector<int> pid_of_track;
-  for (size_t t = 0; t < timeline.tracks().size(); ++t) {
-    const Track& track = timeline.tracks()[t];
-    auto [it, inserted] = process_ids.emplace(track.group, static_cast<int>(process_ids.size()) + 1);
-    if (inserted) {
-      events.push_back({{"name", "process_name"},
-                        {"ph", "M"},
-                        {"pid", it->second},
-                        {"tid", 0},
-                        {"args", {{"name", track.group + " GPUs"}}}});
-    }
-    pid_of_track.push_back(it->second);
-    events.push_back({{"name", "thread_name"},
-                      {"ph", "M"},
-                      {"pid", it->second},
-                      {"tid", static_cast<int>(t) + 1},
-                      {"args", {{"name", track.name}}}});
-  }
-  for (const Interval& interval : timeline.intervals()) {
-    const auto colon = interval.state.find(':');
-    events.push_back({{"name", interval.state.substr(colon + 1)},
-                      {"cat", interval.state.substr(0, colon)},
-                      {"ph", "X"},
-                      {"ts", micros(interval.start_s)},
-                      {"dur", micros(interval.end_s) - micros(interval.start_s)},
-                      {"pid", pid_of_track[static_cast<size_t>(interval.track)]},
-                      {"tid", interval.track + 1},
-                      {"args", {{"iteration", interval.step}}}});
-  }
-  return {{"traceEvents", events},
-          {"displayTimeUnit", "ms"},
-          {"otherData", {{"scenario", scenario.name}, {"kind", "afd"}, {"seed", scenario.seed}}}};
+std::string afd_trace_json(const AfdScenario& scenario, const Timeline& timeline) {
+  ChromeTraceStyle style;
+  style.process_name = [](const std::string& group) { return group + " GPUs"; };
+  style.index_key = "iteration";
+  style.other_data = {{"scenario", scenario.name}, {"kind", "afd"}, {"seed", scenario.seed}};
+  return chrome_trace(timeline, style);
 }
 
 std::string afd_summary_table(const AfdScenario& s, const AfdMetrics& m) {

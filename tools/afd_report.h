@@ -15,7 +15,8 @@
 namespace rlsim {
 
 nlohmann::json afd_metrics_json(const AfdScenario& scenario, const AfdMetrics& metrics);
-nlohmann::json afd_trace_json(const AfdScenario& scenario, const Timeline& timeline);
+/// trace.json's text.
+std::string afd_trace_json(const AfdScenario& scenario, const Timeline& timeline);
 std::string afd_summary_table(const AfdScenario& scenario, const AfdMetrics& metrics);
 
 /// The metric columns a sweep records for an AFD point, and one point's values in that order.

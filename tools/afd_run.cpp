@@ -31,7 +31,7 @@ int run_afd(const ScenarioArgs& args, const std::string& out, const std::vector<
   for (const auto& log : logs) options.simgrid_args.push_back("--log=" + log);
   const AfdResult result = simulate_afd(scenario, options);
   output.write("metrics.json", afd_metrics_json(scenario, result.metrics).dump(2) + "\n");
-  output.write("trace.json", afd_trace_json(scenario, result.timeline).dump() + "\n");
+  output.write("trace.json", afd_trace_json(scenario, result.timeline));
   output.write("resolved.yaml", loaded.resolved_yaml);
   output.commit();
   std::cout << afd_summary_table(scenario, result.metrics);

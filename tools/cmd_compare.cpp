@@ -88,7 +88,7 @@ class CompareCommand : public Command {
           const nlohmann::json metrics = metrics_json(loaded.scenario, result.metrics);
           StagedOutput output(out / rows[i].policy);
           output.write("metrics.json", metrics.dump(2) + "\n");
-          output.write("trace.json", trace_json(loaded.scenario, result.timeline).dump() + "\n");
+          output.write("trace.json", trace_json(loaded.scenario, result.timeline));
           output.write("resolved.yaml", loaded.resolved_yaml);
           output.commit();
           return metrics.dump();

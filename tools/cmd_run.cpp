@@ -42,11 +42,14 @@ class RunCommand : public Command {
     for (const auto& log : logs_) options.simgrid_args.push_back("--log=" + log);
     SimulationResult result = simulate(scenario, options);
     output.write("metrics.json", metrics_json(scenario, result.metrics).dump(2) + "\n");
-    output.write("trace.json", trace_json(scenario, result.timeline).dump() + "\n");
+    output.write("trace.json", trace_json(scenario, result.timeline));
     output.write("resolved.yaml", loaded.resolved_yaml);
+    const bool ledger = scenario.cluster.dataplane.ledger;
+    if (ledger) output.write("trajectories.jsonl", ledger_jsonl(result.ledger));
     output.commit();
     std::cout << summary_table(scenario, result.metrics);
-    std::cout << "outputs: " << out_ << "/{metrics.json,trace.json,resolved.yaml}\n";
+    std::cout << "outputs: " << out_ << "/{metrics.json,trace.json,resolved.yaml" << (ledger ? ",trajectories.jsonl" : "")
+              << "}\n";
     return kExitOk;
   }
 

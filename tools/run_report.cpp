@@ -1,6 +1,8 @@
 // Serialising a run's metrics and timeline.
 #include "tools/run_report.h"
 
+#include "tools/chrome_trace.h"
+
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -9,9 +11,6 @@ namespace rlsim {
 namespace {
 
 nlohmann::json percentiles_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"mean", p.mean}}; }
-
-// Trace timestamps are microseconds; rounding to the nanosecond keeps files stable and small.
-double micros(double seconds) { return std::round(seconds * 1e9) / 1e3; }
 
 }  // namespace
 
@@ -58,37 +57,35 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   return j;
 }
 
-nlohmann::json trace_json(const Scenario& scenario, const Timeline& timeline) {
-  nlohmann::json events = nlohmann::json::array();
-  std::map<std::string, int> process_ids;
-  std::vector<int> pid_of_track;
-  for (size_t t = 0; t < timeline.tracks().size(); ++t) {
-    const Track& track = timeline.tracks()[t];
-    auto [it, inserted] = process_ids.emplace(track.group, static_cast<int>(process_ids.size()) + 1);
-    if (inserted) {
-      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", it->second}, {"tid", 0},
-                        {"args", {{"name", "pool " + track.group}}}});
-    }
-    pid_of_track.push_back(it->second);
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", it->second}, {"tid", static_cast<int>(t) + 1},
-                      {"args", {{"name", track.name}}}});
+std::string trace_json(const Scenario& scenario, const Timeline& timeline) {
+  ChromeTraceStyle style;
+  style.process_name = [](const std::string& group) { return "pool " + group; };
+  style.index_key = "step";
+  style.state_arg = true;
+  style.other_data = {{"scenario", scenario.name}, {"seed", scenario.seed}, {"policy", scenario.policy.name}};
+  return chrome_trace(timeline, style);
+}
+
+std::string ledger_jsonl(const std::vector<LedgerEntry>& ledger) {
+  std::string out;
+  for (const LedgerEntry& e : ledger) {
+    nlohmann::ordered_json line{{"trajectory", e.trajectory},
+                                {"turn", e.turn},
+                                {"step", e.step},
+                                {"instance", e.instance},
+                                {"weight_version", e.mean_weight_version},
+                                {"prompt_tokens", e.prompt_tokens},
+                                {"prefilled_tokens", e.prefilled_tokens},
+                                {"output_tokens", e.output_tokens},
+                                {"submit_s", e.submit_s},
+                                {"first_token_s", e.first_token_s},
+                                {"finish_s", e.finish_s},
+                                {"ttft_s", e.first_token_s - e.submit_s},
+                                {"latency_s", e.finish_s - e.submit_s}};
+    out += line.dump();
+    out += '\n';
   }
-  for (const Interval& interval : timeline.intervals()) {
-    const auto colon = interval.state.find(':');
-    const std::string category = interval.state.substr(0, colon);
-    const std::string name = colon == std::string::npos ? interval.state : interval.state.substr(colon + 1);
-    events.push_back({{"name", name},
-                      {"cat", category},
-                      {"ph", "X"},
-                      {"ts", micros(interval.start_s)},
-                      {"dur", micros(interval.end_s) - micros(interval.start_s)},
-                      {"pid", pid_of_track[static_cast<size_t>(interval.track)]},
-                      {"tid", interval.track + 1},
-                      {"args", {{"step", interval.step}, {"state", interval.state}}}});
-  }
-  return {{"traceEvents", events},
-          {"displayTimeUnit", "ms"},
-          {"otherData", {{"scenario", scenario.name}, {"seed", scenario.seed}, {"policy", scenario.policy.name}}}};
+  return out;
 }
 
 std::string summary_table(const Scenario& scenario, const RunMetrics& m) {

@@ -198,8 +198,7 @@ void InferenceInstance::run_busy(double seconds, const std::string& state) {
 
 double InferenceInstance::iteration_seconds(double batch, double mean_context) const {
   const auto b = static_cast<int64_t>(batch);
-  double seconds = decode_iteration_seconds(*config_.model, *config_.card, *config_.cost, b, mean_context, config_.tp,
-                                            config_.weights, config_.kv);
+  double seconds = config_.decode_cost->seconds(b, mean_context);
   if (config_.tp > 1) {
     const LinkSpec link{config_.scale_up_bytes_per_s, config_.scale_up_latency_s};
     seconds += tp_allreduces_per_forward(*config_.model) *

@@ -18,11 +18,13 @@
 #include <deque>
 #include <functional>
 #include <list>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "models/cost_model.h"
+#include "models/decode_iteration_cost.h"
 #include "models/hardware.h"
 #include "models/model_arch.h"
 #include "sim/engine/request.h"
@@ -47,6 +49,8 @@ struct InstanceConfig {
   double scale_up_latency_s = 0.0;
   double output_bytes_per_token = 4.0;  ///< reply payload (token ids)
   double restart_s = 0.0;               ///< reloading after a fault is repaired
+  /// Decode iteration times of this model on this card and TP (shared by the instances alike).
+  std::shared_ptr<const DecodeIterationCost> decode_cost;
 };
 
 /// KV slots left for the cache on a group of `tp` cards after weights and an activation reserve

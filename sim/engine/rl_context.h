@@ -10,6 +10,7 @@
 
 #include "models/cost_model.h"
 #include "sim/engine/fault_state.h"
+#include "sim/engine/ledger.h"
 #include "sim/engine/rollout_monitor.h"
 #include "sim/engine/timeline.h"
 #include "sim/platform/platform.h"
@@ -41,6 +42,8 @@ struct RlContext {
   /// Filled by the policy for the metrics: agents' waiting on the LLM and in tools.
   double agent_llm_wait_s = 0.0;
   double agent_tool_s = 0.0;
+  /// Filled when the rollout service stops: every call the data plane recorded.
+  std::vector<LedgerEntry> ledger{};
 
   /// Records `state` on every GPU of `group` over [start, end).
   void record(const GpuGroup& group, const std::string& state, double start_s, double end_s, int step) const {

@@ -2,6 +2,8 @@
 #include "sim/engine/rollout_service.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 
 #include "models/arch_params.h"
 
@@ -36,6 +38,12 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.scale_up_latency_s = pool.intra_node.latency_s;
   config.output_bytes_per_token = kBytesPerToken;
   config.restart_s = s.faults.restart_s;
+  auto decode_cost_on = [&](const HardwareSpec& card) {
+    return std::make_shared<const DecodeIterationCost>(s.model, card, cost_, s.rollout.tp, s.rollout.weights,
+                                                       s.rollout.kv_cache);
+  };
+  config.decode_cost = decode_cost_on(pool.card);
+  std::map<std::string, std::shared_ptr<const DecodeIterationCost>> lent_cards;  // by pool
   for (size_t i = 0; i < groups.size(); ++i) {
     InstanceConfig own = config;
     if (groups[i].pool && groups[i].pool->name != pool.name) {
@@ -46,6 +54,9 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
                                                   s.rollout.activation_memory_fraction);
       own.scale_up_bytes_per_s = other.intra_node.bandwidth_bytes_per_s / 2.0;
       own.scale_up_latency_s = other.intra_node.latency_s;
+      auto [lent, first] = lent_cards.emplace(other.name, nullptr);
+      if (first) lent->second = decode_cost_on(other.card);
+      own.decode_cost = lent->second;
     }
     instances_.push_back(std::make_unique<InferenceInstance>(
         static_cast<int>(i), groups[i], own, context.timeline,
@@ -61,6 +72,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
                                                       mailboxes, context.timeline);
   }
   for (auto* host : context.platform.agent_hosts) tool_cores_.push_back(sg4::Semaphore::create(host->get_core_count()));
+  idle_agents_.resize(context.platform.agent_hosts.size());
 }
 
 void RolloutService::start() {
@@ -121,21 +133,38 @@ void RolloutService::set_step(int step) {
 }
 
 void RolloutService::launch(const Trajectory& trajectory, int step) {
-  int slot = 0;
-  if (free_slots_.empty()) {
-    slot = next_slot_++;
-  } else {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-  }
   monitor_.trajectory_started(sg4::Engine::get_clock());
   ++launched_;
   const auto& hosts = context_.platform.agent_hosts;
-  sg4::Host* host = hosts[static_cast<size_t>(trajectory.id) % hosts.size()];
-  sg4::Actor::create("agent", host, [this, trajectory, step, slot]() { run_agent(trajectory, step, slot); });
+  const size_t host_index = static_cast<size_t>(trajectory.id) % hosts.size();
+  auto* job = new AgentJob{trajectory, step};
+  std::vector<int>& idle = idle_agents_[host_index];
+  if (!idle.empty()) {
+    const int slot = idle.back();
+    idle.pop_back();
+    agents_[static_cast<size_t>(slot)].job = job;
+    agents_[static_cast<size_t>(slot)].wake->release();
+    return;
+  }
+  const int slot = static_cast<int>(agents_.size());
+  agents_.push_back(AgentSlot{sg4::Semaphore::create(0), nullptr});
+  sg4::Actor::create("agent", hosts[host_index], [this, slot, host_index, job]() { agent_loop(slot, host_index, job); });
 }
 
-void RolloutService::run_agent(Trajectory trajectory, int step, int slot) {
+void RolloutService::agent_loop(int slot, size_t host_index, AgentJob* first) {
+  for (AgentJob* job = first; job != &stop_job_;) {
+    run_agent(job->trajectory, job->step, slot);
+    delete job;
+    if (stopping_) return;
+    idle_agents_[host_index].push_back(slot);
+    // Copy the handle: the vector may grow (and move) while this agent waits.
+    const sg4::SemaphorePtr wake = agents_[static_cast<size_t>(slot)].wake;
+    wake->acquire();
+    job = agents_[static_cast<size_t>(slot)].job;
+  }
+}
+
+void RolloutService::run_agent(const Trajectory& trajectory, int step, int slot) {
   sg4::Mailbox* inbox = sg4::Mailbox::by_name("agent-" + std::to_string(slot));
   const auto& hosts = context_.platform.agent_hosts;
   const size_t host_index = static_cast<size_t>(trajectory.id) % hosts.size();
@@ -181,7 +210,6 @@ void RolloutService::run_agent(Trajectory trajectory, int step, int slot) {
   agent_llm_wait_s_ += result.llm_wait_s;
   agent_tool_s_ += result.tool_s;
   result.finish_s = sg4::Engine::get_clock();
-  free_slots_.push_back(slot);
   monitor_.trajectory_finished(result.finish_s);
   finished_->put_init(new TrajectoryResult(result), 0)->detach();
 }
@@ -258,12 +286,24 @@ void RolloutService::reroute(LlmRequest* request, int from) {
 }
 
 void RolloutService::stop() {
+  stopping_ = true;  // agents still busy end after their trajectory; idle ones are told now
+  for (const auto& idle : idle_agents_) {
+    for (int slot : idle) {
+      agents_[static_cast<size_t>(slot)].job = &stop_job_;
+      agents_[static_cast<size_t>(slot)].wake->release();
+    }
+  }
+  for (auto& idle : idle_agents_) idle.clear();
   for (auto& instance : instances_) {
     instance->mailbox()->put_init(new InstanceMessage{InstanceMessage::Kind::stop, nullptr, 0, 0.0}, 0)->detach();
   }
   if (data_plane_) data_plane_->stop();
   for (auto& actor : actors_) actor->join();
   actors_.clear();
+  if (data_plane_) {
+    const auto& ledger = data_plane_->ledger();
+    context_.ledger.insert(context_.ledger.end(), ledger.begin(), ledger.end());
+  }
 }
 
 }  // namespace rlsim

@@ -1,6 +1,7 @@
 // RolloutService: everything that turns trajectories into generated tokens — the inference
-// instances of the rollout GPUs, the router, the trajectory manager (data plane) and one agent
-// actor per trajectory on the agent hosts. Policies launch trajectories, collect finished ones,
+// instances of the rollout GPUs, the router, the trajectory manager (data plane) and the agent
+// actors on the agent hosts, one per trajectory in flight (an agent that finished its trajectory
+// waits for the next one on its host instead of ending, so steps reuse them). Policies launch trajectories, collect finished ones,
 // broadcast weight updates and stop the service; they never touch instances directly.
 #pragma once
 
@@ -39,7 +40,7 @@ class RolloutService {
 
   /// Spawns the instance and data-plane actors. Call from inside the simulation.
   void start();
-  /// Spawns an agent for `trajectory` (tagged with `step`); returns at once.
+  /// Hands `trajectory` (tagged with `step`) to an idle agent on its host, or a new one; returns at once.
   void launch(const Trajectory& trajectory, int step);
   /// Blocks until some launched trajectory finishes and returns it.
   TrajectoryResult wait_finished();
@@ -65,7 +66,13 @@ class RolloutService {
   double agent_tool_s() const { return agent_tool_s_; }
 
  private:
-  void run_agent(Trajectory trajectory, int step, int slot);
+  struct AgentJob {
+    Trajectory trajectory;
+    int step = 0;
+  };
+  /// Actor body of one agent: runs the trajectories it is handed, one at a time, until stopped.
+  void agent_loop(int slot, size_t host_index, AgentJob* first);
+  void run_agent(const Trajectory& trajectory, int step, int slot);
   /// Sends a call that an instance gave up (or got while preempted) to an available instance, or
   /// parks it until one resumes.
   void reroute(LlmRequest* request, int from);
@@ -81,8 +88,14 @@ class RolloutService {
   std::unique_ptr<TrajectoryManager> data_plane_;
   std::vector<simgrid::s4u::ActorPtr> actors_;
   std::vector<simgrid::s4u::SemaphorePtr> tool_cores_;  ///< one per agent host
-  std::vector<int> free_slots_;                         ///< reusable agent inbox slots
-  int next_slot_ = 0;
+  struct AgentSlot {
+    simgrid::s4u::SemaphorePtr wake;  ///< released when `job` is set (no simulated time passes)
+    AgentJob* job = nullptr;
+  };
+  std::vector<AgentSlot> agents_;                       ///< every agent created, by slot
+  std::vector<std::vector<int>> idle_agents_;           ///< per agent host: agents waiting for a trajectory
+  bool stopping_ = false;
+  AgentJob stop_job_;                                   ///< tells an idle agent to end
   simgrid::s4u::Mailbox* finished_;
   long launched_ = 0;
   double agent_llm_wait_s_ = 0.0;

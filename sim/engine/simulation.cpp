@@ -96,6 +96,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   monitor.classify(timeline);
   result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed);
   result.metrics.simgrid_activities = activities;
+  result.ledger = std::move(context.ledger);
   result.metrics.faults = fault_metrics(timeline, static_cast<int>(scenario.faults.events.size()));
   result.metrics.agent_waits_llm = context.agent_llm_wait_s + context.agent_tool_s > 0.0
                                        ? context.agent_llm_wait_s / (context.agent_llm_wait_s + context.agent_tool_s)

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/ledger.h"
 #include "sim/engine/metrics.h"
 #include "sim/engine/timeline.h"
 #include "sim/scenario/scenario.h"
@@ -20,6 +21,7 @@ struct SimulationOptions {
 struct SimulationResult {
   Timeline timeline;
   RunMetrics metrics;
+  std::vector<LedgerEntry> ledger;  ///< calls the data plane recorded, in recording order
 };
 
 /// Checks that the scenario's policy can run it (InputError otherwise), before any simulation.

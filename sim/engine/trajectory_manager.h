@@ -2,32 +2,19 @@
 // through it on the data-plane host, transparently to the agent: it records the message (a fixed
 // cost per record plus bytes over its recording bandwidth, one record at a time, so a slow
 // recorder queues traffic and shows up as its own busy track), routes calls to instances and
-// forwards replies to agents. The ledger of recorded calls can be written as trajectories.jsonl.
+// forwards replies to agents. It keeps the ledger of recorded calls (sim/engine/ledger.h).
 #pragma once
 
 #include <simgrid/s4u.hpp>
 
 #include <vector>
 
+#include "sim/engine/ledger.h"
 #include "sim/engine/request.h"
 #include "sim/engine/router.h"
 #include "sim/engine/timeline.h"
 
 namespace rlsim {
-
-struct LedgerEntry {
-  int trajectory = 0;
-  int turn = 0;
-  int step = 0;
-  int instance = 0;
-  double mean_weight_version = 0.0;
-  double prompt_tokens = 0.0;
-  double prefilled_tokens = 0.0;
-  double output_tokens = 0.0;
-  double submit_s = 0.0;
-  double first_token_s = 0.0;
-  double finish_s = 0.0;
-};
 
 class TrajectoryManager {
  public:

@@ -95,6 +95,11 @@ ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
   cluster.dataplane.nic = read_link(dp_nic, {25e9, 5e-6});
   cluster.dataplane.seconds_per_record = dataplane.quantity_or("cost_per_record", Quantity::duration, 0.0, true);
   cluster.dataplane.bytes_per_s = dataplane.quantity_or("record_bandwidth", Quantity::bandwidth, 1e9);
+  cluster.dataplane.ledger = dataplane.flag_or("ledger", false);
+  if (cluster.dataplane.ledger && !cluster.dataplane.enabled) {
+    dataplane.fail("ledger", "expected dataplane.enabled: true for a ledger (the ledger is what the data plane "
+                             "records), found the data plane disabled");
+  }
   dataplane.finish();
 
   std::vector<std::string> endpoints(names.begin(), names.end());

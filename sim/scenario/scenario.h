@@ -53,6 +53,7 @@ struct DataPlaneSpec {
   LinkParams nic;
   double seconds_per_record = 0.0;  ///< fixed recording cost per LLM input or output
   double bytes_per_s = 0.0;         ///< recording throughput (disk/CPU); 0 = free
+  bool ledger = false;              ///< write the recorded calls as trajectories.jsonl
 };
 
 struct ClusterSpec {

@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+#include <sstream>
+
 #include "cli_support.h"
 
 using namespace rlsim::test;
@@ -33,6 +36,37 @@ TEST_CASE("same scenario and seed give byte-identical outputs, another seed diff
   CHECK(slurp(dir / "a" / "metrics.json") == slurp(dir / "b" / "metrics.json"));
   CHECK(slurp(dir / "a" / "trace.json") == slurp(dir / "b" / "trace.json"));
   CHECK(slurp(dir / "a" / "metrics.json") != slurp(dir / "c" / "metrics.json"));
+}
+
+TEST_CASE("with dataplane.ledger, run writes one trajectories.jsonl line per LLM call, consistent with the run") {
+  const auto out = scratch_dir("ledger") / "out";
+  CliResult r = run_rlsim("run scenarios/quickstart.yaml --set workload.steps=2 --set cluster.dataplane.ledger=true --out '" +
+                          out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("trajectories.jsonl"));
+  std::istringstream lines(slurp(out / "trajectories.jsonl"));
+  std::string line;
+  int calls = 0;
+  double generated = 0.0;
+  std::set<std::pair<int, int>> seen;  // (trajectory, turn)
+  while (std::getline(lines, line)) {
+    const json call = json::parse(line);
+    ++calls;
+    INFO(line);
+    CHECK(seen.insert({call["trajectory"].get<int>(), call["turn"].get<int>()}).second);
+    CHECK(call["turn"] == 0);  // quickstart trajectories are single calls
+    CHECK(call["instance"].get<int>() >= 0);
+    CHECK(call["instance"].get<int>() < 4);  // 8 GPUs at TP 2
+    CHECK(call["output_tokens"].get<double>() >= 1.0);
+    CHECK(call["first_token_s"].get<double>() > call["submit_s"].get<double>());
+    CHECK(call["finish_s"].get<double>() >= call["first_token_s"].get<double>());
+    CHECK(call["weight_version"].get<double>() == call["step"].get<double>());  // synchronous: on-policy
+    generated += call["output_tokens"].get<double>();
+  }
+  CHECK(calls == 2 * 32 * 8);
+  const json metrics = json::parse(slurp(out / "metrics.json"));
+  CHECK_THAT(generated / metrics["sim_time_s"].get<double>(),
+             Catch::Matchers::WithinRel(metrics["throughput"]["tokens_per_s"].get<double>(), 1e-9));
 }
 
 TEST_CASE("trace.json is valid Chrome trace JSON with one named track per GPU") {

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/cost/roofline_cost_model.h"
+#include "models/decode_iteration_cost.h"
 #include "models/inference_cost.h"
 #include "models/training_cost.h"
 #include "reference_specs.h"
@@ -32,6 +33,33 @@ TEST_CASE("decode time grows with batch and context and shrinks with TP", "[infe
   CHECK(t(64, 32768, 8) > t(64, 4096, 8));
   CHECK(t(64, 4096, 8) < t(64, 4096, 4));
   CHECK(t(1, 0, 1) > 0.0);
+}
+
+TEST_CASE("memoised decode iteration time equals the direct one for dense, GQA, MoE and MLA models", "[inference]") {
+  RooflineCostModel cost;
+  struct Case {
+    ModelArch model;
+    HardwareSpec card;
+    int tp;
+    Precision kv;
+  };
+  const std::vector<Case> cases{{test::llama2_7b(), test::h100(), 1, Precision::bf16},
+                                {test::qwen3_235b(), test::h20(), 8, Precision::fp8},
+                                {test::deepseek_v3(), test::h800(), 8, Precision::bf16},
+                                {test::step3(), test::h20(), 4, Precision::fp8}};
+  for (const Case& c : cases) {
+    DecodeIterationCost memo(c.model, c.card, cost, c.tp, Precision::bf16, c.kv);
+    // Out of order, and each twice, so cached batches are read back as well as filled.
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int64_t batch : {64, 1, 7, 256}) {
+        for (double context : {0.0, 0.4, 1.0, 517.5, 4096.0, 65536.0}) {
+          INFO(c.model.name << " batch " << batch << " context " << context);
+          const double direct = decode_iteration_seconds(c.model, c.card, cost, batch, context, c.tp, Precision::bf16, c.kv);
+          CHECK_THAT(memo.seconds(batch, context), WithinRel(direct, 1e-12));
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("long prefill is compute-bound at about 2 FLOPs per parameter per token", "[inference]") {
