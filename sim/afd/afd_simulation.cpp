@@ -1,7 +1,6 @@
 // The AFD decode instance on SimGrid (see afd_simulation.h).
 #include "sim/afd/afd_simulation.h"
 
-#include <xbt/log.h>
 
 #include <algorithm>
 #include <cmath>
@@ -280,14 +279,7 @@ AfdResult simulate_afd(const AfdScenario& scenario, const SimulationOptions& opt
   const auto cost = make_cost_model(scenario.cost_model, scenario.cost_options);
   const AfdPlan plan = make_afd_plan(scenario, *cost);
 
-  std::vector<std::string> args{"rlsim"};
-  args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
-  std::vector<char*> argv;
-  for (auto& arg : args) argv.push_back(arg.data());
-  int argc = static_cast<int>(argv.size());
-  xbt_log_control_set("root.thres:critical");
-  sg4::Engine engine(&argc, argv.data());
-  configure_engine(engine);
+  const auto engine = make_engine(options.simgrid_args);
   const Topology topology(scenario.cluster, ServiceZones::optional);
   const Platform platform = build_platform(scenario.cluster, topology);
 
@@ -306,10 +298,10 @@ AfdResult simulate_afd(const AfdScenario& scenario, const SimulationOptions& opt
     sg4::Actor::create("micro-batch-" + std::to_string(j), attention.hosts.front(),
                        [&instance, j]() { instance.run_micro_batch(j); });
   }
-  engine.run();
+  engine->run();
 
   fill_metrics(scenario, plan, instance, result.metrics);
-  link_utilization(plan, d.iterations, attention, ffn, routes, engine.get_clock(), result.metrics);
+  link_utilization(plan, d.iterations, attention, ffn, routes, engine->get_clock(), result.metrics);
   return result;
 }
 

@@ -34,4 +34,17 @@ TrainingBatch collect(RolloutService& service, int count) {
   return batch;
 }
 
+void record_step(RlContext& context, StepRecord record, const TrainingBatch& batch) {
+  record.samples = batch.samples;
+  record.generated_tokens = batch.generated_tokens;
+  record.staleness = batch.staleness(record.step);
+  context.timeline.record_step(record);
+}
+
+void stop_rollout(RlContext& context, RolloutService& service) {
+  service.stop();
+  context.agent_llm_wait_s = service.agent_llm_wait_s();
+  context.agent_tool_s = service.agent_tool_s();
+}
+
 }  // namespace rlsim

@@ -27,5 +27,10 @@ struct TrainingBatch {
 int launch_step(RlContext& context, RolloutService& service, int step);
 /// Blocks until `count` trajectories have finished and sums them.
 TrainingBatch collect(RolloutService& service, int count);
+/// Completes `record` with what `batch` trained on (samples, tokens, staleness against the
+/// record's step) and adds it to the timeline.
+void record_step(RlContext& context, StepRecord record, const TrainingBatch& batch);
+/// Stops the service and hands the agents' time (waiting on the LLM, in tools) to the metrics.
+void stop_rollout(RlContext& context, RolloutService& service);
 
 }  // namespace rlsim

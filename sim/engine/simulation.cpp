@@ -2,8 +2,6 @@
 #include "sim/engine/simulation.h"
 
 #include <simgrid/s4u.hpp>
-#include <xbt/log.h>
-
 
 #include "models/cost/cost_model_registry.h"
 #include "sim/engine/fault_metrics.h"
@@ -30,14 +28,7 @@ void check_policy(const Scenario& scenario) { make_policy(scenario.policy.name)-
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   check_policy(scenario);
-  std::vector<std::string> args{"rlsim"};
-  args.insert(args.end(), options.simgrid_args.begin(), options.simgrid_args.end());
-  std::vector<char*> argv;
-  for (auto& arg : args) argv.push_back(arg.data());
-  int argc = static_cast<int>(argv.size());
-  xbt_log_control_set("root.thres:critical");
-  sg4::Engine engine(&argc, argv.data());
-  configure_engine(engine);
+  const auto engine = make_engine(options.simgrid_args);
 
   const Topology topology(scenario.cluster);
   const Platform platform = build_platform(scenario.cluster, topology);
@@ -81,7 +72,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   // Every activity that completes (or is cancelled) counts: the simulator's unit of work.
   long activities = 0;
   sg4::Activity::on_completion_cb([&activities](const sg4::Activity&) { ++activities; });
-  engine.run();
+  engine->run();
   if (!faults.empty()) {
     // A failed GPU is down whatever its job recorded; overlapping records of one GPU (a job and
     // its instances both waiting out a repair) count once.

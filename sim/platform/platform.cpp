@@ -112,6 +112,18 @@ const PoolPlatform& Platform::pool(const std::string& name) const {
   return *it;
 }
 
+std::unique_ptr<sg4::Engine> make_engine(const std::vector<std::string>& simgrid_args) {
+  std::vector<std::string> args{"rlsim"};
+  args.insert(args.end(), simgrid_args.begin(), simgrid_args.end());
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  int argc = static_cast<int>(argv.size());
+  xbt_log_control_set("root.thres:critical");
+  auto engine = std::make_unique<sg4::Engine>(&argc, argv.data());  // copies the arguments it keeps
+  configure_engine(*engine);
+  return engine;
+}
+
 void configure_engine(sg4::Engine& engine) {
   xbt_log_control_set("xbt_cfg.thres:warning");  // these settings are ours, not news to the user
   engine.set_config("network/model:CM02");

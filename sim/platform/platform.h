@@ -12,6 +12,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct Platform {
   const PoolPlatform& pool(const std::string& name) const;
 };
 
+/// The process's SimGrid engine (one per process), with SimGrid's logging quiet, then
+/// `simgrid_args` ("--cfg=…", "--log=…") applied, then configure_engine.
+std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>& simgrid_args);
 /// Network model settings (see above), and the actor context factory named by the environment
 /// variable RLSIM_SIMGRID_CONTEXTS ("thread" under sanitizers); before the first zone is created.
 void configure_engine(simgrid::s4u::Engine& engine);

@@ -56,11 +56,7 @@ PreemptRun simulate_call(double preempt_at, double pause_s, Preemption mode) {
   const std::string answer = test::run_in_child([&]() {
     LoadedScenario loaded = test::load_inline("preempt", kTwoInstances);
     const Scenario& s = loaded.scenario;
-    int argc = 1;
-    char name[] = "test";
-    char* argv[] = {name, nullptr};
-    sg4::Engine engine(&argc, argv);
-    configure_engine(engine);
+    const auto engine = make_engine({});
     Topology topology(s.cluster);
     Platform platform = build_platform(s.cluster, topology);
     Timeline timeline;
@@ -92,7 +88,7 @@ PreemptRun simulate_call(double preempt_at, double pause_s, Preemption mode) {
       run.finish_s = service.wait_finished().finish_s;
       service.stop();
     });
-    engine.run();
+    engine->run();
     for (const auto& i : timeline.intervals()) {
       if (i.state == "switching" && i.track == 0) run.switching_s.push_back(i.end_s - i.start_s);
     }

@@ -32,11 +32,7 @@ workload: {prompts_per_step: 1}
 double simulate_transfer(const ClusterSpec& cluster, const std::string& from_pool, int from_gpu,
                          const std::string& to_pool, int to_gpu, double bytes) {
   const std::string answer = test::run_in_child([&]() {
-    int argc = 1;
-    char name[] = "test";
-    char* argv[] = {name, nullptr};
-    sg4::Engine engine(&argc, argv);
-    configure_engine(engine);
+    const auto engine = make_engine({});
     Topology topology(cluster);
     Platform platform = build_platform(cluster, topology);
     sg4::Host* from = platform.pool(from_pool).gpus[static_cast<size_t>(from_gpu)];
@@ -46,7 +42,7 @@ double simulate_transfer(const ClusterSpec& cluster, const std::string& from_poo
       sg4::Comm::sendto(from, to, bytes);
       elapsed = sg4::Engine::get_clock();
     });
-    engine.run();
+    engine->run();
     char text[32];
     std::snprintf(text, sizeof text, "%.17g", elapsed);
     return std::string(text);

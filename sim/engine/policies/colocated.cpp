@@ -6,7 +6,7 @@
 // Weights never cross the network. Step = rollout + switch + train + switch.
 #include <simgrid/s4u.hpp>
 
-#include "models/arch_params.h"
+#include "sim/engine/phase_switch.h"
 #include "sim/engine/policy.h"
 #include "sim/engine/rl_step.h"
 #include "sim/engine/trainer.h"
@@ -54,14 +54,7 @@ class ColocatedPolicy : public Policy {
     RolloutService service(ctx, ctx.cost, instances, ctx.monitor);
     Trainer trainer(ctx, ctx.cost, all, dp);
     service.start();
-    // Per GPU: the training shard's optimizer state moves to/from host memory; the inference
-    // weights (bf16 shard of the rollout TP group) are reloaded after training.
-    const double shard_params = total_params(s.model) / (s.training.tp * s.training.pp);
-    const double host_bw = s.colocation.host_bandwidth_bytes_per_s;
-    const double optimizer_s = shard_params * s.colocation.optimizer_bytes_per_param / host_bw;
-    const double reload_s = weight_bytes(s.model, s.rollout.weights) / s.rollout.tp / host_bw;
-    const double to_train_s = optimizer_s;
-    const double to_rollout_s = optimizer_s + reload_s;
+    const PhaseSwitchCosts switches = phase_switch_costs(s);
 
     for (int step = 0; step < s.workload.steps; ++step) {
       StepRecord record;
@@ -71,39 +64,20 @@ class ColocatedPolicy : public Policy {
       const TrainingBatch batch = collect(service, launch_step(ctx, service, step));
       const double rollout_end = sg4::Engine::get_clock();
 
-      switch_phase(ctx, to_train_s, step);
+      run_switch(ctx, ctx.trainer, switches.to_train_s, step);
       const double train_start = sg4::Engine::get_clock();
       trainer.train(batch.train_tokens, step);
       const double train_end = sg4::Engine::get_clock();
-      switch_phase(ctx, to_rollout_s, step);
+      run_switch(ctx, ctx.trainer, switches.to_rollout_s, step);
       service.update_weights(step + 1, 0.0);
 
       record.end_s = sg4::Engine::get_clock();
       record.rollout_s = rollout_end - record.start_s;
       record.switch_s = (train_start - rollout_end) + (record.end_s - train_end);
       record.train_s = train_end - train_start;
-      record.samples = batch.samples;
-      record.generated_tokens = batch.generated_tokens;
-      record.staleness = batch.staleness(step);
-      ctx.timeline.record_step(record);
+      record_step(ctx, record, batch);
     }
-    service.stop();
-    ctx.agent_llm_wait_s = service.agent_llm_wait_s();
-    ctx.agent_tool_s = service.agent_tool_s();
-  }
-
- private:
-  static void switch_phase(RlContext& ctx, double seconds, int step) {
-    const double start = sg4::Engine::get_clock();
-    std::vector<sg4::ExecPtr> execs;
-    for (auto* host : ctx.trainer.hosts) {
-      sg4::ExecPtr exec = sg4::this_actor::exec_init(seconds);
-      exec->set_host(host);
-      exec->start();
-      execs.push_back(exec);
-    }
-    for (auto& exec : execs) exec->wait();
-    ctx.record(ctx.trainer, "switching", start, sg4::Engine::get_clock(), step);
+    stop_rollout(ctx, service);
   }
 };
 

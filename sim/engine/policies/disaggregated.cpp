@@ -48,14 +48,9 @@ class DisaggregatedPolicy : public Policy {
       record.rollout_s = rollout_end - record.start_s;
       record.train_s = train_end - rollout_end;
       record.weight_sync_s = sync_end - train_end;
-      record.samples = batch.samples;
-      record.generated_tokens = batch.generated_tokens;
-      record.staleness = batch.staleness(step);
-      ctx.timeline.record_step(record);
+      record_step(ctx, record, batch);
     }
-    service.stop();
-    ctx.agent_llm_wait_s = service.agent_llm_wait_s();
-    ctx.agent_tool_s = service.agent_tool_s();
+    stop_rollout(ctx, service);
   }
 };
 

@@ -157,17 +157,12 @@ class LabelsPolicy : public Policy {
       record.train_s = train_end - train_start;
       record.weight_sync_s = sync_end - train_end;
       record.switch_s = (train_start - ready) + (record.end_s - sync_end);
-      record.samples = batch->samples;
-      record.generated_tokens = batch->generated_tokens;
-      record.staleness = batch->staleness(step);
-      ctx.timeline.record_step(record);
+      record_step(ctx, record, *batch);
       previous_end = record.end_s;
       delete batch;
     }
     collector->join();
-    service.stop();
-    ctx.agent_llm_wait_s = service.agent_llm_wait_s();
-    ctx.agent_tool_s = service.agent_tool_s();
+    stop_rollout(ctx, service);
   }
 };
 

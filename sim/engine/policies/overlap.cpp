@@ -72,17 +72,12 @@ class OverlapPolicy : public Policy {
       record.rollout_s = batch->last_finish_s - launched[static_cast<size_t>(step)];
       record.train_s = train_end - train_start;
       record.weight_sync_s = sync_end - train_end;
-      record.samples = batch->samples;
-      record.generated_tokens = batch->generated_tokens;
-      record.staleness = batch->staleness(step);
-      ctx.timeline.record_step(record);
+      record_step(ctx, record, *batch);
       previous_end = sync_end;
       delete batch;
     }
     rollout->join();
-    service.stop();
-    ctx.agent_llm_wait_s = service.agent_llm_wait_s();
-    ctx.agent_tool_s = service.agent_tool_s();
+    stop_rollout(ctx, service);
   }
 };
 

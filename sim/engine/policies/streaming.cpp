@@ -90,9 +90,7 @@ class StreamingPolicy : public Policy {
       previous_end = record.end_s;
       ctx.timeline.record_step(record);
     }
-    service.stop();
-    ctx.agent_llm_wait_s = service.agent_llm_wait_s();
-    ctx.agent_tool_s = service.agent_tool_s();
+    stop_rollout(ctx, service);
   }
 };
 
