@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "models/afd_stages.h"
 #include "models/collectives.h"
 #include "models/inference_cost.h"
 
@@ -15,6 +16,12 @@ double kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int 
                           double activation_fraction) {
   const double memory = card.mem_capacity_bytes * tp * (1.0 - activation_fraction);
   return (memory - weight_bytes(model, weights)) / kv_bytes_per_token(model, kv);
+}
+
+double afd_kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int attention_gpus, Precision weights,
+                              Precision kv, double activation_fraction) {
+  const double per_gpu = card.mem_capacity_bytes * (1.0 - activation_fraction) - afd_attention_weight_bytes(model, weights);
+  return attention_gpus * per_gpu / kv_bytes_per_token(model, kv);
 }
 
 InferenceInstance::InferenceInstance(int index, GpuGroup group, InstanceConfig config, Timeline& timeline,
@@ -198,6 +205,7 @@ void InferenceInstance::run_busy(double seconds, const std::string& state) {
 
 double InferenceInstance::iteration_seconds(double batch, double mean_context) const {
   const auto b = static_cast<int64_t>(batch);
+  if (config_.afd_table) return config_.afd_table->seconds(b, mean_context);
   double seconds = config_.decode_cost->seconds(b, mean_context);
   if (config_.tp > 1) {
     const LinkSpec link{config_.scale_up_bytes_per_s, config_.scale_up_latency_s};

@@ -27,6 +27,7 @@
 #include "models/decode_iteration_cost.h"
 #include "models/hardware.h"
 #include "models/model_arch.h"
+#include "sim/afd/afd_iteration_table.h"
 #include "sim/engine/request.h"
 #include "sim/engine/rl_context.h"
 #include "sim/engine/timeline.h"
@@ -51,12 +52,19 @@ struct InstanceConfig {
   double restart_s = 0.0;               ///< reloading after a fault is repaired
   /// Decode iteration times of this model on this card and TP (shared by the instances alike).
   std::shared_ptr<const DecodeIterationCost> decode_cost;
+  /// Set for an AFD instance: its decode iteration times, from the layer-level AFD simulation
+  /// (they include the attention-FFN transfers; there is no TP all-reduce). Prefill is costed as
+  /// on the attention GPUs as one TP group of `tp`.
+  const AfdIterationTable* afd_table = nullptr;
 };
 
 /// KV slots left for the cache on a group of `tp` cards after weights and an activation reserve
 /// (`activation_fraction` of memory). Zero or less means the model does not fit.
 double kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int tp, Precision weights, Precision kv,
                           double activation_fraction);
+/// The same for an AFD instance's `attention_gpus` cards, each holding the attention weights only.
+double afd_kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int attention_gpus, Precision weights,
+                              Precision kv, double activation_fraction);
 
 struct InstanceStats {
   long preemptions = 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/cost_model.h"
+#include "sim/afd/afd_iteration_table.h"
 #include "sim/engine/fault_state.h"
 #include "sim/engine/ledger.h"
 #include "sim/engine/rollout_monitor.h"
@@ -38,6 +39,7 @@ struct RlContext {
   GpuGroup trainer;                         ///< every GPU of the training pool
   std::vector<GpuGroup> pools{};            ///< every GPU of each cluster pool, in scenario order
   const FaultState* faults = nullptr;       ///< the run's failures (none when null)
+  const AfdIterationTable* afd_table = nullptr;  ///< AFD rollout instances' decode times (rollout.afd)
   int next_trajectory = 0;                  ///< id of the next trajectory to sample
   /// Filled by the policy for the metrics: agents' waiting on the LLM and in tools.
   double agent_llm_wait_s = 0.0;

@@ -3,6 +3,10 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <algorithm>
+#include <optional>
+#include <thread>
+
 #include "models/cost/cost_model_registry.h"
 #include "sim/engine/fault_metrics.h"
 #include "sim/engine/policy.h"
@@ -28,6 +32,11 @@ void check_policy(const Scenario& scenario) { make_policy(scenario.policy.name)-
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   check_policy(scenario);
+  // Before the engine: the AFD table's layer-level simulations run in child processes.
+  std::optional<AfdIterationTable> afd_table;
+  if (scenario.rollout.afd) {
+    afd_table = AfdIterationTable::build(scenario, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  }
   const auto engine = make_engine(options.simgrid_args);
 
   const Topology topology(scenario.cluster);
@@ -50,9 +59,24 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   RlContext context{scenario, platform, timeline, *cost, monitor, std::mt19937_64(scenario.seed), {}, {}, {}};
   const PoolPlatform& rollout_pool = platform.pool(scenario.rollout.pool);
   const auto& rollout_tracks = pool_tracks[scenario.rollout.pool];
-  const size_t tp = static_cast<size_t>(scenario.rollout.tp);
-  for (size_t first = 0; first + tp <= rollout_pool.gpus.size(); first += tp) {
-    context.rollout_instances.push_back(make_group(rollout_pool.gpus, rollout_tracks, first, tp));
+  if (const auto& afd = scenario.rollout.afd) {
+    // An AFD instance: attention GPUs of the rollout pool, then FFN GPUs of the FFN pool.
+    context.afd_table = &*afd_table;
+    const PoolPlatform& ffn_pool = platform.pool(afd->ffn_pool);
+    const auto& ffn_tracks = pool_tracks[afd->ffn_pool];
+    const auto na = static_cast<size_t>(afd->attention_gpus), nf = static_cast<size_t>(afd->ffn_gpus);
+    for (size_t i = 0; (i + 1) * na <= rollout_pool.gpus.size(); ++i) {
+      GpuGroup group = make_group(rollout_pool.gpus, rollout_tracks, i * na, na);
+      const GpuGroup ffn = make_group(ffn_pool.gpus, ffn_tracks, i * nf, nf);
+      group.hosts.insert(group.hosts.end(), ffn.hosts.begin(), ffn.hosts.end());
+      group.tracks.insert(group.tracks.end(), ffn.tracks.begin(), ffn.tracks.end());
+      context.rollout_instances.push_back(std::move(group));
+    }
+  } else {
+    const size_t tp = static_cast<size_t>(scenario.rollout.tp);
+    for (size_t first = 0; first + tp <= rollout_pool.gpus.size(); first += tp) {
+      context.rollout_instances.push_back(make_group(rollout_pool.gpus, rollout_tracks, first, tp));
+    }
   }
   const PoolPlatform& train_pool = platform.pool(scenario.training.pool);
   context.trainer = make_group(train_pool.gpus, pool_tracks[scenario.training.pool], 0, train_pool.gpus.size());

@@ -114,6 +114,10 @@ const PoolPlatform& Platform::pool(const std::string& name) const {
 
 std::unique_ptr<sg4::Engine> make_engine(const std::vector<std::string>& simgrid_args) {
   std::vector<std::string> args{"rlsim"};
+  // The context factory is chosen while the engine is constructed: it must come as an argument.
+  if (const char* factory = std::getenv("RLSIM_SIMGRID_CONTEXTS"); factory && *factory) {
+    args.push_back(std::string("--cfg=contexts/factory:") + factory);
+  }
   args.insert(args.end(), simgrid_args.begin(), simgrid_args.end());
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
@@ -136,9 +140,7 @@ void configure_engine(sg4::Engine& engine) {
   // for guard-size 0 past ~30k actors. Thread contexts (the sanitizer builds) keep the default:
   // instrumented frames are larger and thread stacks are only touched as used.
   engine.set_config("contexts/guard-size:0");
-  if (const char* factory = std::getenv("RLSIM_SIMGRID_CONTEXTS"); factory && *factory) {
-    engine.set_config(std::string("contexts/factory:") + factory);
-  } else {
+  if (const char* factory = std::getenv("RLSIM_SIMGRID_CONTEXTS"); !factory || !*factory) {
     engine.set_config("contexts/stack-size:64");
   }
 }

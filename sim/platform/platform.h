@@ -38,8 +38,9 @@ struct Platform {
 /// The process's SimGrid engine (one per process), with SimGrid's logging quiet, then
 /// `simgrid_args` ("--cfg=…", "--log=…") applied, then configure_engine.
 std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>& simgrid_args);
-/// Network model settings (see above), and the actor context factory named by the environment
-/// variable RLSIM_SIMGRID_CONTEXTS ("thread" under sanitizers); before the first zone is created.
+/// Network model and actor stack settings (see above); before the first zone is created. The
+/// environment variable RLSIM_SIMGRID_CONTEXTS ("thread" under sanitizers) names the actor context
+/// factory, which make_engine passes to the engine's constructor.
 void configure_engine(simgrid::s4u::Engine& engine);
 
 /// Builds zones, hosts, links and routes for `cluster` and seals them.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,19 @@ struct WorkloadSpec {
   int trajectories_per_step() const { return prompts_per_step * samples_per_prompt; }
 };
 
+/// A rollout pool of AFD instances: each is `attention_gpus` GPUs of rollout.pool (attention, data
+/// parallel, holding the KV cache) and `ffn_gpus` GPUs of `ffn_pool` (the FFN or experts, expert
+/// parallel). Its decode iteration time comes from the layer-level AFD simulation (sim/afd).
+struct AfdRolloutSpec {
+  std::string ffn_pool;
+  int attention_gpus = 0;
+  int ffn_gpus = 0;
+  int micro_batches = 3;                ///< ping-pong micro-batches (fewer when the batch is smaller)
+  Precision dispatch = Precision::fp8;  ///< activations sent to the FFN side
+  Precision combine = Precision::bf16;  ///< expert outputs sent back
+  SourceLocation where;                 ///< of the `afd:` mapping, for errors found later
+};
+
 struct RolloutSpec {
   std::string pool;
   int tp = 1;                   ///< tensor-parallel GPUs per inference instance
@@ -96,6 +110,7 @@ struct RolloutSpec {
   std::string preemption = "recompute";  ///< recompute | swap, when KV runs out
   double swap_bandwidth_bytes_per_s = 25e9;  ///< host link per GPU for KV swap
   double activation_memory_fraction = 0.1;  ///< card memory kept for activations and workspace
+  std::optional<AfdRolloutSpec> afd;        ///< set: the instances are AFD instances
 };
 
 struct TrainingSpec {

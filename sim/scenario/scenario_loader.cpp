@@ -32,6 +32,32 @@ WorkloadSpec read_workload(YamlReader& r) {
   return w;
 }
 
+AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const ClusterSpec& cluster) {
+  AfdRolloutSpec a;
+  a.where = r.where();
+  a.ffn_pool = r.text("ffn_pool");
+  check_pool_reference(r, "ffn_pool", a.ffn_pool, cluster);
+  if (a.ffn_pool == rollout.pool) {
+    r.fail("ffn_pool", "expected a pool other than rollout.pool ('" + rollout.pool + "') for the FFN side");
+  }
+  const PoolSpec& attention = *cluster.pool(rollout.pool);
+  const PoolSpec& ffn = *cluster.pool(a.ffn_pool);
+  a.attention_gpus = static_cast<int>(r.integer_or("attention_gpus", attention.gpus_per_node, 1, attention.gpus()));
+  a.ffn_gpus = static_cast<int>(r.integer_or("ffn_gpus", ffn.gpus_per_node, 1, ffn.gpus()));
+  if (attention.gpus() % a.attention_gpus != 0 || ffn.gpus() % a.ffn_gpus != 0 ||
+      attention.gpus() / a.attention_gpus != ffn.gpus() / a.ffn_gpus) {
+    r.fail("ffn_gpus", "expected pools that split into the same number of AFD instances, found " +
+                           std::to_string(attention.gpus()) + " GPUs of '" + rollout.pool + "' by attention_gpus " +
+                           std::to_string(a.attention_gpus) + " and " + std::to_string(ffn.gpus()) + " GPUs of '" +
+                           a.ffn_pool + "' by ffn_gpus " + std::to_string(a.ffn_gpus));
+  }
+  a.micro_batches = static_cast<int>(r.integer_or("micro_batches", 3, 1, 64));
+  a.dispatch = read_precision(r, "dispatch", Precision::fp8);
+  a.combine = read_precision(r, "combine", Precision::bf16);
+  r.finish();
+  return a;
+}
+
 RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
   RolloutSpec s;
   s.pool = r.text_or("pool", cluster.pools.front().name);
@@ -47,6 +73,12 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
   s.preemption = r.choice_or("preemption", {"recompute", "swap"}, "recompute");
   s.swap_bandwidth_bytes_per_s = r.quantity_or("swap_bandwidth", Quantity::bandwidth, 25e9);
   s.activation_memory_fraction = r.number_or("activation_memory_fraction", 0.1, 0.0, 0.9);
+  if (r.has("afd")) {
+    YamlReader a = r.map("afd");
+    s.afd = read_afd_rollout(a, s, cluster);
+    if (s.tp != 1) r.fail("tp", "expected no rollout.tp with rollout.afd (an AFD instance's GPUs are set by afd.attention_gpus "
+                                "and afd.ffn_gpus), found tp " + std::to_string(s.tp));
+  }
   r.finish();
   return s;
 }
@@ -73,6 +105,7 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster) {
 
 void check_every_pool_used(const Scenario& s) {
   for (const auto& pool : s.cluster.pools) {
+    if (s.rollout.afd && pool.name == s.rollout.afd->ffn_pool) continue;
     if (pool.name != s.rollout.pool && pool.name != s.training.pool) {
       throw InputError(pool.where, "pool '" + pool.name + "' is used by neither rollout.pool ('" + s.rollout.pool +
                                        "') nor training.pool ('" + s.training.pool + "')");
@@ -146,6 +179,10 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   s.rollout = read_rollout(rollout, s.cluster);
   YamlReader training = root.map_or_empty("training");
   s.training = read_training(training, s.cluster);
+  if (s.rollout.afd && s.training.pool == s.rollout.afd->ffn_pool) {
+    training.fail("pool", "expected a training pool other than rollout.afd.ffn_pool ('" + s.rollout.afd->ffn_pool +
+                              "'): its GPUs serve the AFD instances' FFN side");
+  }
 
   YamlReader sync = root.map_or_empty("weight_sync");
   s.weight_sync.method = sync.choice_or("method", {"broadcast", "ring"}, "broadcast");

@@ -93,3 +93,18 @@ TEST_CASE("bundled agentic: instances wait on agents while tools run") {
   check_expectations("agentic", f);
   CHECK(cause(f, "rollout_waits_agents") > 0.05);
 }
+
+TEST_CASE("bundled afd-rollout: ping-pong micro-batches pay off only when the batch is large") {
+  check_expectations("afd-rollout", run_scenario("afd-rollout.yaml", {}));
+  auto tpot = [](int micro_batches, int sequences_per_instance) {
+    const std::string m = "rollout.afd.micro_batches=" + std::to_string(micro_batches);
+    const std::string batch = "rollout.max_batch=" + std::to_string(sequences_per_instance);
+    const std::string prompts = "workload.prompts_per_step=" + std::to_string(sequences_per_instance / 4);
+    return run_scenario("afd-rollout.yaml", {m, batch, prompts, "workload.steps=1"}).at("tpot_p50_s");
+  };
+  // 32 sequences per attention GPU: decode is memory-bound, and every micro-batch reads the
+  // experts' weights again, so splitting the batch costs more than the overlap hides.
+  CHECK(tpot(1, 256) < tpot(3, 256));
+  // 128 per attention GPU: the FFN side has work enough to overlap with attention.
+  CHECK(tpot(3, 1024) < tpot(1, 1024));
+}

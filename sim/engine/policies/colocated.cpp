@@ -21,6 +21,10 @@ class ColocatedPolicy : public Policy {
   bool single_job() const override { return true; }
 
   void check(const Scenario& s) const override {
+    if (s.rollout.afd) {
+      throw InputError(s.rollout.afd->where, "expected policy disaggregated, overlap or streaming with an AFD "
+                                             "rollout pool (rollout.afd), found 'colocated', which moves GPUs between phases");
+    }
     const PoolSpec& rollout = *s.cluster.pool(s.rollout.pool);
     const PoolSpec& training = *s.cluster.pool(s.training.pool);
     if (rollout.card.name != training.card.name) {

@@ -102,6 +102,13 @@ void keep_for_training(LabelLayout& layout) {
 
 class LabelsPolicy : public Policy {
  public:
+  void check(const Scenario& s) const override {
+    if (s.rollout.afd) {
+      throw InputError(s.rollout.afd->where, "expected policy disaggregated, overlap or streaming with an AFD "
+                                             "rollout pool (rollout.afd), found 'labels', which moves GPUs between phases");
+    }
+  }
+
   void run(RlContext& ctx) override {
     const Scenario& s = ctx.scenario;
     LabelLayout layout = label_layout(ctx);
