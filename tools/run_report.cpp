@@ -49,7 +49,9 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
                    {"gpu_seconds_down", m.faults.gpu_seconds_down},
                    {"gpu_seconds_stopped", m.faults.gpu_seconds_stopped},
                    {"gpu_seconds_lost", m.faults.gpu_seconds_lost()},
-                   {"steps_delayed", m.faults.steps_delayed}};
+                   {"steps_delayed", m.faults.steps_delayed},
+                   {"links_failed", m.faults.links_failed},
+                   {"link_seconds_down", m.faults.link_seconds_down}};
   }
   j["advice"] = {{"wait_fraction", m.advice.wait_fraction},
                  {"recommendation", m.advice.recommendation},
@@ -124,7 +126,10 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   if (m.faults.events > 0) {
     add("faults", std::to_string(m.faults.events) + " events: " + std::to_string(m.faults.gpus_failed) + " GPUs failed, " +
                       std::to_string(m.faults.gpus_stopped) + " stopped, " + fmt("%.0f GPU-s lost", m.faults.gpu_seconds_lost()) +
-                      ", " + std::to_string(m.faults.steps_delayed) + " steps delayed");
+                      ", " + std::to_string(m.faults.steps_delayed) + " steps delayed" +
+                      (m.faults.links_failed > 0 ? ", " + std::to_string(m.faults.links_failed) + " links down " +
+                                                       fmt("%.0f s", m.faults.link_seconds_down)
+                                                 : std::string()));
   }
   out += "advice: " + m.advice.recommendation + " - " + m.advice.reason + "\n";
   return out;

@@ -1,6 +1,6 @@
 // FaultMetrics: a run's blast radius — how many GPUs failed ("down"), how many stopped because of
 // a failure (down, or healthy but waiting out a repair: "wait:fault"), the GPU-seconds each lost,
-// and how many steps a failure overlapped (delayed).
+// how many steps a failure overlapped (delayed), and how long failed links were down.
 #pragma once
 
 #include "sim/engine/timeline.h"
@@ -14,6 +14,8 @@ struct FaultMetrics {
   double gpu_seconds_down = 0.0;
   double gpu_seconds_stopped = 0.0; ///< healthy GPUs waiting out a repair ("wait:fault")
   int steps_delayed = 0;
+  int links_failed = 0;
+  double link_seconds_down = 0.0;   ///< summed over link events
 
   double gpu_seconds_lost() const { return gpu_seconds_down + gpu_seconds_stopped; }
 };

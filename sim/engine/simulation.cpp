@@ -9,6 +9,7 @@
 
 #include "models/cost/cost_model_registry.h"
 #include "sim/engine/fault_metrics.h"
+#include "sim/engine/link_faults.h"
 #include "sim/engine/policy.h"
 #include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
@@ -93,6 +94,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   faults.set_single_job(policy->single_job());
   context.faults = &faults;
   sg4::Actor::create("orchestrator", platform.dataplane, [&policy, &context]() { policy->run(context); });
+  start_link_faults(scenario.faults, platform);
   // Every activity that completes (or is cancelled) counts: the simulator's unit of work.
   long activities = 0;
   sg4::Activity::on_completion_cb([&activities](const sg4::Activity&) { ++activities; });
@@ -112,7 +114,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed);
   result.metrics.simgrid_activities = activities;
   result.ledger = std::move(context.ledger);
-  result.metrics.faults = fault_metrics(timeline, static_cast<int>(scenario.faults.events.size()));
+  const FaultsSpec& fault_spec = scenario.faults;
+  result.metrics.faults =
+      fault_metrics(timeline, static_cast<int>(fault_spec.events.size() + fault_spec.link_events.size()));
+  result.metrics.faults.links_failed = static_cast<int>(fault_spec.link_events.size());
+  result.metrics.faults.link_seconds_down = link_seconds_down(fault_spec);
   result.metrics.agent_waits_llm = context.agent_llm_wait_s + context.agent_tool_s > 0.0
                                        ? context.agent_llm_wait_s / (context.agent_llm_wait_s + context.agent_tool_s)
                                        : 0.0;

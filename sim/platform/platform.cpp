@@ -172,6 +172,7 @@ Platform build_platform(const ClusterSpec& cluster, const Topology& topology) {
                       route);
     }
   }
+  platform.cluster_links = links;
   root->seal();
   return platform;
 }

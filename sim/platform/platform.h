@@ -31,6 +31,7 @@ struct Platform {
   std::vector<PoolPlatform> pools;
   std::vector<simgrid::s4u::Host*> agent_hosts;
   simgrid::s4u::Host* dataplane = nullptr;
+  std::vector<simgrid::s4u::Link*> cluster_links;  ///< one per cluster.links entry, in order
 
   const PoolPlatform& pool(const std::string& name) const;
 };

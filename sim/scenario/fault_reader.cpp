@@ -1,4 +1,5 @@
-// Reading fault events: `gpu: pool/index` or `node: pool/index`, a time and a repair duration.
+// Reading fault events: `gpu: pool/index`, `node: pool/index` or `link: [a, b]`, a time and a
+// repair duration.
 #include "sim/scenario/fault_reader.h"
 
 #include <algorithm>
@@ -8,9 +9,26 @@
 namespace rlsim {
 namespace {
 
+// The index of the cluster link between the two endpoints of `link: [a, b]` (either order).
+int read_link_target(YamlReader& r, const ClusterSpec& cluster, std::string& target) {
+  const std::vector<std::string> ends = r.text_list("link");
+  std::vector<std::string> known;
+  for (size_t i = 0; i < cluster.links.size(); ++i) {
+    const ClusterLinkSpec& l = cluster.links[i];
+    known.push_back("[" + l.a + ", " + l.b + "]");
+    if (ends.size() == 2 && ((l.a == ends[0] && l.b == ends[1]) || (l.a == ends[1] && l.b == ends[0]))) {
+      target = "link " + ends[0] + "-" + ends[1];
+      return static_cast<int>(i);
+    }
+  }
+  r.fail("link", "expected the two ends of one of cluster.links (" + join(known) + "), found [" + join(ends) + "]");
+}
+
 void read_target(YamlReader& r, const ClusterSpec& cluster, FaultEvent& e) {
   const bool gpu = r.has("gpu"), node = r.has("node");
-  if (gpu == node) r.fail_here("a fault names exactly one target: 'gpu: POOL/INDEX' or 'node: POOL/INDEX'");
+  if (gpu == node) {
+    r.fail_here("a fault names exactly one target: 'gpu: POOL/INDEX', 'node: POOL/INDEX' or 'link: [A, B]'");
+  }
   const std::string key = gpu ? "gpu" : "node";
   const std::string text = r.text(key);
   const auto slash = text.find('/');
@@ -43,6 +61,19 @@ FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
   f.checkpoint_interval = static_cast<int>(r.integer_or("checkpoint_interval", 1, 1, 100000));
   f.restart_s = r.quantity_or("restart", Quantity::duration, 0.0, true);
   for (YamlReader& entry : r.map_list_or_empty("events")) {
+    if (entry.has("link")) {
+      if (entry.has("gpu") || entry.has("node")) {
+        entry.fail("link", "a fault names exactly one target: 'gpu: POOL/INDEX', 'node: POOL/INDEX' or 'link: [A, B]'");
+      }
+      LinkFault l;
+      l.where = entry.where();
+      l.link = read_link_target(entry, cluster, l.target);
+      l.at_s = entry.quantity("at", Quantity::duration, true);
+      l.repair_after_s = entry.quantity("repair_after", Quantity::duration);
+      entry.finish();
+      f.link_events.push_back(l);
+      continue;
+    }
     FaultEvent e;
     e.where = entry.where();
     read_target(entry, cluster, e);
@@ -52,6 +83,7 @@ FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
     f.events.push_back(e);
   }
   std::stable_sort(f.events.begin(), f.events.end(), [](const auto& a, const auto& b) { return a.at_s < b.at_s; });
+  std::stable_sort(f.link_events.begin(), f.link_events.end(), [](const auto& a, const auto& b) { return a.at_s < b.at_s; });
   r.finish();
   return f;
 }

@@ -1,13 +1,14 @@
 // `labels`: label (tag) scheduling with preemption. Nodes carry capability tags (labels_spec.h).
-// Every rollout-tagged node runs inference instances; rollout never stops: as trajectories finish,
-// new ones are launched so that one step's worth stays in flight, at most policy.max_staleness
-// weight versions ahead of the trainer. While the trainer waits for a full batch, its train-tagged
+// Every rollout-tagged node runs inference instances, fed step by step as in `overlap` (or, with
+// labels.launch rolling, a trajectory per finished one), at most policy.max_staleness weight
+// versions ahead of the trainer. While the trainer waits for a full batch, its train-tagged
 // nodes roll out too. When the batch is ready they are preempted — their in-flight calls have
 // their KV saved, dropped for recompute, or migrated (labels.preemption) — switch to training
 // (optimizer state in), train, send the new weights to the rollout-only instances, switch back
 // (optimizer state out, weights in) and resume. Rollout-only nodes keep generating, one step
 // off-policy, meanwhile. With labels.interruptible false no train-tagged node is lent (see
-// keep_for_training): what is left is pipeline overlap on the rollout-only nodes.
+// keep_for_training): what is left is pipeline overlap on the rollout-only nodes — with step
+// launches, exactly the schedule of `overlap`.
 #include <simgrid/s4u.hpp>
 
 #include <map>
@@ -30,18 +31,27 @@ Preemption preemption_of(const LabelsSpec& labels) {
   return Preemption::save_kv;
 }
 
-/// Launches trajectories as earlier ones finish, keeping one step's worth in flight and staying
-/// within the staleness bound; sorts finished ones into per-step batches.
-class RollingLauncher {
+/// Feeds the rollout as labels.launch says — whole steps (`step`, the pipeline of `overlap`) or
+/// one trajectory per finished one (`rolling`) — never more than policy.max_staleness weight
+/// versions ahead of the trainer; sorts finished trajectories into per-step batches.
+class Launcher {
  public:
-  RollingLauncher(RlContext& ctx, RolloutService& service) : ctx_(ctx), service_(service) {}
+  Launcher(RlContext& ctx, RolloutService& service)
+      : ctx_(ctx), service_(service), rolling_(ctx.scenario.labels.launch == "rolling") {}
 
-  /// Launches every trajectory now allowed with the trainer at weight version `version`.
+  /// Launches what is allowed with the trainer at weight version `version`.
   void launch_allowed(int version) {
     const WorkloadSpec& w = ctx_.scenario.workload;
     const int per_step = w.trajectories_per_step();
+    const int staleness = ctx_.scenario.policy.max_staleness;
+    if (!rolling_) {
+      if (launched_ < per_step * w.steps && finished_ == launched_ && launched_ / per_step <= version + staleness) {
+        launched_ += launch_step(ctx_, service_, launched_ / per_step);
+      }
+      return;
+    }
     while (launched_ < per_step * w.steps && launched_ - finished_ < per_step &&
-           launched_ / per_step <= version + ctx_.scenario.policy.max_staleness) {
+           launched_ / per_step <= version + staleness) {
       if (next_ == pending_.size()) {
         pending_ = sample_step(w, ctx_.rng, ctx_.next_trajectory);
         ctx_.next_trajectory += static_cast<int>(pending_.size());
@@ -73,7 +83,8 @@ class RollingLauncher {
  private:
   RlContext& ctx_;
   RolloutService& service_;
-  std::vector<Trajectory> pending_;
+  bool rolling_;
+  std::vector<Trajectory> pending_;  ///< rolling: the step being sampled from
   size_t next_ = 0;
   int launched_ = 0;
   int finished_ = 0;
@@ -122,7 +133,7 @@ class LabelsPolicy : public Policy {
     for (int i : layout.rollout_only) sync_targets.push_back(layout.instances[static_cast<size_t>(i)].leader());
 
     int version = 0;  // weights after training step k are version k + 1
-    RollingLauncher launcher(ctx, service);
+    Launcher launcher(ctx, service);
     launcher.launch_allowed(version);
     sg4::ActorPtr collector = sg4::Actor::create("label-collector", sg4::this_actor::get_host(),
                                                  [&launcher, &version]() { launcher.collect_all(version); });
