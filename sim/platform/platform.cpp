@@ -135,13 +135,13 @@ void configure_engine(sg4::Engine& engine) {
   engine.set_config("network/TCP-gamma:0");
   // Small stacks: one actor per concurrent agent trajectory means tens of thousands at scale, and
   // SimGrid zeroes each stack when the actor starts. Our actors are shallow: the whole test suite
-  // passes with 8 KiB (and fails with 4 KiB); 64 KiB keeps a margin of 8. The default 8 MiB
+  // passes with 8 KiB (and fails with 4 KiB); 32 KiB keeps a margin of 4. The default 8 MiB
   // stacks with guard pages also cost an mmap, mprotect and page-table work each; DESIGN §3 asks
   // for guard-size 0 past ~30k actors. Thread contexts (the sanitizer builds) keep the default:
   // instrumented frames are larger and thread stacks are only touched as used.
   engine.set_config("contexts/guard-size:0");
   if (const char* factory = std::getenv("RLSIM_SIMGRID_CONTEXTS"); !factory || !*factory) {
-    engine.set_config("contexts/stack-size:64");
+    engine.set_config("contexts/stack-size:32");
   }
 }
 
