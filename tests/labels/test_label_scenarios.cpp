@@ -10,7 +10,7 @@
 using namespace rlsim;
 using namespace rlsim::test;
 
-TEST_CASE("label-scheduling: labels beats the synchronous disaggregated step; without interruption only overlap is left") {
+TEST_CASE("label-scheduling: labels beats the synchronous disaggregated step, and without interruption only overlap is left") {
   const Figures disaggregated = simulate_scenario("label-scheduling.yaml", "disaggregated");
   const Figures overlap = simulate_scenario("label-scheduling.yaml", "overlap");
   const Figures labels = simulate_scenario("label-scheduling.yaml", "labels");
@@ -37,7 +37,7 @@ TEST_CASE("label-scheduling: labels beats the synchronous disaggregated step; wi
   CHECK(labels.bubble == Approx(0.413).epsilon(0.05));
 }
 
-TEST_CASE("label-scheduling with rolling launches: the tail is filled with next-step work; lending cuts the bubble") {
+TEST_CASE("label-scheduling with rolling launches: the tail is filled with next-step work and lending cuts the bubble") {
   const Figures rolling = simulate_scenario("label-scheduling.yaml", "labels", {"labels.launch=rolling"});
   const Figures stuck =
       simulate_scenario("label-scheduling.yaml", "labels", {"labels.launch=rolling", "labels.interruptible=false"});
@@ -69,7 +69,7 @@ TEST_CASE("label-agentic: lending the training nodes to a tool-heavy rollout pay
   CHECK(labels.step_s == Approx(399.8).epsilon(0.05));
 }
 
-TEST_CASE("heterogeneous: the roofline says H800 trains and H20 decodes; costs per step compared") {
+TEST_CASE("heterogeneous: the roofline says H800 trains and H20 decodes, costs per step compared") {
   LoadOptions options;
   options.data_dir = RLSIM_TEST_SOURCE_DIR;
   const Scenario s = load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/heterogeneous.yaml", options).scenario;

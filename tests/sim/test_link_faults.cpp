@@ -49,7 +49,7 @@ training: {pool: train}
 
 }  // namespace
 
-TEST_CASE("a failed link stalls the weight sync over it until the repair; a failure it does not cross changes nothing") {
+TEST_CASE("a failed link stalls the weight sync over it until the repair, and a failure it does not cross changes nothing") {
   const StepFigures healthy = simulate_step("");
   const double sync_start = healthy.start + healthy.rollout + healthy.train;
   REQUIRE(healthy.sync > 0.0);
