@@ -11,6 +11,13 @@
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
+namespace {
+
+// Paged KV caches (vLLM, SGLang) allocate KV in blocks of this many tokens: a sequence runs out of
+// KV at a block boundary, not at every token.
+constexpr double kKvBlockTokens = 16.0;
+
+}  // namespace
 
 double kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int tp, Precision weights, Precision kv,
                           double activation_fraction) {
@@ -234,14 +241,20 @@ double InferenceInstance::prefill_seconds(const Sequence& s) const {
   return seconds;
 }
 
-double InferenceInstance::take_prefix(const LlmRequest& r) {
-  auto it = prefix_index_.find(r.trajectory);
+double InferenceInstance::take_prefix(int trajectory) {
+  auto it = prefix_index_.find(trajectory);
   if (it == prefix_index_.end()) return 0.0;
-  const double cached = std::min(it->second->second, r.context_tokens);
-  prefix_cached_tokens_ -= it->second->second;
+  const double tokens = it->second->second;
+  prefix_cached_tokens_ -= tokens;
   prefix_lru_.erase(it->second);
   prefix_index_.erase(it);
-  return cached;
+  return tokens;
+}
+
+void InferenceInstance::put_back_prefix(int trajectory, double tokens) {
+  prefix_lru_.emplace_front(trajectory, tokens);
+  prefix_index_[trajectory] = prefix_lru_.begin();
+  prefix_cached_tokens_ += tokens;
 }
 
 void InferenceInstance::cache_prefix(const LlmRequest& r) {
@@ -265,32 +278,41 @@ double InferenceInstance::admit() {
   while (!waiting_.empty() && static_cast<int>(running_.size()) < config_.max_batch) {
     Sequence s = waiting_.front();
     LlmRequest& r = *s.request;
+    // This trajectory's cached prefix, out of the cache while admission is tried (so it cannot be
+    // evicted for its own sake); back in it if the call is not admitted.
+    double own_prefix = 0.0, cached = 0.0;
     if (s.needs_prefill && !s.swapped) {
       if (s.kv_tokens == 0.0) {
         // First admission: reuse a cached prefix of this trajectory if there is one.
-        const double cached = config_.prefix_cache ? take_prefix(r) : 0.0;
-        if (cached > 0.0) {
-          ++stats_.prefix_hits;
-          stats_.prefix_tokens_saved += cached;
-        }
+        own_prefix = config_.prefix_cache ? take_prefix(r.trajectory) : 0.0;
+        cached = std::min(own_prefix, r.context_tokens);
         s.kv_tokens = r.context_tokens + r.new_tokens;
         r.prefilled_tokens = s.kv_tokens - cached;
       } else {
         r.prefilled_tokens = s.kv_tokens;  // recompute after preemption
       }
     }
-    const double free = config_.kv_capacity_tokens - kv_used() - prefix_cached_tokens_;
-    if (s.kv_tokens + 1.0 > free) {
-      // Evict cached prefixes before refusing; a call bigger than everything runs alone.
-      while (!prefix_lru_.empty() && s.kv_tokens + 1.0 > config_.kv_capacity_tokens - kv_used() - prefix_cached_tokens_) {
-        prefix_cached_tokens_ -= prefix_lru_.back().second;
-        prefix_index_.erase(prefix_lru_.back().first);
-        prefix_lru_.pop_back();
+    // Room for the call and one KV block more for every running sequence and itself, as paged
+    // KV caches allocate: admitting into the last free slots would only have the newest call
+    // preempted again at once.
+    const double need = s.kv_tokens + kKvBlockTokens * static_cast<double>(running_.size() + 1);
+    auto free = [&]() { return config_.kv_capacity_tokens - kv_used() - prefix_cached_tokens_; };
+    // Evict cached prefixes before refusing; a call bigger than everything runs alone.
+    while (!prefix_lru_.empty() && need > free()) {
+      prefix_cached_tokens_ -= prefix_lru_.back().second;
+      prefix_index_.erase(prefix_lru_.back().first);
+      prefix_lru_.pop_back();
+    }
+    if (need > free()) {
+      if (!running_.empty()) {
+        if (own_prefix > 0.0) put_back_prefix(r.trajectory, own_prefix);
+        break;
       }
-      if (s.kv_tokens + 1.0 > config_.kv_capacity_tokens - kv_used() - prefix_cached_tokens_) {
-        if (!running_.empty()) break;
-        ++stats_.overcommitted_calls;
-      }
+      ++stats_.overcommitted_calls;
+    }
+    if (cached > 0.0) {
+      ++stats_.prefix_hits;
+      stats_.prefix_tokens_saved += cached;
     }
     waiting_.pop_front();
     prefill += prefill_seconds(s);
@@ -424,7 +446,8 @@ void InferenceInstance::serve() {
     const double batch = static_cast<double>(running_.size());
     const double free = config_.kv_capacity_tokens - kv_used();
     const long kv_limit = static_cast<long>(std::floor(free / batch));
-    if (kv_limit < 1 && preempt_newest()) continue;
+    // Out of KV blocks: the newest sequence gives its KV up (recompute or swap).
+    if (kv_limit < static_cast<long>(kKvBlockTokens) && preempt_newest()) continue;
     long iterations = static_cast<long>(std::ceil(running_.front().remaining - 1e-9));
     for (const auto& s : running_) iterations = std::min(iterations, static_cast<long>(std::ceil(s.remaining - 1e-9)));
     if (kv_limit >= 1) iterations = std::min(iterations, kv_limit);

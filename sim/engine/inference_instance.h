@@ -121,7 +121,9 @@ class InferenceInstance {
   void advance(long iterations);
   void complete(Sequence& s);
   void cache_prefix(const LlmRequest& r);
-  double take_prefix(const LlmRequest& r);
+  /// Removes `trajectory`'s cached prefix from the cache; returns its tokens (0: none cached).
+  double take_prefix(int trajectory);
+  void put_back_prefix(int trajectory, double tokens);
   double kv_used() const;
 
   int index_;
