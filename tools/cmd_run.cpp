@@ -23,9 +23,11 @@ class RunCommand : public Command {
                     "SimGrid log setting passed through, e.g. --log root.thres:info (repeatable; default: silent)");
     sub->footer(
         "Writes DIR/metrics.json, DIR/trace.json (open in https://ui.perfetto.dev or chrome://tracing)\n"
-        "and DIR/resolved.yaml (the scenario with every default filled in). Nothing is written when\n"
-        "the scenario is invalid (exit code 2).\n\nExamples:\n"
+        "and DIR/resolved.yaml (the scenario with every default filled in); with\n"
+        "cluster.dataplane.ledger true also DIR/trajectories.jsonl, one line per LLM call. Nothing is\n"
+        "written when the scenario is invalid (exit code 2).\n\nExamples:\n"
         "  rlsim run scenarios/quickstart.yaml --out out/quickstart\n"
+        "  rlsim run scenarios/quickstart.yaml --out out/ledger --set cluster.dataplane.ledger=true\n"
         "  rlsim run scenarios/quickstart.yaml --out out/q2 --set workload.steps=10 --seed 7\n"
         "  rlsim run scenarios/afd-step3.yaml --out out/afd --set afd.batch=2048   (kind: afd)");
     return sub;
