@@ -17,8 +17,8 @@ constexpr double kStalledBytesPerS = 1.0;  // a trickle: SimGrid needs a positiv
 
 void start_link_faults(const FaultsSpec& faults, const Platform& platform) {
   if (faults.link_events.empty()) return;
-  // (time, link, bandwidth); overlapping outages of one link keep it down until the last repair.
-  std::vector<std::tuple<double, int, int>> changes;  // (time, link, +1 down / -1 up)
+  // (time, link, +1 down / -1 up); overlapping outages of one link keep it down until the last repair.
+  std::vector<std::tuple<double, int, int>> changes;
   for (const LinkFault& f : faults.link_events) {
     changes.emplace_back(f.at_s, f.link, +1);
     changes.emplace_back(f.at_s + f.repair_after_s, f.link, -1);
