@@ -9,7 +9,7 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
-#include "tools/child_pool.h"
+#include "sim/process/child_pool.h"
 #include "tools/command.h"
 #include "tools/compare_report.h"
 #include "tools/output_dir.h"

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "tools/afd_run.h"
-#include "tools/child_pool.h"
+#include "sim/process/child_pool.h"
 #include "tools/command.h"
 #include "tools/scenario_args.h"
 #include "tools/sweep_csv.h"

@@ -1,8 +1,5 @@
-// Building the AFD iteration table in child processes, and reading it back by interpolation.
+// Building the AFD iteration table in child processes (ChildPool), and reading it back by interpolation.
 #include "sim/afd/afd_iteration_table.h"
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cassert>
@@ -12,6 +9,7 @@
 #include <string>
 
 #include "sim/afd/afd_simulation.h"
+#include "sim/process/child_pool.h"
 
 namespace rlsim {
 namespace {
@@ -23,54 +21,6 @@ std::vector<int64_t> grid_batches(int64_t max_batch) {
   for (int64_t b = 1; b < max_batch; b *= 2) batches.push_back(b);
   batches.push_back(max_batch);
   return batches;
-}
-
-struct Child {
-  pid_t pid = 0;
-  int read_fd = -1;
-  size_t point = 0;
-};
-
-// Forks a child that simulates one grid point and writes its TPOT (or an error) to a pipe.
-Child start_point(const AfdScenario& point_scenario, size_t point) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error("AFD iteration table: pipe failed");
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("AFD iteration table: fork failed");
-  if (pid == 0) {
-    ::close(fds[0]);
-    std::string answer;
-    int code = 0;
-    try {
-      char text[64];
-      std::snprintf(text, sizeof text, "%.17g", simulate_afd(point_scenario).metrics.tpot_s);
-      answer = text;
-    } catch (const std::exception& e) {
-      answer = e.what();
-      code = 1;
-    }
-    if (::write(fds[1], answer.data(), answer.size()) < 0) code = 1;
-    ::close(fds[1]);
-    std::_Exit(code);
-  }
-  ::close(fds[1]);
-  return Child{pid, fds[0], point};
-}
-
-// Waits for `child` and returns the seconds it simulated.
-double finish_point(const Child& child) {
-  std::string answer;
-  char buffer[256];
-  ssize_t n = 0;
-  while ((n = ::read(child.read_fd, buffer, sizeof buffer)) > 0) answer.append(buffer, static_cast<size_t>(n));
-  ::close(child.read_fd);
-  int status = 0;
-  ::waitpid(child.pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error("AFD iteration table: the layer-level simulation of a grid point failed: " + answer);
-  }
-  return std::strtod(answer.c_str(), nullptr);
 }
 
 double lerp(double x0, double y0, double x1, double y1, double x) {
@@ -105,25 +55,28 @@ AfdScenario afd_point_scenario(const Scenario& s, int64_t batch, int64_t context
   return point;
 }
 
-AfdIterationTable AfdIterationTable::build(const Scenario& scenario, int jobs) {
+AfdIterationTable AfdIterationTable::build(const Scenario& scenario, int jobs_at_once) {
   AfdIterationTable table;
   table.batches_ = grid_batches(scenario.rollout.max_batch);
   table.contexts_.assign(std::begin(kGridContexts), std::end(kGridContexts));
   const size_t points = table.batches_.size() * table.contexts_.size();
   table.seconds_.assign(points, 0.0);
-  std::vector<Child> running;
-  auto reap_one = [&]() {
-    const Child child = running.front();
-    running.erase(running.begin());
-    table.seconds_[child.point] = finish_point(child);
+  std::vector<long> jobs(points);
+  for (size_t point = 0; point < points; ++point) jobs[point] = static_cast<long>(point);
+  auto simulate_point = [&](long point) {
+    const auto p = static_cast<size_t>(point);
+    const int64_t batch = table.batches_[p / table.contexts_.size()];
+    const auto context = static_cast<int64_t>(table.contexts_[p % table.contexts_.size()]);
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", simulate_afd(afd_point_scenario(scenario, batch, context)).metrics.tpot_s);
+    return std::string(text);
   };
-  for (size_t point = 0; point < points; ++point) {
-    if (static_cast<int>(running.size()) >= std::max(1, jobs)) reap_one();
-    const int64_t batch = table.batches_[point / table.contexts_.size()];
-    const auto context = static_cast<int64_t>(table.contexts_[point % table.contexts_.size()]);
-    running.push_back(start_point(afd_point_scenario(scenario, batch, context), point));
+  const ChildOutcome failure = run_in_children(jobs, jobs_at_once, simulate_point, [&](const ChildOutcome& done) {
+    if (done.ok) table.seconds_[static_cast<size_t>(done.job)] = std::strtod(done.text.c_str(), nullptr);
+  });
+  if (!failure.ok) {
+    throw std::runtime_error("AFD iteration table: the layer-level simulation of a grid point failed: " + failure.text);
   }
-  while (!running.empty()) reap_one();
   return table;
 }
 

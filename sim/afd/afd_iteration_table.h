@@ -18,8 +18,9 @@ namespace rlsim {
 
 class AfdIterationTable {
  public:
-  /// Simulates the grid for `scenario` (which must have rollout.afd), up to `jobs` points at a time.
-  static AfdIterationTable build(const Scenario& scenario, int jobs);
+  /// Simulates the grid for `scenario` (which must have rollout.afd), up to `jobs_at_once` points at
+  /// a time. Call before this process creates a SimGrid engine.
+  static AfdIterationTable build(const Scenario& scenario, int jobs_at_once);
 
   /// Seconds of one decode iteration for `batch` sequences of `context` cached tokens on average.
   double seconds(int64_t batch, double context) const;

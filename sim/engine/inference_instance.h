@@ -50,7 +50,8 @@ struct InstanceConfig {
   double scale_up_latency_s = 0.0;
   double output_bytes_per_token = 4.0;  ///< reply payload (token ids)
   double restart_s = 0.0;               ///< reloading after a fault is repaired
-  /// Decode iteration times of this model on this card and TP (shared by the instances alike).
+  /// Decode iteration times of this model on this card and TP (shared by the instances alike;
+  /// unset for AFD instances).
   std::shared_ptr<const DecodeIterationCost> decode_cost;
   /// Set for an AFD instance: its decode iteration times, from the layer-level AFD simulation
   /// (they include the attention-FFN transfers; there is no TP all-reduce). Prefill is costed as

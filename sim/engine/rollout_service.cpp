@@ -42,12 +42,13 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
     return std::make_shared<const DecodeIterationCost>(s.model, card, cost_, s.rollout.tp, s.rollout.weights,
                                                        s.rollout.kv_cache);
   };
-  config.decode_cost = decode_cost_on(pool.card);
   if (s.rollout.afd) {
     config.tp = s.rollout.afd->attention_gpus;
     config.kv_capacity_tokens = afd_kv_capacity_tokens(s.model, pool.card, config.tp, s.rollout.weights,
                                                        s.rollout.kv_cache, s.rollout.activation_memory_fraction);
     config.afd_table = context.afd_table;
+  } else {
+    config.decode_cost = decode_cost_on(pool.card);
   }
   std::map<std::string, std::shared_ptr<const DecodeIterationCost>> lent_cards;  // by pool
   for (size_t i = 0; i < groups.size(); ++i) {

@@ -1,5 +1,5 @@
 // Forked child processes with results over pipes.
-#include "tools/child_pool.h"
+#include "sim/process/child_pool.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
