@@ -1,4 +1,5 @@
-// Relative-error statistics used everywhere a fit is scored: MAPE and the largest error.
+// Relative-error statistics used everywhere a fit is scored: MAPE and the largest error, and the
+// measurements' own jitter between neighbouring token counts, the floor under any smooth model.
 #pragma once
 
 #include <functional>
@@ -17,5 +18,13 @@ struct RelativeErrors {
 /// Scores `predict` against measured times; `keep` (optional) selects which points count.
 RelativeErrors score_points(const std::vector<Measurement>& points, const std::function<double(const Op&)>& predict,
                             const std::function<bool(const Measurement&)>& keep = nullptr);
+
+/// How far each measured GEMM lies from the straight line through its two neighbours in token
+/// count (same shape otherwise, same group, same precision): the kernel library's jitter between
+/// adjacent sizes (its tile and split choices change from one M to the next), which no smooth model
+/// of shape can follow. Scored on points with a neighbour on each side; `keep` (optional) selects
+/// which points count. Other op classes are not scored (points = 0).
+RelativeErrors neighbour_interpolation_errors(const std::vector<Measurement>& points,
+                                              const std::function<bool(const Measurement&)>& keep = nullptr);
 
 }  // namespace rlsim

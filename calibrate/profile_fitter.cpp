@@ -60,6 +60,7 @@ OpClassProfile fit_op_class(const std::vector<Measurement>& points, const Calibr
     profile.error.baseline_held_out_mape = baseline_sum / n;
     profile.error.datasheet_held_out_mape = datasheet_sum / n;
   }
+  profile.error.jitter_floor_mape = neighbour_interpolation_errors(points).mape;
   profile.fit = fit_kernel(points, s.card, s.sm_count, s.l2_bytes);
   profile.error.fit_points = static_cast<int>(points.size());
   return profile;

@@ -43,6 +43,10 @@ void write_error(std::ostringstream& out, const FitError& e, const std::string& 
     out << indent << "  datasheet_held_out_mape: " << number(e.datasheet_held_out_mape)
         << "  # uncalibrated datasheet roofline: " << percent_note(e.datasheet_held_out_mape) << "\n";
   }
+  if (e.jitter_floor_mape > 0.0) {
+    out << indent << "  jitter_floor_mape: " << number(e.jitter_floor_mape)
+        << "  # each point vs the line through its neighbours in tokens: " << percent_note(e.jitter_floor_mape) << "\n";
+  }
 }
 
 }  // namespace

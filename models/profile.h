@@ -57,6 +57,10 @@ struct FitError {
   double baseline_held_out_mape = 0.0;
   /// The same held-out points scored by the uncalibrated datasheet roofline (peak, no overhead).
   double datasheet_held_out_mape = 0.0;
+  /// The measurements' own jitter: MAPE of each GEMM against the straight line through its
+  /// neighbours in token count (calibrate/fit_error.h). A smooth model of shape cannot do better
+  /// than this on such data; 0 when not scored (other op classes, too few token counts).
+  double jitter_floor_mape = 0.0;
 };
 
 /// A fitted model of one op class at one compute precision.

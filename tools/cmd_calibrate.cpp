@@ -121,13 +121,14 @@ class CalibrateCommand : public Command {
     if (!p.ops.empty()) {
       std::cout << std::left << std::setw(20) << "op class" << std::setw(10) << "precision" << std::setw(8) << "points"
                 << std::setw(10) << "held out" << std::setw(10) << "MAPE" << std::setw(11) << "max err"
-                << std::setw(15) << "roofline+fit" << "datasheet\n";
+                << std::setw(15) << "roofline+fit" << std::setw(11) << "datasheet" << "jitter floor\n";
       for (const auto& op : p.ops) {
         std::cout << std::setw(20) << to_string(op.op_class) << std::setw(10) << to_string(op.precision) << std::setw(8)
                   << op.error.fit_points << std::setw(10) << op.error.held_out_points << std::setw(10)
                   << percent(op.error.held_out_mape) << std::setw(11) << percent(op.error.held_out_max_error)
-                  << std::setw(15) << percent(op.error.baseline_held_out_mape) << percent(op.error.datasheet_held_out_mape)
-                  << "\n";
+                  << std::setw(15) << percent(op.error.baseline_held_out_mape) << std::setw(11)
+                  << percent(op.error.datasheet_held_out_mape)
+                  << (op.error.jitter_floor_mape > 0.0 ? percent(op.error.jitter_floor_mape) : std::string("-")) << "\n";
       }
     }
     if (!p.collectives.empty()) {
@@ -141,7 +142,8 @@ class CalibrateCommand : public Command {
       }
     }
     std::cout << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
-                 "efficiency and overhead, datasheet the uncalibrated roofline, on the same points.\n";
+                 "efficiency and overhead, datasheet the uncalibrated roofline, on the same points; jitter\n"
+                 "floor is how far the measurements stray from the line through their neighbours in tokens.\n";
   }
 
   std::vector<std::string> inputs_;

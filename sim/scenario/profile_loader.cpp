@@ -17,6 +17,7 @@ FitError read_error(YamlReader& r) {
   e.held_out_max_error = r.number_or("held_out_max_error", 0.0, 0.0, 1e6);
   e.baseline_held_out_mape = r.number_or("baseline_held_out_mape", 0.0, 0.0, 1e6);
   e.datasheet_held_out_mape = r.number_or("datasheet_held_out_mape", 0.0, 0.0, 1e6);
+  e.jitter_floor_mape = r.number_or("jitter_floor_mape", 0.0, 0.0, 1e6);
   r.finish();
   return e;
 }

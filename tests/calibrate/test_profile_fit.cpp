@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "calibrate/collective_fitter.h"
+#include "calibrate/fit_error.h"
 #include "calibrate/nelder_mead.h"
 #include "calibrate/profile_fitter.h"
 #include "calibrate/profile_writer.h"
@@ -57,6 +58,27 @@ TEST_CASE("the fitted profile answers for shapes it never saw, monotone in token
   CHECK(big.flops / *profile_seconds(profile, big, card) < 989e12);
   const Op big8 = make_gemm("big8", 16384, 16384, 16384, Precision::fp8);
   CHECK(*profile_seconds(profile, big8, card) < *profile_seconds(profile, big, card));
+}
+
+TEST_CASE("the jitter floor scores each GEMM against the line through its neighbours in tokens", "[calibrate][fit]") {
+  auto point = [](int64_t m, double seconds, int64_t n = 4096, std::string group = "a") {
+    return Measurement{make_gemm("x", m, n, 4096), seconds, "synthetic", std::move(group)};
+  };
+  // Time linear in M except one point 20% slow: only that point and its neighbours miss.
+  std::vector<Measurement> points;
+  for (int64_t m = 64; m <= 512; m += 64) points.push_back(point(m, 1e-6 * static_cast<double>(m) * (m == 256 ? 1.2 : 1.0)));
+  const RelativeErrors e = neighbour_interpolation_errors(points);
+  CHECK(e.points == 6);  // both ends have one neighbour only
+  CHECK(e.max_error == Approx(0.2 / 1.2));
+  // 192 and 320 are predicted halfway to the slow 256: (1 + 0.2 * 256/ (2 * m)) - 1 off.
+  CHECK(e.mape == Approx((0.2 / 1.2 + 0.2 * 256 / 2 / 192.0 + 0.2 * 256 / 2 / 320.0) / 6.0));
+  // Another shape or another group is another series; a perfectly linear one scores zero.
+  std::vector<Measurement> linear;
+  for (int64_t m : {64, 128, 256, 512}) linear.push_back(point(m, 1e-6 * static_cast<double>(m), 8192, "b"));
+  CHECK(neighbour_interpolation_errors(linear).mape == Approx(0.0).margin(1e-12));
+  CHECK(neighbour_interpolation_errors(linear).points == 2);
+  linear.push_back(point(128, 9e-6, 4096, "c"));  // a lone point of its own series is not scored
+  CHECK(neighbour_interpolation_errors(linear).points == 2);
 }
 
 TEST_CASE("the profile YAML is the same bytes for the same measurements", "[calibrate][fit]") {
