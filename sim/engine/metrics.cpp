@@ -22,12 +22,18 @@ Percentiles percentiles(std::vector<double> values) {
   return p;
 }
 
-Advice advise(double wait_fraction, const std::string& policy) {
+Advice advise(double wait_fraction, const std::string& policy, bool labels_apply) {
   constexpr double kLabelThreshold = 0.30;
   Advice a;
   a.wait_fraction = wait_fraction;
   const std::string share = std::to_string(static_cast<int>(std::lround(wait_fraction * 100.0))) + "%";
-  if (wait_fraction > kLabelThreshold) {
+  if (wait_fraction > kLabelThreshold && !labels_apply) {
+    a.recommendation = "pipeline_overlap";
+    a.reason = "GPUs wait " + share + " of the time under '" + policy +
+               "', above the 30% threshold where label scheduling would pay, but it cannot take AFD rollout "
+               "(an attention and an FFN pool serve as one instance): overlap rollout of step k+1 with "
+               "training of step k (bounded staleness) first.";
+  } else if (wait_fraction > kLabelThreshold) {
     a.recommendation = "label_scheduling";
     a.reason = "GPUs wait " + share + " of the time under '" + policy +
                "', above the 30% threshold: tagging idle GPUs to switch phase (label scheduling with "
@@ -44,7 +50,7 @@ Advice advise(double wait_fraction, const std::string& policy) {
   return a;
 }
 
-RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed) {
+RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed, bool labels_apply) {
   RunMetrics m;
   m.policy = policy;
   m.seed = seed;
@@ -118,7 +124,7 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
 
   if (m.steps > 0) m.usd_per_step = usd / m.steps;
   if (tokens > 0.0) m.usd_per_1m_tokens = usd / tokens * 1e6;
-  m.advice = advise(m.bubble_fraction, policy);
+  m.advice = advise(m.bubble_fraction, policy, labels_apply);
   return m;
 }
 

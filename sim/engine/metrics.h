@@ -57,9 +57,11 @@ struct RunMetrics {
 /// Percentiles by the nearest-rank method over `values` (any order); zeros when empty.
 Percentiles percentiles(std::vector<double> values);
 
-RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed);
+/// `labels_apply`: whether label scheduling could run this scenario (it cannot take AFD rollout).
+RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed, bool labels_apply);
 
-/// The 30% rule applied to a wait fraction and the policy that produced it.
-Advice advise(double wait_fraction, const std::string& policy);
+/// The 30% rule applied to a wait fraction and the policy that produced it; where label scheduling
+/// cannot run the scenario, overlap is recommended in its place, saying why.
+Advice advise(double wait_fraction, const std::string& policy, bool labels_apply);
 
 }  // namespace rlsim

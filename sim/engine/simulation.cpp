@@ -111,7 +111,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
 
   timeline.yield_to_others("wait:idle");
   monitor.classify(timeline);
-  result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed);
+  // Label scheduling refuses AFD rollout (sim/scenario), so the advisor does not recommend it there.
+  result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed, !scenario.rollout.afd);
   result.metrics.simgrid_activities = activities;
   result.ledger = std::move(context.ledger);
   const FaultsSpec& fault_spec = scenario.faults;

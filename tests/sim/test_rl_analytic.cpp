@@ -11,6 +11,7 @@
 #include "models/cost/cost_model_registry.h"
 #include "models/inference_cost.h"
 #include "models/training_cost.h"
+#include "sim/engine/metrics.h"
 #include "sim/engine/simulation.h"
 #include "sim_test_support.h"
 
@@ -136,4 +137,16 @@ policy: {name: colocated}
   const double step = p.rollout + p.switch_to_train + p.train + p.switch_to_rollout;
   for (int i = 0; i < 4; ++i) CHECK(f[static_cast<size_t>(i)] == Approx(step).epsilon(0.01));
   CHECK(f[4] == Approx(0.0).margin(0.01));  // one GPU does everything: nothing waits
+}
+
+TEST_CASE("the advisor applies the 30 percent rule, and recommends overlap where labels cannot run") {
+  CHECK(advise(0.31, "disaggregated", true).recommendation == "label_scheduling");
+  CHECK(advise(0.30, "disaggregated", true).recommendation == "pipeline_overlap");
+  CHECK(advise(0.06, "disaggregated", true).recommendation == "pipeline_overlap");
+  CHECK(advise(0.05, "disaggregated", true).recommendation == "none");
+  const Advice afd = advise(0.63, "disaggregated", false);
+  CHECK(afd.recommendation == "pipeline_overlap");
+  CHECK_THAT(afd.reason, Catch::Contains("63%") && Catch::Contains("AFD"));
+  CHECK(advise(0.2, "disaggregated", false).recommendation == "pipeline_overlap");
+  CHECK(advise(0.01, "disaggregated", false).recommendation == "none");
 }
