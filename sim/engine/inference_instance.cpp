@@ -8,6 +8,8 @@
 #include "models/afd_stages.h"
 #include "models/collectives.h"
 #include "models/inference_cost.h"
+#include "sim/engine/send_queue.h"
+#include "sim/engine/trajectory_manager.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -348,7 +350,10 @@ void InferenceInstance::complete(Sequence& s) {
   cache_prefix(r);
   on_complete_(r);
   r.to_agent = true;
-  r.reply_to->put_init(&r, static_cast<uint64_t>(r.output_tokens * config_.output_bytes_per_token))->detach();
+  const double bytes = r.output_tokens * config_.output_bytes_per_token;
+  retire_finished(replies_);
+  replies_.push_back(r.data_plane ? r.data_plane->send_reply(&r, bytes)
+                                  : r.agent_inbox->put_async(&r, static_cast<uint64_t>(bytes)));
 }
 
 void InferenceInstance::advance(long iterations) {

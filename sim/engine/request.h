@@ -7,6 +7,8 @@
 
 namespace rlsim {
 
+class TrajectoryManager;
+
 struct LlmRequest {
   int trajectory = 0;          ///< trajectory id (unique over the run)
   int turn = 0;                ///< 0-based turn within the trajectory
@@ -16,7 +18,7 @@ struct LlmRequest {
   double submit_s = 0.0;       ///< when the agent sent it
   int step = 0;                ///< RL step the trajectory belongs to
   simgrid::s4u::Mailbox* agent_inbox = nullptr;  ///< where the agent waits for the reply
-  simgrid::s4u::Mailbox* reply_to = nullptr;     ///< where the instance sends the reply (agent or data plane)
+  TrajectoryManager* data_plane = nullptr;       ///< set: the reply goes through it, not to agent_inbox
   bool to_agent = false;       ///< direction through the trajectory manager: false = toward the LLM
 
   // Filled in along the way.

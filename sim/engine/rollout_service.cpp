@@ -76,7 +76,8 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
     const int track = context.timeline.add_track(Track{"trajectory-manager", "dataplane", false, 0.0});
     data_plane_ = std::make_unique<TrajectoryManager>(context.platform.dataplane, track, s.cluster.dataplane.seconds_per_record,
                                                       s.cluster.dataplane.bytes_per_s, kBytesPerToken, *router_,
-                                                      mailboxes, context.timeline);
+                                                      mailboxes, static_cast<int>(context.platform.agent_hosts.size()),
+                                                      context.timeline);
   }
   for (auto* host : context.platform.agent_hosts) tool_cores_.push_back(sg4::Semaphore::create(host->get_core_count()));
   idle_agents_.resize(context.platform.agent_hosts.size());
@@ -191,10 +192,9 @@ void RolloutService::run_agent(const Trajectory& trajectory, int step, int slot)
     request.agent_inbox = inbox;
     const auto bytes = static_cast<uint64_t>(call.prompt_tokens * kBytesPerToken);
     if (data_plane_) {
-      request.reply_to = data_plane_->mailbox();
-      data_plane_->mailbox()->put(&request, bytes);
+      request.data_plane = data_plane_.get();
+      data_plane_->send_call(&request, static_cast<int>(host_index), static_cast<double>(bytes));
     } else {
-      request.reply_to = inbox;
       request.instance = router_->route(request);
       auto* message = new InstanceMessage{InstanceMessage::Kind::request, &request, 0, 0.0};
       instances_[static_cast<size_t>(request.instance)]->mailbox()->put(message, bytes);

@@ -3,15 +3,25 @@
 // cost per record plus bytes over its recording bandwidth, one record at a time, so a slow
 // recorder queues traffic and shows up as its own busy track), routes calls to instances and
 // forwards replies to agents. It keeps the ledger of recorded calls (sim/engine/ledger.h).
+//
+// Messages are handled in the order they were sent, each once its bytes have arrived. A step
+// starts with thousands of calls at once, and SimGrid 3.32's mailbox matching and activity lists
+// cost O(N) per message in such a burst. So calls arrive on one mailbox per agent host and replies
+// on one per instance, the manager keeping the order across them in its own FIFO, and what it sends
+// goes out through one send queue per instance (sim/engine/send_queue.h): calls to that instance,
+// and the replies it produced to their agents. No mailbox or list holds more than a share.
 #pragma once
 
 #include <simgrid/s4u.hpp>
 
+#include <deque>
+#include <memory>
 #include <vector>
 
 #include "sim/engine/ledger.h"
 #include "sim/engine/request.h"
 #include "sim/engine/router.h"
+#include "sim/engine/send_queue.h"
 #include "sim/engine/timeline.h"
 
 namespace rlsim {
@@ -20,9 +30,14 @@ class TrajectoryManager {
  public:
   TrajectoryManager(simgrid::s4u::Host* host, int track, double seconds_per_record, double record_bytes_per_s,
                     double bytes_per_token, Router& router, std::vector<simgrid::s4u::Mailbox*> instances,
-                    Timeline& timeline);
+                    int agent_hosts, Timeline& timeline);
 
-  simgrid::s4u::Mailbox* mailbox() const { return mailbox_; }
+  /// An agent's call from agent host `agent_host`: returns once its `bytes` have arrived (the
+  /// reply comes to request->agent_inbox).
+  void send_call(LlmRequest* request, int agent_host, double bytes);
+  /// An instance's reply (request->instance set), sent now from the calling actor; returns the
+  /// send, which that actor retires (sim/engine/send_queue.h).
+  simgrid::s4u::CommPtr send_reply(LlmRequest* request, double bytes);
   const std::vector<LedgerEntry>& ledger() const { return ledger_; }
   void set_step(int step) { step_ = step; }
   /// The actor body; returns after stop().
@@ -31,6 +46,14 @@ class TrajectoryManager {
   void stop();
 
  private:
+  struct Arrival {
+    LlmRequest* request;          ///< nullptr: stop
+    simgrid::s4u::Mailbox* from;  ///< where it arrives
+  };
+  void push(Arrival arrival);
+  void record(const LlmRequest& request);
+  void forward(LlmRequest* request);
+
   simgrid::s4u::Host* host_;
   int track_;
   double seconds_per_record_;
@@ -39,10 +62,13 @@ class TrajectoryManager {
   Router& router_;
   std::vector<simgrid::s4u::Mailbox*> instances_;
   Timeline& timeline_;
-  simgrid::s4u::Mailbox* mailbox_;
+  std::vector<simgrid::s4u::Mailbox*> calls_;    ///< per agent host
+  std::vector<simgrid::s4u::Mailbox*> replies_;  ///< per instance
+  std::deque<Arrival> arrivals_;                  ///< calls and replies sent, not yet handled
+  simgrid::s4u::SemaphorePtr arrived_;            ///< counts arrivals_
+  std::vector<std::unique_ptr<SendQueue>> sends_;  ///< one per instance, both directions
   std::vector<LedgerEntry> ledger_;
   int step_ = 0;
-  LlmRequest stop_signal_;  ///< sent through the mailbox to end serve()
 };
 
 }  // namespace rlsim
