@@ -39,7 +39,9 @@ class SendQueue {
 };
 
 /// Takes the finished sends at the front of `in_flight` off their issuer's SimGrid list; call it from
-/// the actor that started them.
+/// the actor that started them. For sends whose receiver takes them at once (a permanent receiver,
+/// or an actor already waiting): a send still unmatched also reports no bytes remaining, and
+/// retiring it would block until it is received.
 void retire_finished(std::deque<simgrid::s4u::CommPtr>& in_flight);
 
 }  // namespace rlsim
