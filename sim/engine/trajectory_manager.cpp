@@ -61,9 +61,12 @@ void TrajectoryManager::serve() {
   for (auto& queue : sends_) queue->close();
 }
 
+double TrajectoryManager::message_bytes(const LlmRequest& request) const {
+  return (request.to_agent ? request.output_tokens : request.new_tokens) * bytes_per_token_;
+}
+
 void TrajectoryManager::record(const LlmRequest& request) {
-  const double tokens = request.to_agent ? request.output_tokens : request.new_tokens;
-  const double record_s = seconds_per_record_ + (record_bytes_per_s_ > 0.0 ? tokens * bytes_per_token_ / record_bytes_per_s_ : 0.0);
+  const double record_s = seconds_per_record_ + (record_bytes_per_s_ > 0.0 ? message_bytes(request) / record_bytes_per_s_ : 0.0);
   if (record_s > 0.0) {
     const double start = sg4::Engine::get_clock();
     sg4::this_actor::execute(record_s);
@@ -78,8 +81,7 @@ void TrajectoryManager::record(const LlmRequest& request) {
 }
 
 void TrajectoryManager::forward(LlmRequest* request) {
-  const double tokens = request->to_agent ? request->output_tokens : request->new_tokens;
-  const auto bytes = static_cast<uint64_t>(tokens * bytes_per_token_);
+  const auto bytes = static_cast<uint64_t>(message_bytes(*request));
   if (request->to_agent) {
     sends_[static_cast<size_t>(request->instance)]->send(request->agent_inbox, request, bytes);
   } else {

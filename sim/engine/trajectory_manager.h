@@ -51,6 +51,8 @@ class TrajectoryManager {
     simgrid::s4u::Mailbox* from;  ///< where it arrives
   };
   void push(Arrival arrival);
+  /// What the message carries: the call's new tokens toward the LLM, the output back.
+  double message_bytes(const LlmRequest& request) const;
   void record(const LlmRequest& request);
   void forward(LlmRequest* request);
 
