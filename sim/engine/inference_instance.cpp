@@ -8,7 +8,7 @@
 #include "models/afd_stages.h"
 #include "models/collectives.h"
 #include "models/inference_cost.h"
-#include "sim/engine/send_queue.h"
+#include "sim/engine/activity_retirement.h"
 #include "sim/engine/trajectory_manager.h"
 
 namespace rlsim {
@@ -197,7 +197,7 @@ void InferenceInstance::pause_until_resumed() {
 }
 
 void InferenceInstance::drain_arrivals() {
-  while (receive_ && receive_->test()) {
+  while (receive_ && received(receive_)) {
     handle(arrived_);
     arrived_ = nullptr;
     receive_ = nullptr;

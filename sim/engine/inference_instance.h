@@ -134,7 +134,7 @@ class InferenceInstance {
   std::function<void(const LlmRequest&)> on_complete_;
   simgrid::s4u::Mailbox* mailbox_;
   simgrid::s4u::CommPtr receive_;
-  std::deque<simgrid::s4u::CommPtr> replies_;  ///< replies sent, not yet retired (sim/engine/send_queue.h)
+  std::deque<simgrid::s4u::CommPtr> replies_;  ///< replies sent, not yet retired (sim/engine/activity_retirement.h)
   InstanceMessage* arrived_ = nullptr;
   std::deque<Sequence> waiting_;
   std::vector<Sequence> running_;

@@ -1,17 +1,10 @@
 // The send queue's actor: wait for a message, retire finished sends, put the message, repeat.
 #include "sim/engine/send_queue.h"
 
+#include "sim/engine/activity_retirement.h"
+
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
-
-void retire_finished(std::deque<sg4::CommPtr>& in_flight) {
-  // test() would say "finished" without taking the send off the list; only a wait does, and on a
-  // send already delivered it returns at once.
-  while (!in_flight.empty() && in_flight.front()->get_remaining() <= 0.0) {
-    in_flight.front()->wait();
-    in_flight.pop_front();
-  }
-}
 
 SendQueue::SendQueue(sg4::Host* host) { sg4::Actor::create("send-queue", host, [this]() { run(); }); }
 

@@ -3,7 +3,7 @@
 //
 // Why it exists: SimGrid 3.32 files every detached send on one list (maestro's) and every other
 // activity on its issuer's list, and at each completion walks the whole list to take the activity
-// off. A data plane that forwards a step's burst of N calls with detached sends, or from one actor,
+// off (sim/engine/activity_retirement.h). A data plane that forwards a step's burst of N calls with detached sends, or from one actor,
 // pays O(N) per completion, O(N²) per burst. A queue sends without detaching and takes its own
 // finished sends off its list (retire) before each new one; with one queue per destination group
 // no list grows with the burst.
@@ -37,11 +37,5 @@ class SendQueue {
   simgrid::s4u::SemaphorePtr queued_ = simgrid::s4u::Semaphore::create(0);
   std::deque<simgrid::s4u::CommPtr> in_flight_;  ///< sent, not yet seen finished, oldest first
 };
-
-/// Takes the finished sends at the front of `in_flight` off their issuer's SimGrid list; call it from
-/// the actor that started them. For sends whose receiver takes them at once (a permanent receiver,
-/// or an actor already waiting): a send still unmatched also reports no bytes remaining, and
-/// retiring it would block until it is received.
-void retire_finished(std::deque<simgrid::s4u::CommPtr>& in_flight);
 
 }  // namespace rlsim

@@ -36,7 +36,7 @@ class TrajectoryManager {
   /// reply comes to request->agent_inbox).
   void send_call(LlmRequest* request, int agent_host, double bytes);
   /// An instance's reply (request->instance set), sent now from the calling actor; returns the
-  /// send, which that actor retires (sim/engine/send_queue.h).
+  /// send, which that actor retires (sim/engine/activity_retirement.h).
   simgrid::s4u::CommPtr send_reply(LlmRequest* request, double bytes);
   const std::vector<LedgerEntry>& ledger() const { return ledger_; }
   void set_step(int step) { step_ = step; }
