@@ -1,5 +1,6 @@
-// Relative-error statistics used everywhere a fit is scored: MAPE and the largest error, and the
-// measurements' own jitter between neighbouring token counts, the floor under any smooth model.
+// Relative-error statistics used everywhere a fit is scored: MAPE and the largest error, the
+// measurements' own jitter between neighbouring token counts, and what a free smooth curve per
+// shape reaches: floors under any model smooth in the token count.
 #pragma once
 
 #include <functional>
@@ -26,5 +27,13 @@ RelativeErrors score_points(const std::vector<Measurement>& points, const std::f
 /// which points count. Other op classes are not scored (points = 0).
 RelativeErrors neighbour_interpolation_errors(const std::vector<Measurement>& points,
                                               const std::function<bool(const Measurement&)>& keep = nullptr);
+
+/// What a curve smooth in M reaches when each GEMM series (one shape but M) gets its own, fitted
+/// to the very points it is scored on (`keep`, optional, selects them): piecewise linear in
+/// log2(M) with knots every half octave, least squares in relative error. No model of shape can do
+/// better on those points unless it follows the kernel library's steps in M; a bound on what a
+/// smooth shape model may promise, not a model. Other op classes are not scored.
+RelativeErrors per_series_curve_errors(const std::vector<Measurement>& points,
+                                       const std::function<bool(const Measurement&)>& keep = nullptr);
 
 }  // namespace rlsim

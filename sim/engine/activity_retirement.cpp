@@ -7,11 +7,10 @@ namespace rlsim {
 namespace sg4 = simgrid::s4u;
 
 bool received(const sg4::CommPtr& receive) {
-  if (!receive->test()) return false;
-  // Finished already: a wait_any answers at once, and its kernel wait takes the comm off the list.
-  std::vector<sg4::ActivityPtr> finished{receive};
-  sg4::Activity::wait_any_for(finished, 0.0);
-  return true;
+  // A kernel wait of zero time: it takes a finished comm off the list, and leaves one still
+  // pending as it is (unlike a comm's own wait_for, whose timeout cancels it).
+  std::vector<sg4::ActivityPtr> receives{receive};
+  return sg4::Activity::wait_any_for(receives, 0.0) == 0;
 }
 
 void retire_finished(std::deque<sg4::CommPtr>& in_flight) {

@@ -50,7 +50,7 @@ struct RunMetrics {
   double agent_waits_llm = 0.0;  ///< share of agents' time spent waiting on LLM replies (vs in tools)
   double staleness_mean = 0.0;   ///< mean weight-version lag of trained tokens
   std::map<std::string, double> phase_mean_s;  ///< rollout, train, weight_sync, switch: mean per step
-  long simgrid_activities = 0;  ///< execs and comms the engine completed (simulator cost)
+  long simgrid_activities = 0;  ///< execs started and messages sent: the engine's work (simulator cost)
   FaultMetrics faults;           ///< blast radius of the scenario's failures
 };
 

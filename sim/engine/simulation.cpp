@@ -95,9 +95,12 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   context.faults = &faults;
   sg4::Actor::create("orchestrator", platform.dataplane, [&policy, &context]() { policy->run(context); });
   start_link_faults(scenario.faults, platform);
-  // Every activity that completes (or is cancelled) counts: the simulator's unit of work.
+  // The simulator's unit of work: every exec started (finished or cancelled) and every message
+  // sent. Counted where each starts, once: completion signals fire once per side of a comm and
+  // again whenever a finished comm is waited on (sim/engine/activity_retirement.h).
   long activities = 0;
-  sg4::Activity::on_completion_cb([&activities](const sg4::Activity&) { ++activities; });
+  sg4::Exec::on_start_cb([&activities](const sg4::Exec&) { ++activities; });
+  sg4::Comm::on_send_cb([&activities](const sg4::Comm&) { ++activities; });
   engine->run();
   if (!faults.empty()) {
     // A failed GPU is down whatever its job recorded; overlapping records of one GPU (a job and

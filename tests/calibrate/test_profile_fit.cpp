@@ -3,6 +3,8 @@
 // model falls back for op classes it did not measure.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "calibrate/collective_fitter.h"
 #include "calibrate/fit_error.h"
 #include "calibrate/nelder_mead.h"
@@ -79,6 +81,33 @@ TEST_CASE("the jitter floor scores each GEMM against the line through its neighb
   CHECK(neighbour_interpolation_errors(linear).points == 2);
   linear.push_back(point(128, 9e-6, 4096, "c"));  // a lone point of its own series is not scored
   CHECK(neighbour_interpolation_errors(linear).points == 2);
+}
+
+TEST_CASE("a free curve per series follows anything smooth in log M but not a step", "[calibrate][fit]") {
+  auto point = [](int64_t m, double seconds, int64_t n = 4096) {
+    return Measurement{make_gemm("x", m, n, 4096), seconds, "synthetic", "a"};
+  };
+  // Piecewise linear in log2(M) with breaks on the half-octave knots (64, 90.5, 128, ...): exact.
+  std::vector<Measurement> smooth;
+  for (int64_t m = 64; m <= 1024; m += 32) {
+    smooth.push_back(point(m, 1e-6 * (2.0 + std::abs(std::log2(static_cast<double>(m)) - 8.0))));
+  }
+  const RelativeErrors exact = per_series_curve_errors(smooth);
+  CHECK(exact.points == static_cast<int>(smooth.size()));
+  CHECK(exact.mape == Approx(0.0).margin(1e-9));
+  // A 50% step between M = 512 and 544 (a kernel switch) cannot be followed by a smooth curve.
+  std::vector<Measurement> step;
+  for (int64_t m = 64; m <= 1024; m += 32) step.push_back(point(m, 1e-6 * (m > 512 ? 1.5 : 1.0), 8192));
+  const RelativeErrors stepped = per_series_curve_errors(step);
+  CHECK(stepped.mape > 0.01);
+  CHECK(stepped.max_error > 0.1);
+  // `keep` chooses the points both fitted and scored; series are fitted apart.
+  auto large = [](const Measurement& m) { return m.op.gemm.m > 512; };
+  CHECK(per_series_curve_errors(step, large).mape == Approx(0.0).margin(1e-9));
+  std::vector<Measurement> both = smooth;
+  both.insert(both.end(), step.begin(), step.end());
+  CHECK(per_series_curve_errors(both).mape ==
+        Approx((exact.mape * exact.points + stepped.mape * stepped.points) / (exact.points + stepped.points)));
 }
 
 TEST_CASE("the profile YAML is the same bytes for the same measurements", "[calibrate][fit]") {
