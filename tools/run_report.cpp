@@ -39,7 +39,9 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["inference"] = {{"ttft_s", percentiles_json(m.ttft_s)}, {"tpot_s", percentiles_json(m.tpot_s)}};
   j["cost"] = {{"usd_per_step", m.usd_per_step}, {"usd_per_1m_tokens", m.usd_per_1m_tokens}};
   j["phases_s"] = m.phase_mean_s;
-  j["engine"] = {{"simgrid_activities", m.simgrid_activities}};
+  j["engine"] = {{"simgrid_activities", m.simgrid_activities()},
+                 {"simgrid_execs", m.simgrid_execs},
+                 {"simgrid_messages", m.simgrid_messages}};
   j["agents"] = {{"agent_waits_llm", m.agent_waits_llm}};
   j["staleness"] = {{"mean_versions", m.staleness_mean}};
   if (m.faults.events > 0) {

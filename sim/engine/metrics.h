@@ -50,7 +50,10 @@ struct RunMetrics {
   double agent_waits_llm = 0.0;  ///< share of agents' time spent waiting on LLM replies (vs in tools)
   double staleness_mean = 0.0;   ///< mean weight-version lag of trained tokens
   std::map<std::string, double> phase_mean_s;  ///< rollout, train, weight_sync, switch: mean per step
-  long simgrid_activities = 0;  ///< execs started and messages sent: the engine's work (simulator cost)
+  /// The engine's work (simulator cost): execs started (finished or cancelled) and messages sent.
+  long simgrid_execs = 0;
+  long simgrid_messages = 0;
+  long simgrid_activities() const { return simgrid_execs + simgrid_messages; }
   FaultMetrics faults;           ///< blast radius of the scenario's failures
 };
 

@@ -98,9 +98,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   // The simulator's unit of work: every exec started (finished or cancelled) and every message
   // sent. Counted where each starts, once: completion signals fire once per side of a comm and
   // again whenever a finished comm is waited on (sim/engine/activity_retirement.h).
-  long activities = 0;
-  sg4::Exec::on_start_cb([&activities](const sg4::Exec&) { ++activities; });
-  sg4::Comm::on_send_cb([&activities](const sg4::Comm&) { ++activities; });
+  long execs = 0, messages = 0;
+  sg4::Exec::on_start_cb([&execs](const sg4::Exec&) { ++execs; });
+  sg4::Comm::on_send_cb([&messages](const sg4::Comm&) { ++messages; });
   engine->run();
   if (!faults.empty()) {
     // A failed GPU is down whatever its job recorded; overlapping records of one GPU (a job and
@@ -116,7 +116,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   monitor.classify(timeline);
   // Label scheduling refuses AFD rollout (sim/scenario), so the advisor does not recommend it there.
   result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed, !scenario.rollout.afd);
-  result.metrics.simgrid_activities = activities;
+  result.metrics.simgrid_execs = execs;
+  result.metrics.simgrid_messages = messages;
   result.ledger = std::move(context.ledger);
   const FaultsSpec& fault_spec = scenario.faults;
   result.metrics.faults =

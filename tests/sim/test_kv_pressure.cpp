@@ -31,7 +31,7 @@ training: {pool: train}
   std::istringstream in(test::run_in_child([&]() {
     const SimulationResult r = simulate(s);
     std::ostringstream out;
-    out << r.timeline.steps().at(0).samples << ' ' << r.metrics.simgrid_activities << ' ' << r.metrics.tpot_s.p50;
+    out << r.timeline.steps().at(0).samples << ' ' << r.metrics.simgrid_activities() << ' ' << r.metrics.tpot_s.p50;
     return out.str();
   }));
   int samples = 0;
