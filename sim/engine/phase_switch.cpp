@@ -17,14 +17,7 @@ PhaseSwitchCosts phase_switch_costs(const Scenario& s) {
 void run_switch(RlContext& context, const GpuGroup& group, double seconds, int step) {
   if (seconds <= 0.0 || group.hosts.empty()) return;
   const double start = sg4::Engine::get_clock();
-  std::vector<sg4::ExecPtr> execs;
-  for (auto* host : group.hosts) {
-    sg4::ExecPtr exec = sg4::this_actor::exec_init(seconds);
-    exec->set_host(host);
-    exec->start();
-    execs.push_back(exec);
-  }
-  for (auto& exec : execs) exec->wait();
+  group.start_lockstep(seconds)->wait();
   context.record(group, "switching", start, sg4::Engine::get_clock(), step);
 }
 

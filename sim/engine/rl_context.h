@@ -26,6 +26,16 @@ struct GpuGroup {
   const PoolSpec* pool = nullptr;  ///< the pool the GPUs belong to; null = rollout.pool
 
   simgrid::s4u::Host* leader() const { return hosts.front(); }
+  /// Starts `seconds` of work that every GPU of the group does in lockstep (data-parallel replicas,
+  /// a phase switch on each): one exec, on the leader; the caller records the members busy with
+  /// it. One exec per member gave the same times (byte-identical traces on every bundled scenario)
+  /// at one activity per GPU per phase.
+  simgrid::s4u::ExecPtr start_lockstep(double seconds) const {
+    simgrid::s4u::ExecPtr exec = simgrid::s4u::this_actor::exec_init(seconds);
+    exec->set_host(leader());
+    exec->start();
+    return exec;
+  }
 };
 
 struct RlContext {

@@ -31,14 +31,7 @@ double Trainer::weight_bytes() const {
 void Trainer::run_on_all(double seconds, const std::string& state, int step) {
   if (seconds <= 0.0) return;
   const double start = sg4::Engine::get_clock();
-  std::vector<sg4::ExecPtr> execs;
-  for (auto* host : gpus_.hosts) {
-    sg4::ExecPtr exec = sg4::this_actor::exec_init(seconds);
-    exec->set_host(host);
-    exec->start();
-    execs.push_back(exec);
-  }
-  wait_all({execs.begin(), execs.end()}, state, start, step);
+  wait_all({gpus_.start_lockstep(seconds)}, state, start, step);
   context_.record(gpus_, state, start, sg4::Engine::get_clock(), step);
 }
 
