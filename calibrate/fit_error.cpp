@@ -40,6 +40,22 @@ std::pair<size_t, double> hat(const std::vector<double>& knots, double x) {
   return {lo, std::clamp((x - knots[lo]) / (knots[lo + 1] - knots[lo]), 0.0, 1.0)};
 }
 
+// Solves A·v = rhs for a symmetric positive-definite tridiagonal A (main diagonal `diag`, the one
+// beside it `off`) by elimination without pivoting (Thomas), stable for such matrices.
+std::vector<double> solve_symmetric_tridiagonal(std::vector<double> diag, const std::vector<double>& off,
+                                                std::vector<double> rhs) {
+  const size_t n = diag.size();
+  for (size_t i = 1; i < n; ++i) {
+    const double f = off[i - 1] / diag[i - 1];
+    diag[i] -= f * off[i - 1];
+    rhs[i] -= f * rhs[i - 1];
+  }
+  std::vector<double> value(n);
+  value[n - 1] = rhs[n - 1] / diag[n - 1];
+  for (size_t i = n - 1; i-- > 0;) value[i] = (rhs[i] - off[i] * value[i + 1]) / diag[i];
+  return value;
+}
+
 }  // namespace
 
 RelativeErrors score_points(const std::vector<Measurement>& points, const std::function<double(const Op&)>& predict,
@@ -114,14 +130,7 @@ RelativeErrors per_series_curve_errors(const std::vector<Measurement>& points,
     }
     const double ridge = 1e-12 * *std::max_element(diag.begin(), diag.end());
     for (double& d : diag) d += ridge;
-    for (size_t i = 1; i < n; ++i) {
-      const double f = off[i - 1] / diag[i - 1];
-      diag[i] -= f * off[i - 1];
-      rhs[i] -= f * rhs[i - 1];
-    }
-    std::vector<double> value(n);
-    value[n - 1] = rhs[n - 1] / diag[n - 1];
-    for (size_t i = n - 1; i-- > 0;) value[i] = (rhs[i] - off[i] * value[i + 1]) / diag[i];
+    const std::vector<double> value = solve_symmetric_tridiagonal(diag, off, rhs);
     for (const Measurement* p : kept) {
       const auto [i, w] = hat(knots, std::log2(static_cast<double>(p->op.gemm.m)));
       add_error(e, sum, (1 - w) * value[i] + w * value[i + 1], p->seconds);
