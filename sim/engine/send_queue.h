@@ -3,10 +3,10 @@
 //
 // Why it exists: SimGrid 3.32 files every detached send on one list (maestro's) and every other
 // activity on its issuer's list, and at each completion walks the whole list to take the activity
-// off (sim/engine/activity_retirement.h). A data plane that forwards a step's burst of N calls with detached sends, or from one actor,
-// pays O(N) per completion, O(N²) per burst. A queue sends without detaching and takes its own
-// finished sends off its list (retire) before each new one; with one queue per destination group
-// no list grows with the burst.
+// off (sim/engine/activity_retirement.h). A data plane that forwards a step's burst of N calls
+// with detached sends, or from one actor, pays O(N) per completion, O(N²) per burst. A queue sends
+// without detaching and takes its own finished sends off its list (retire) before each new one;
+// with one queue per destination group no list grows with the burst.
 #pragma once
 
 #include <simgrid/s4u.hpp>
