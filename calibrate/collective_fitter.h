@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "calibrate/measurement.h"
-#include "models/profile.h"
+#include "models/cost/profile.h"
 
 namespace rlsim {
 

@@ -1,5 +1,5 @@
 // Fitting op-time models to measurements: the shape-aware tiled roofline the profile stores
-// (models/profile.h, KernelFit), and two references it is judged against — a plain roofline with
+// (models/cost/profile.h, KernelFit), and two references it is judged against — a plain roofline with
 // one fitted efficiency and one fixed overhead, and the uncalibrated datasheet roofline.
 #pragma once
 
@@ -7,7 +7,7 @@
 
 #include "calibrate/measurement.h"
 #include "models/hardware.h"
-#include "models/profile.h"
+#include "models/cost/profile.h"
 
 namespace rlsim {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "models/op.h"
+#include "models/ops/op.h"
 
 namespace rlsim {
 

@@ -9,7 +9,7 @@
 
 #include "calibrate/measurement.h"
 #include "models/hardware.h"
-#include "models/profile.h"
+#include "models/cost/profile.h"
 
 namespace rlsim {
 

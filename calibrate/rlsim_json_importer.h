@@ -8,7 +8,7 @@
 //               {"op": "attention_decode" | "attention_prefill", "name", "dtype", "kv_dtype",
 //                "batch", "q_len", "kv_len", "q_heads", "kv_heads", "qk_head_dim", "v_head_dim", ...},
 //               {"op": "hbm_read" | "hbm_write" | "hbm_copy", "bytes", "seconds"}, ...]}
-// FLOPs and bytes of each point are recomputed from its shape (models/op.h) so that fitting and
+// FLOPs and bytes of each point are recomputed from its shape (models/ops/op.h) so that fitting and
 // prediction count the same way; the file's own figures are kept for reading by people.
 #pragma once
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "models/cost_model.h"
+#include "models/cost/cost_model.h"
 #include "models/input_error.h"
 
 namespace rlsim {

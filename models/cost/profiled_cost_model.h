@@ -1,5 +1,5 @@
 // ProfiledCostModel: the cost model of a calibrated card. Ops whose class the profile covers take
-// the profile's tiled-roofline time (models/profile.h) on the profile's own card; every other op,
+// the profile's tiled-roofline time (models/cost/profile.h) on the profile's own card; every other op,
 // and every op on another card, goes to a fallback model
 // (normally the datasheet roofline), so a profile measured only on GEMMs still answers for
 // attention. Registered as "profile" by sim/scenario/profile_loader (which reads the YAML).
@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "models/cost_model.h"
-#include "models/profile.h"
+#include "models/cost/cost_model.h"
+#include "models/cost/profile.h"
 
 namespace rlsim {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cassert>
 
-#include "models/roofline.h"
+#include "models/cost/roofline.h"
 
 namespace rlsim {
 namespace {

@@ -1,7 +1,7 @@
 // RooflineCostModel: the datasheet cost model. An op takes
 //   max(FLOPs / (peak × compute efficiency(shape)), bytes / (bandwidth × bandwidth efficiency))
 //   + a fixed launch overhead,
-// with the peak of the op's math precision (models/roofline.h: compute_peak). Compute efficiency
+// with the peak of the op's math precision (models/cost/roofline.h: compute_peak). Compute efficiency
 // falls off for small GEMM dimensions (tile quantisation, too few thread blocks to fill the SMs):
 // eff = max_eff × Π_{d ∈ m,n,k} d / (d + half_dim). Defaults are typical of vendor BLAS and
 // FlashAttention on Hopper/Ampere (cuBLAS bf16 GEMMs reach ~70-80% of the dense peak on large
@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "models/cost_model.h"
+#include "models/cost/cost_model.h"
 
 namespace rlsim {
 

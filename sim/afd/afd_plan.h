@@ -1,7 +1,7 @@
 // AfdPlan: one decode iteration of an AFD instance in numbers, before any SimGrid object exists —
 // which GPUs play which side, how the batch splits into micro-batches and over the attention GPUs,
 // and per layer and micro-batch the seconds of every exec and the bytes of every transfer. Exec
-// times come from models/afd_stages.h (the scenario's cost model over layer_ops); transfers are
+// times come from models/afd/afd_stages.h (the scenario's cost model over layer_ops); transfers are
 // rail-aligned: attention GPU i sends one message per FFN node, to the node's GPU on i's rail
 // (local rank i mod the node's FFN GPUs), which forwards inside the node over NVLink (not modelled:
 // it is an order of magnitude faster than the NICs).
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/cost_model.h"
+#include "models/cost/cost_model.h"
 #include "sim/scenario/afd_spec.h"
 
 namespace rlsim {

@@ -10,7 +10,7 @@
 
 #include "models/arch_params.h"
 #include "models/cost/cost_model_registry.h"
-#include "models/roofline.h"
+#include "models/cost/roofline.h"
 #include "sim/afd/afd_plan.h"
 #include "sim/platform/platform.h"
 

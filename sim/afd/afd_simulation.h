@@ -9,9 +9,9 @@
 
 #include <string>
 
-#include "models/afd_pipeline.h"
-#include "sim/engine/simulation.h"
-#include "sim/engine/timeline.h"
+#include "models/afd/afd_pipeline.h"
+#include "sim/platform/simulation_options.h"
+#include "sim/platform/timeline.h"
 #include "sim/scenario/afd_spec.h"
 
 namespace rlsim {

@@ -5,10 +5,10 @@
 #include <cassert>
 #include <cmath>
 
-#include "models/afd_stages.h"
-#include "models/collectives.h"
-#include "models/inference_cost.h"
-#include "sim/engine/activity_retirement.h"
+#include "models/afd/afd_stages.h"
+#include "models/timing/collectives.h"
+#include "models/timing/inference_time.h"
+#include "sim/engine/transport/activity_retirement.h"
 #include "sim/engine/trajectory_manager.h"
 
 namespace rlsim {

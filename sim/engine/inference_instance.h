@@ -23,14 +23,14 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/cost_model.h"
-#include "models/decode_iteration_cost.h"
+#include "models/cost/cost_model.h"
+#include "models/timing/decode_iteration_time.h"
 #include "models/hardware.h"
 #include "models/model_arch.h"
 #include "sim/afd/afd_iteration_table.h"
 #include "sim/engine/request.h"
 #include "sim/engine/rl_context.h"
-#include "sim/engine/timeline.h"
+#include "sim/platform/timeline.h"
 
 namespace rlsim {
 
@@ -52,7 +52,7 @@ struct InstanceConfig {
   double restart_s = 0.0;               ///< reloading after a fault is repaired
   /// Decode iteration times of this model on this card and TP (shared by the instances alike;
   /// unset for AFD instances).
-  std::shared_ptr<const DecodeIterationCost> decode_cost;
+  std::shared_ptr<const DecodeIterationTime> decode_cost;
   /// Set for an AFD instance: its decode iteration times, from the layer-level AFD simulation
   /// (they include the attention-FFN transfers; there is no TP all-reduce). Prefill is costed as
   /// on the attention GPUs as one TP group of `tp`.
@@ -134,7 +134,7 @@ class InferenceInstance {
   std::function<void(const LlmRequest&)> on_complete_;
   simgrid::s4u::Mailbox* mailbox_;
   simgrid::s4u::CommPtr receive_;
-  std::deque<simgrid::s4u::CommPtr> replies_;  ///< replies sent, not yet retired (sim/engine/activity_retirement.h)
+  std::deque<simgrid::s4u::CommPtr> replies_;  ///< replies sent, not yet retired (sim/engine/transport/activity_retirement.h)
   InstanceMessage* arrived_ = nullptr;
   std::deque<Sequence> waiting_;
   std::vector<Sequence> running_;

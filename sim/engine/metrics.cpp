@@ -1,4 +1,4 @@
-// Deriving RunMetrics from a Timeline, and the advisor's 30% rule (DESIGN §1.3).
+// Deriving RunMetrics from a Timeline, and the advisor's 30% rule (docs/design.md §1.3).
 #include "sim/engine/metrics.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// RunMetrics: the figures of DESIGN §4–5 derived from a finished Timeline, and the advisor's
+// RunMetrics: the figures of docs/design.md §4–5 derived from a finished Timeline, and the advisor's
 // recommendation (the 30% rule: if waiting is more than 30% of GPU time, label scheduling pays;
 // otherwise pipeline overlap comes first).
 #pragma once
@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "sim/engine/fault_metrics.h"
-#include "sim/engine/timeline.h"
+#include "sim/engine/faults/fault_metrics.h"
+#include "sim/platform/timeline.h"
 
 namespace rlsim {
 

@@ -8,12 +8,12 @@
 #include <random>
 #include <vector>
 
-#include "models/cost_model.h"
+#include "models/cost/cost_model.h"
 #include "sim/afd/afd_iteration_table.h"
-#include "sim/engine/fault_state.h"
+#include "sim/engine/faults/fault_state.h"
 #include "sim/engine/ledger.h"
 #include "sim/engine/rollout_monitor.h"
-#include "sim/engine/timeline.h"
+#include "sim/platform/timeline.h"
 #include "sim/platform/platform.h"
 #include "sim/scenario/scenario.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/timeline.h"
+#include "sim/platform/timeline.h"
 
 namespace rlsim {
 

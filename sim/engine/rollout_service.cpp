@@ -39,7 +39,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.output_bytes_per_token = kBytesPerToken;
   config.restart_s = s.faults.restart_s;
   auto decode_cost_on = [&](const HardwareSpec& card) {
-    return std::make_shared<const DecodeIterationCost>(s.model, card, cost_, s.rollout.tp, s.rollout.weights,
+    return std::make_shared<const DecodeIterationTime>(s.model, card, cost_, s.rollout.tp, s.rollout.weights,
                                                        s.rollout.kv_cache);
   };
   if (s.rollout.afd) {
@@ -50,7 +50,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   } else {
     config.decode_cost = decode_cost_on(pool.card);
   }
-  std::map<std::string, std::shared_ptr<const DecodeIterationCost>> lent_cards;  // by pool
+  std::map<std::string, std::shared_ptr<const DecodeIterationTime>> lent_cards;  // by pool
   for (size_t i = 0; i < groups.size(); ++i) {
     InstanceConfig own = config;
     if (groups[i].pool && groups[i].pool->name != pool.name) {

@@ -12,11 +12,11 @@
 #include <set>
 #include <vector>
 
-#include "models/cost_model.h"
+#include "models/cost/cost_model.h"
 #include "sim/engine/inference_instance.h"
 #include "sim/engine/rl_context.h"
 #include "sim/engine/rollout_monitor.h"
-#include "sim/engine/router.h"
+#include "sim/engine/routers/router.h"
 #include "sim/engine/trajectory_manager.h"
 #include "sim/engine/workload.h"
 

@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "models/cost/cost_model_registry.h"
-#include "sim/engine/fault_metrics.h"
-#include "sim/engine/link_faults.h"
-#include "sim/engine/policy.h"
+#include "sim/engine/faults/fault_metrics.h"
+#include "sim/engine/faults/link_faults.h"
+#include "sim/engine/policies/policy.h"
 #include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
 
@@ -97,7 +97,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   start_link_faults(scenario.faults, platform);
   // The simulator's unit of work: every exec started (finished or cancelled) and every message
   // sent. Counted where each starts, once: completion signals fire once per side of a comm and
-  // again whenever a finished comm is waited on (sim/engine/activity_retirement.h).
+  // again whenever a finished comm is waited on (sim/engine/transport/activity_retirement.h).
   long execs = 0, messages = 0;
   sg4::Exec::on_start_cb([&execs](const sg4::Exec&) { ++execs; });
   sg4::Comm::on_send_cb([&messages](const sg4::Comm&) { ++messages; });

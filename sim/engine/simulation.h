@@ -8,15 +8,11 @@
 
 #include "sim/engine/ledger.h"
 #include "sim/engine/metrics.h"
-#include "sim/engine/timeline.h"
+#include "sim/platform/simulation_options.h"
+#include "sim/platform/timeline.h"
 #include "sim/scenario/scenario.h"
 
 namespace rlsim {
-
-struct SimulationOptions {
-  /// Extra SimGrid arguments, e.g. "--cfg=contexts/factory:thread" or "--log=root.thres:info".
-  std::vector<std::string> simgrid_args;
-};
 
 struct SimulationResult {
   Timeline timeline;

@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "models/arch_params.h"
-#include "models/training_cost.h"
-#include "sim/engine/fault_state.h"
+#include "models/timing/training_time.h"
+#include "sim/engine/faults/fault_state.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -106,7 +106,7 @@ void Trainer::train_once(double tokens, int step) {
   options.compute = t.weights;
   options.sequence_length = static_cast<int64_t>(std::max(1.0, std::round(t.sequence_tokens)));
   const auto whole = static_cast<int64_t>(std::max<double>(dp_, std::round(tokens)));
-  const TrainingStepCost cost = training_step_cost(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
+  const TrainingStepTime cost = training_step_time(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
 
   // Extra forward passes over the whole batch before the update.
   const int extra_forwards = t.algorithm == "ppo" ? 3 : 2;

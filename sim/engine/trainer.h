@@ -2,7 +2,7 @@
 // the algorithm's extra forward passes (GRPO: old-policy log-probs and the reference model; PPO:
 // also the critic's values), then per mini-batch a forward+backward exec on every GPU, the gradient
 // all-reduce as ring comms among data-parallel peers over the real links, and the optimizer step.
-// PPO also trains a critic of the policy's size. Times per GPU come from models/training_cost.h.
+// PPO also trains a critic of the policy's size. Times per GPU come from models/timing/training_time.h.
 // Under faults (fault_state.h) the trainer waits on its activities only until the next event that
 // stops it; then the step's training is lost: it waits for the repair, pays the restart, and
 // trains again — after going back to the last checkpoint, the steps since then too.
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "models/cost_model.h"
+#include "models/cost/cost_model.h"
 #include "sim/engine/rl_context.h"
 
 namespace rlsim {

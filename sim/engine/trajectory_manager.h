@@ -8,7 +8,7 @@
 // starts with thousands of calls at once, and SimGrid 3.32's mailbox matching and activity lists
 // cost O(N) per message in such a burst. So calls arrive on one mailbox per agent host and replies
 // on one per instance, the manager keeping the order across them in its own FIFO, and what it sends
-// goes out through one send queue per instance (sim/engine/send_queue.h): calls to that instance,
+// goes out through one send queue per instance (sim/engine/transport/send_queue.h): calls to that instance,
 // and the replies it produced to their agents. No mailbox or list holds more than a share.
 #pragma once
 
@@ -20,9 +20,9 @@
 
 #include "sim/engine/ledger.h"
 #include "sim/engine/request.h"
-#include "sim/engine/router.h"
-#include "sim/engine/send_queue.h"
-#include "sim/engine/timeline.h"
+#include "sim/engine/routers/router.h"
+#include "sim/engine/transport/send_queue.h"
+#include "sim/platform/timeline.h"
 
 namespace rlsim {
 
@@ -36,7 +36,7 @@ class TrajectoryManager {
   /// reply comes to request->agent_inbox).
   void send_call(LlmRequest* request, int agent_host, double bytes);
   /// An instance's reply (request->instance set), sent now from the calling actor; returns the
-  /// send, which that actor retires (sim/engine/activity_retirement.h).
+  /// send, which that actor retires (sim/engine/transport/activity_retirement.h).
   simgrid::s4u::CommPtr send_reply(LlmRequest* request, double bytes);
   const std::vector<LedgerEntry>& ledger() const { return ledger_; }
   void set_step(int step) { step_ = step; }

@@ -136,7 +136,7 @@ void configure_engine(sg4::Engine& engine) {
   // Small stacks: one actor per concurrent agent trajectory means tens of thousands at scale, and
   // SimGrid zeroes each stack when the actor starts. Our actors are shallow: the whole test suite
   // passes with 8 KiB (and fails with 4 KiB); 32 KiB keeps a margin of 4. The default 8 MiB
-  // stacks with guard pages also cost an mmap, mprotect and page-table work each; DESIGN §3 asks
+  // stacks with guard pages also cost an mmap, mprotect and page-table work each; docs/design.md §3 asks
   // for guard-size 0 past ~30k actors. Thread contexts (the sanitizer builds) keep the default:
   // instrumented frames are larger and thread stacks are only touched as used.
   engine.set_config("contexts/guard-size:0");

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/afd_stages.h"
+#include "models/afd/afd_stages.h"
 #include "models/cost/cost_model_registry.h"
 #include "models/model_arch.h"
 #include "sim/scenario/scenario.h"

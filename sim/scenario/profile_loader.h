@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "models/profile.h"
+#include "models/cost/profile.h"
 
 namespace rlsim {
 

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "models/cost/cost_model_registry.h"
-#include "sim/engine/router.h"
+#include "sim/engine/routers/router.h"
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/fault_reader.h"

@@ -7,7 +7,7 @@
 
 #include "calibrate/fit_error.h"
 #include "calibrate/kernel_fitter.h"
-#include "calibrate_test_support.h"
+#include "tests/calibrate/calibrate_test_support.h"
 
 namespace rlsim {
 namespace {

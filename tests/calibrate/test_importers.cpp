@@ -5,7 +5,7 @@
 #include "calibrate/csv_table.h"
 #include "calibrate/rlsim_json_importer.h"
 #include "calibrate/vidur_importer.h"
-#include "calibrate_test_support.h"
+#include "tests/calibrate/calibrate_test_support.h"
 
 namespace rlsim {
 namespace {

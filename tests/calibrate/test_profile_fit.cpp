@@ -10,7 +10,7 @@
 #include "calibrate/nelder_mead.h"
 #include "calibrate/profile_fitter.h"
 #include "calibrate/profile_writer.h"
-#include "calibrate_test_support.h"
+#include "tests/calibrate/calibrate_test_support.h"
 #include "models/cost/profiled_cost_model.h"
 #include "models/cost/roofline_cost_model.h"
 

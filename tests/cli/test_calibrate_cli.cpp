@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_support.h"
+#include "tests/cli/cli_support.h"
 #include "sim/scenario/profile_loader.h"
 
 namespace rlsim {

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "cli_support.h"
+#include "tests/cli/cli_support.h"
 
 using namespace rlsim::test;
 

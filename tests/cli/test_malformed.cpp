@@ -5,7 +5,7 @@
 
 #include <regex>
 
-#include "cli_support.h"
+#include "tests/cli/cli_support.h"
 
 using namespace rlsim::test;
 namespace fs = std::filesystem;

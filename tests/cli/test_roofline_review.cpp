@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli_support.h"
+#include "tests/cli/cli_support.h"
 
 using namespace rlsim::test;
 using Catch::Matchers::Contains;

@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "cli_support.h"
+#include "tests/cli/cli_support.h"
 
 using namespace rlsim::test;
 using nlohmann::json;

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-#include "cli_support.h"
+#include "tests/cli/cli_support.h"
 
 using namespace rlsim::test;
 using nlohmann::json;

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/arch_params.h"
-#include "reference_specs.h"
+#include "tests/models/reference_specs.h"
 
 using namespace rlsim;
 using Catch::Matchers::WithinRel;

@@ -1,7 +1,7 @@
 // Alpha-beta collective formulas against hand-computed values.
 #include <catch2/catch.hpp>
 
-#include "models/collectives.h"
+#include "models/timing/collectives.h"
 
 using namespace rlsim;
 using Catch::Matchers::WithinRel;

@@ -4,7 +4,7 @@
 
 #include "models/cost/cost_model_registry.h"
 #include "models/cost/roofline_cost_model.h"
-#include "reference_specs.h"
+#include "tests/models/reference_specs.h"
 
 using namespace rlsim;
 using Catch::Matchers::Contains;

@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "models/arch_params.h"
-#include "models/decode_accounting.h"
-#include "reference_specs.h"
+#include "models/review/decode_accounting.h"
+#include "tests/models/reference_specs.h"
 
 using namespace rlsim;
 using Catch::Matchers::WithinRel;

@@ -2,10 +2,10 @@
 #include <catch2/catch.hpp>
 
 #include "models/cost/roofline_cost_model.h"
-#include "models/decode_iteration_cost.h"
-#include "models/inference_cost.h"
-#include "models/training_cost.h"
-#include "reference_specs.h"
+#include "models/timing/decode_iteration_time.h"
+#include "models/timing/inference_time.h"
+#include "models/timing/training_time.h"
+#include "tests/models/reference_specs.h"
 
 using namespace rlsim;
 using Catch::Matchers::WithinRel;
@@ -48,7 +48,7 @@ TEST_CASE("memoised decode iteration time equals the direct one for dense, GQA, 
                                 {test::deepseek_v3(), test::h800(), 8, Precision::bf16},
                                 {test::step3(), test::h20(), 4, Precision::fp8}};
   for (const Case& c : cases) {
-    DecodeIterationCost memo(c.model, c.card, cost, c.tp, Precision::bf16, c.kv);
+    DecodeIterationTime memo(c.model, c.card, cost, c.tp, Precision::bf16, c.kv);
     // Out of order, and each twice, so cached batches are read back as well as filled.
     for (int pass = 0; pass < 2; ++pass) {
       for (int64_t batch : {64, 1, 7, 256}) {
@@ -88,11 +88,11 @@ TEST_CASE("training: backward is twice forward, recomputation adds a forward", "
   const ModelArch m = test::llama2_7b();
   const HardwareSpec card = test::h100();
   RooflineCostModel cost;
-  const TrainingStepCost step = training_step_cost(m, card, cost, 1 << 20, 8, 2, 2);
+  const TrainingStepTime step = training_step_time(m, card, cost, 1 << 20, 8, 2, 2);
   CHECK_THAT(step.backward_s, WithinRel(2 * step.forward_s, 1e-12));
   TrainingOptions recompute;
   recompute.recompute_activations = true;
-  const TrainingStepCost again = training_step_cost(m, card, cost, 1 << 20, 8, 2, 2, recompute);
+  const TrainingStepTime again = training_step_time(m, card, cost, 1 << 20, 8, 2, 2, recompute);
   CHECK_THAT(again.backward_s, WithinRel(3 * again.forward_s, 1e-12));
   CHECK(step.tokens_per_gpu == (1 << 20) / 8);
   CHECK_THAT(step.params_per_gpu, WithinRel(total_params(m) / 4, 1e-12));
@@ -107,7 +107,7 @@ TEST_CASE("training: backward is twice forward, recomputation adds a forward", "
 
 TEST_CASE("training without data parallelism all-reduces no gradients", "[training]") {
   RooflineCostModel cost;
-  const TrainingStepCost step = training_step_cost(test::llama2_7b(), test::h100(), cost, 65536, 1, 1, 1);
+  const TrainingStepTime step = training_step_time(test::llama2_7b(), test::h100(), cost, 65536, 1, 1, 1);
   CHECK(step.gradient_bytes == 0.0);
   CHECK(step.tp_allreduce_bytes == 0.0);
   CHECK(step.compute_seconds() == step.forward_s + step.backward_s + step.optimizer_s);

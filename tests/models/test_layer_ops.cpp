@@ -4,9 +4,9 @@
 #include <string>
 
 #include "models/arch_params.h"
-#include "models/layer_ops.h"
-#include "models/module_costs.h"
-#include "reference_specs.h"
+#include "models/ops/layer_ops.h"
+#include "models/ops/module_costs.h"
+#include "tests/models/reference_specs.h"
 
 using namespace rlsim;
 using Catch::Matchers::WithinRel;

@@ -1,8 +1,8 @@
 // Ridge points, fallbacks to 16-bit paths, classification and the weighted roofline of a mixed pool.
 #include <catch2/catch.hpp>
 
-#include "models/roofline.h"
-#include "reference_specs.h"
+#include "models/cost/roofline.h"
+#include "tests/models/reference_specs.h"
 
 using namespace rlsim;
 using Catch::Matchers::WithinRel;

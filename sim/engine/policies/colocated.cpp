@@ -6,9 +6,9 @@
 // Weights never cross the network. Step = rollout + switch + train + switch.
 #include <simgrid/s4u.hpp>
 
-#include "sim/engine/phase_switch.h"
-#include "sim/engine/policy.h"
-#include "sim/engine/rl_step.h"
+#include "sim/engine/policies/phase_switch.h"
+#include "sim/engine/policies/policy.h"
+#include "sim/engine/policies/rl_step.h"
 #include "sim/engine/trainer.h"
 
 namespace rlsim {

@@ -4,8 +4,8 @@
 // (train_waits_rollout); instances wait on the long tail, on agents, and for new weights.
 #include <simgrid/s4u.hpp>
 
-#include "sim/engine/policy.h"
-#include "sim/engine/rl_step.h"
+#include "sim/engine/policies/policy.h"
+#include "sim/engine/policies/rl_step.h"
 #include "sim/engine/trainer.h"
 #include "sim/engine/weight_sync.h"
 

@@ -13,10 +13,10 @@
 
 #include <map>
 
-#include "sim/engine/label_layout.h"
-#include "sim/engine/phase_switch.h"
-#include "sim/engine/policy.h"
-#include "sim/engine/rl_step.h"
+#include "sim/engine/policies/label_layout.h"
+#include "sim/engine/policies/phase_switch.h"
+#include "sim/engine/policies/policy.h"
+#include "sim/engine/policies/rl_step.h"
 #include "sim/engine/trainer.h"
 #include "sim/engine/weight_sync.h"
 #include "sim/engine/workload.h"

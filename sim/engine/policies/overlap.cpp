@@ -5,8 +5,8 @@
 
 #include <mutex>
 
-#include "sim/engine/policy.h"
-#include "sim/engine/rl_step.h"
+#include "sim/engine/policies/policy.h"
+#include "sim/engine/policies/rl_step.h"
 #include "sim/engine/trainer.h"
 #include "sim/engine/weight_sync.h"
 

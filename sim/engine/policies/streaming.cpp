@@ -5,8 +5,8 @@
 // max_staleness + 1 steps' worth of trajectories are launched ahead of the trainer.
 #include <simgrid/s4u.hpp>
 
-#include "sim/engine/policy.h"
-#include "sim/engine/rl_step.h"
+#include "sim/engine/policies/policy.h"
+#include "sim/engine/policies/rl_step.h"
 #include "sim/engine/trainer.h"
 #include "sim/engine/weight_sync.h"
 #include "sim/engine/workload.h"

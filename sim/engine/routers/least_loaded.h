@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "sim/engine/router.h"
+#include "sim/engine/routers/router.h"
 
 namespace rlsim {
 

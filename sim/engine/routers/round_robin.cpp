@@ -1,5 +1,5 @@
 // `round_robin`: calls go to instances in turn, whatever their load.
-#include "sim/engine/router.h"
+#include "sim/engine/routers/router.h"
 
 namespace rlsim {
 namespace {

@@ -1,0 +1,123 @@
+// HardwareProfile: what `rlsim calibrate` learned about one card from measurements, and the
+// prediction functions that turn it back into op and collective times. Efficiencies are fractions
+// of the card's datasheet figures (HardwareSpec), so one profile also answers for precisions it did
+// not measure (by scaling with the datasheet peak). Pure data and arithmetic: std only; reading and
+// writing profiles lives in sim/scenario/profile_loader and calibrate/profile_writer.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/hardware.h"
+#include "models/ops/op.h"
+
+namespace rlsim {
+
+/// A shape-aware achieved-throughput model of one op class (the "tiled roofline"):
+///   t = launch_overhead + combine(compute, memory)          (see overlap_exponent)
+///   memory  = HBM bytes / (memory_efficiency · datasheet bandwidth)   (GEMM bytes: see l2_band)
+///   compute = the fastest tiling among fixed candidates (tile sizes × split-K factors) of
+///             waves · tile_time, waves from tiles · split over sm_count (see wave_quantization),
+///             each tile of tm×tn spans ceil-padded rows and columns (tile quantisation), and a tile
+///             over k steps takes 2·tm·tn·(k + tile_k_overhead) / (per-SM peak · tile efficiency),
+///             tile efficiency = compute_efficiency / (1 + tile_edge_cost · (1/tm + 1/tn)).
+/// Attention and memory-bound ops use the same parameters over their own work units (see
+/// kernel_seconds). Unused fields stay at their defaults.
+struct KernelFit {
+  double launch_overhead_s = 0.0;   ///< fixed time per op (launch, prologue, framework timing), s
+  double compute_efficiency = 1.0;  ///< fraction of datasheet per-SM peak reached by very large tiles
+  double memory_efficiency = 1.0;   ///< fraction of datasheet HBM bandwidth reached when streaming
+  double tile_k_overhead = 0.0;     ///< per-tile fixed cost, in k elements (prologue, epilogue)
+  double tile_edge_cost = 0.0;      ///< operand-load cost of small tiles, in elements (see above)
+  /// How compute and memory phases combine: (c^p + m^p)^(1/p); large p is max(c, m) (full
+  /// overlap), p = 1 is c + m (none). Ops in the transition between regimes sit in between.
+  double overlap_exponent = 64.0;
+  /// Wave quantisation strength: waves = (1 − q)·tiles/SMs + q·ceil(tiles/SMs). q = 1 is a
+  /// data-parallel kernel (a partial last wave costs a full one); q → 0 is stream-K balancing.
+  double wave_quantization = 1.0;
+  /// L2 reuse of GEMM operands: an operand larger than the card's L2 is re-read from HBM once per
+  /// band of this many output rows (weights, for A·W) or columns (activations). 0 = read once.
+  double l2_band = 0.0;
+};
+
+/// How wrong a fit is. Relative errors are |predicted − measured| / measured.
+/// Held-out scores come from fits that did not see those points (leave one model out when the
+/// measurements span several models, else every fifth point); the stored parameters are then
+/// refitted on all points.
+struct FitError {
+  int fit_points = 0;               ///< points the stored parameters were fitted on
+  int held_out_points = 0;          ///< points scored by a fit that had not seen them
+  double held_out_mape = 0.0;       ///< mean relative error on held-out points (0.05 = 5%)
+  double held_out_max_error = 0.0;  ///< largest relative error on held-out points
+  /// The same held-out points scored by a plain roofline with one fitted efficiency and one fixed
+  /// overhead (the reference the shape-aware model must beat); 0 when not computed.
+  double baseline_held_out_mape = 0.0;
+  /// The same held-out points scored by the uncalibrated datasheet roofline (peak, no overhead).
+  double datasheet_held_out_mape = 0.0;
+  /// The measurements' own jitter: MAPE of each GEMM against the straight line through its
+  /// neighbours in token count (calibrate/fit_error.h). A smooth model of shape cannot do better
+  /// than this on such data; 0 when not scored (other op classes, too few token counts).
+  double jitter_floor_mape = 0.0;
+};
+
+/// A fitted model of one op class at one compute precision.
+struct OpClassProfile {
+  OpClass op_class = OpClass::gemm;
+  Precision precision = Precision::bf16;
+  KernelFit fit;
+  FitError error;
+};
+
+/// Alpha-beta model of one collective at one group size: t = alpha + bytes / bandwidth.
+/// `bandwidth_bytes_per_s` is algorithm bandwidth (message bytes over time), as measured.
+struct CollectiveFit {
+  std::string collective;        ///< "all_reduce" or "send_recv"
+  int gpus = 0;                  ///< group size (2 for send/recv)
+  int gpus_per_node = 0;         ///< GPUs of the group sharing one node (< gpus: crosses nodes)
+  double alpha_s = 0.0;          ///< latency term, s
+  double bandwidth_bytes_per_s = 0.0;
+  double min_bytes = 0.0;        ///< smallest message measured
+  double max_bytes = 0.0;        ///< largest message measured
+  FitError error;
+};
+
+struct ProfileSource {
+  std::string file;  ///< as given on the command line
+  int points = 0;    ///< measurements read from it
+};
+
+struct HardwareProfile {
+  std::string card;                     ///< catalog key the efficiencies are relative to, e.g. "H100"
+  std::string device;                   ///< device name as measured, e.g. "NVIDIA H100 80GB HBM3"
+  std::string date;                     ///< date of the measurements (ISO 8601), or "unknown"
+  int sm_count = 0;                     ///< streaming multiprocessors (for wave quantisation)
+  double l2_bytes = 0.0;                ///< last-level cache size (for GEMM operand re-reads)
+  std::vector<ProfileSource> sources;
+  std::vector<OpClassProfile> ops;      ///< at most one per (op class, precision)
+  std::vector<CollectiveFit> collectives;
+
+  /// The fit for `op`: same class and precision, else same class at bf16, else same class at any
+  /// precision (efficiencies are relative to the datasheet peak of the op's own precision).
+  /// Grouped GEMMs fall back to the GEMM fit. nullptr when the class was not calibrated.
+  const OpClassProfile* find(OpClass op_class, Precision precision) const;
+  /// The alpha-beta fit for a collective: same group size and node span when measured, else the
+  /// nearest group size of that collective. nullptr when the collective was not calibrated.
+  const CollectiveFit* find_collective(std::string_view collective, int gpus, int gpus_per_node) const;
+};
+
+/// Time of `op` on `card` under `fit`; `sm_count` drives wave quantisation. Pure and > 0.
+double kernel_seconds(const KernelFit& fit, const Op& op, const HardwareSpec& card, int sm_count,
+                      double l2_bytes);
+/// Time of `op` predicted by the profile, or nullopt when the profile has no fit for its class.
+std::optional<double> profile_seconds(const HardwareProfile& profile, const Op& op, const HardwareSpec& card);
+/// Time of a collective of `bytes` per GPU under an alpha-beta fit measured at `fit.gpus` GPUs,
+/// rescaled to `gpus` with the ring algorithm's traffic factor when the group sizes differ.
+double collective_seconds(const CollectiveFit& fit, int gpus, double bytes);
+
+/// The datasheet peak used for `precision` on `card` (falls back to bf16, then fp16).
+double datasheet_peak(const HardwareSpec& card, Precision precision);
+
+}  // namespace rlsim

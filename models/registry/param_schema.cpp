@@ -1,0 +1,121 @@
+// ParamSpec builders and display, and ParamValues lookups.
+#include "models/registry/param_schema.h"
+
+#include <cassert>
+
+namespace rlsim {
+
+ParamSpec ParamSpec::integer(std::string key, int64_t fallback, int64_t min, int64_t max, std::string help,
+                             std::string unit) {
+  ParamSpec p;
+  p.key = std::move(key);
+  p.type = ParamType::integer;
+  p.fallback = fallback;
+  p.min = static_cast<double>(min);
+  p.max = static_cast<double>(max);
+  p.help = std::move(help);
+  p.unit = std::move(unit);
+  return p;
+}
+
+ParamSpec ParamSpec::number(std::string key, double fallback, double min, double max, std::string help,
+                            std::string unit) {
+  ParamSpec p;
+  p.key = std::move(key);
+  p.type = ParamType::number;
+  p.fallback = fallback;
+  p.min = min;
+  p.max = max;
+  p.help = std::move(help);
+  p.unit = std::move(unit);
+  return p;
+}
+
+ParamSpec ParamSpec::quantity_of(std::string key, Quantity kind, double fallback, std::string help,
+                                 bool allow_zero) {
+  ParamSpec p;
+  p.key = std::move(key);
+  p.type = ParamType::quantity;
+  p.quantity = kind;
+  p.fallback = fallback;
+  p.allow_zero = allow_zero;
+  p.help = std::move(help);
+  switch (kind) {
+    case Quantity::bandwidth: p.unit = "B/s"; break;
+    case Quantity::duration: p.unit = "s"; break;
+    case Quantity::flop_rate: p.unit = "FLOP/s"; break;
+    case Quantity::bytes: p.unit = "B"; break;
+  }
+  return p;
+}
+
+ParamSpec ParamSpec::flag(std::string key, bool fallback, std::string help) {
+  ParamSpec p;
+  p.key = std::move(key);
+  p.type = ParamType::flag;
+  p.fallback = fallback;
+  p.help = std::move(help);
+  return p;
+}
+
+ParamSpec ParamSpec::choice(std::string key, std::vector<std::string> choices, std::string fallback,
+                            std::string help) {
+  ParamSpec p;
+  p.key = std::move(key);
+  p.type = ParamType::choice;
+  p.choices = std::move(choices);
+  p.fallback = std::move(fallback);
+  p.help = std::move(help);
+  return p;
+}
+
+std::string ParamSpec::default_text() const {
+  switch (type) {
+    case ParamType::integer: return std::to_string(std::get<int64_t>(fallback));
+    case ParamType::number: return format_number(std::get<double>(fallback));
+    case ParamType::quantity: return format_quantity(std::get<double>(fallback), quantity);
+    case ParamType::flag: return std::get<bool>(fallback) ? "true" : "false";
+    case ParamType::choice: return std::get<std::string>(fallback);
+  }
+  return "";
+}
+
+std::string ParamSpec::range_text() const {
+  switch (type) {
+    case ParamType::integer:
+      return std::to_string(static_cast<int64_t>(min)) + " to " + std::to_string(static_cast<int64_t>(max));
+    case ParamType::number: return format_number(min) + " to " + format_number(max);
+    case ParamType::quantity: return allow_zero ? ">= 0" : "> 0";
+    case ParamType::flag: return "true | false";
+    case ParamType::choice: {
+      std::string out;
+      for (const auto& c : choices) out += (out.empty() ? "" : " | ") + c;
+      return out;
+    }
+  }
+  return "";
+}
+
+void ParamValues::set(const std::string& key, Value value, SourceLocation where) {
+  values_[key] = Located{std::move(value), std::move(where)};
+}
+
+const ParamValues::Located& ParamValues::get(const std::string& key) const {
+  auto it = values_.find(key);
+  assert(it != values_.end() && "a plug-in reads only the parameters its schema declares");
+  return it->second;
+}
+
+int64_t ParamValues::integer(const std::string& key) const { return std::get<int64_t>(get(key).value); }
+double ParamValues::number(const std::string& key) const { return std::get<double>(get(key).value); }
+bool ParamValues::flag(const std::string& key) const { return std::get<bool>(get(key).value); }
+const std::string& ParamValues::text(const std::string& key) const { return std::get<std::string>(get(key).value); }
+const SourceLocation& ParamValues::where(const std::string& key) const { return get(key).where; }
+
+ParamValues ParamValues::defaults(const ParamSchema& schema, const SourceLocation& where) {
+  ParamValues values;
+  for (const auto& spec : schema) values.set(spec.key, spec.fallback, where);
+  return values;
+}
+
+}  // namespace rlsim

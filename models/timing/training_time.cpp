@@ -1,0 +1,48 @@
+// Training-step cost per GPU (see training_cost.h).
+#include "models/timing/training_time.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "models/arch_params.h"
+#include "models/timing/inference_time.h"
+#include "models/ops/layer_ops.h"
+
+namespace rlsim {
+
+TrainingStepTime training_step_time(const ModelArch& arch, const HardwareSpec& card, const CostModel& cost,
+                                    int64_t tokens, int dp, int tp, int pp, const TrainingOptions& options) {
+  assert(dp >= 1 && tp >= 1 && pp >= 1 && tokens >= dp && options.sequence_length >= 1 &&
+         "a training step needs tokens for every DP rank and positive parallel degrees");
+  TrainingStepTime step;
+  const int64_t rank_tokens = tokens / dp;
+  step.tokens_per_gpu = static_cast<double>(rank_tokens);
+
+  // One DP rank's tokens as whole sequences (a last partial sequence counts as a shorter one).
+  ForwardPass pass;
+  pass.kind = PassKind::training;
+  pass.new_tokens = std::min<int64_t>(options.sequence_length, rank_tokens);
+  pass.sequences = std::max<int64_t>(1, rank_tokens / pass.new_tokens);
+  pass.tp = tp;
+  pass.weights = options.compute;
+  double full_forward = 0.0;
+  for (const CountedOp& counted : forward_ops(arch, pass))
+    full_forward += counted.count * cost.seconds(counted.op, card);
+  // Rescale for the tokens the whole-sequence split left out, then share the layers among stages.
+  full_forward *= static_cast<double>(rank_tokens) / static_cast<double>(pass.tokens());
+  step.forward_s = full_forward / pp;
+  step.backward_s = (options.recompute_activations ? 3.0 : 2.0) * step.forward_s;
+
+  step.params_per_gpu = total_params(arch) / (static_cast<double>(tp) * pp);
+  const Op update = make_memory_op("optimizer", step.params_per_gpu * options.optimizer_bytes_per_param,
+                                   step.params_per_gpu * options.optimizer_flops_per_param, Precision::fp32);
+  step.optimizer_s = cost.seconds(update, card);
+  step.gradient_bytes = dp > 1 ? step.params_per_gpu * bytes_per_element(options.gradients) : 0.0;
+  // Forward and backward each all-reduce activations twice per layer of this stage (Megatron f/g).
+  step.tp_allreduce_bytes = tp > 1 ? 2.0 * tp_allreduce_bytes_per_token(arch, options.compute) *
+                                         static_cast<double>(rank_tokens) / pp
+                                   : 0.0;
+  return step;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,34 @@
+// Blast radius from the timeline's "down" and "wait:fault" intervals.
+#include "sim/engine/faults/fault_metrics.h"
+
+#include <set>
+
+namespace rlsim {
+
+FaultMetrics fault_metrics(const Timeline& timeline, int events) {
+  FaultMetrics m;
+  m.events = events;
+  std::set<int> failed, stopped;
+  std::vector<std::pair<double, double>> windows;
+  for (const Interval& i : timeline.intervals()) {
+    const bool down = i.state == "down";
+    if (!down && i.state != "wait:fault") continue;
+    (down ? m.gpu_seconds_down : m.gpu_seconds_stopped) += i.end_s - i.start_s;
+    if (down) failed.insert(i.track);
+    stopped.insert(i.track);
+    windows.emplace_back(i.start_s, i.end_s);
+  }
+  m.gpus_failed = static_cast<int>(failed.size());
+  m.gpus_stopped = static_cast<int>(stopped.size());
+  for (const StepRecord& step : timeline.steps()) {
+    for (const auto& [start, end] : windows) {
+      if (start < step.end_s && end > step.start_s) {
+        ++m.steps_delayed;
+        break;
+      }
+    }
+  }
+  return m;
+}
+
+}  // namespace rlsim

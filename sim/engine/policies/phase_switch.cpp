@@ -1,0 +1,24 @@
+// Switch costs and switch execs.
+#include "sim/engine/policies/phase_switch.h"
+
+#include "models/arch_params.h"
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+
+PhaseSwitchCosts phase_switch_costs(const Scenario& s) {
+  const double shard_params = total_params(s.model) / (s.training.tp * s.training.pp);
+  const double host_bw = s.colocation.host_bandwidth_bytes_per_s;
+  const double optimizer_s = shard_params * s.colocation.optimizer_bytes_per_param / host_bw;
+  const double reload_s = weight_bytes(s.model, s.rollout.weights) / s.rollout.tp / host_bw;
+  return PhaseSwitchCosts{optimizer_s, optimizer_s + reload_s};
+}
+
+void run_switch(RlContext& context, const GpuGroup& group, double seconds, int step) {
+  if (seconds <= 0.0 || group.hosts.empty()) return;
+  const double start = sg4::Engine::get_clock();
+  group.start_lockstep(seconds)->wait();
+  context.record(group, "switching", start, sg4::Engine::get_clock(), step);
+}
+
+}  // namespace rlsim

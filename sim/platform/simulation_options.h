@@ -1,0 +1,15 @@
+// SimulationOptions: how to run SimGrid for one simulation (not what to simulate). Shared by the RL
+// engine (sim/engine/simulation.h) and the AFD simulation (sim/afd), so it sits below both.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rlsim {
+
+struct SimulationOptions {
+  /// Extra SimGrid arguments, e.g. "--cfg=contexts/factory:thread" or "--log=root.thres:info".
+  std::vector<std::string> simgrid_args;
+};
+
+}  // namespace rlsim

@@ -1,0 +1,55 @@
+// A scenario's `profile:` makes the engine use calibrated numbers on the profile's card only.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/cost/cost_model_registry.h"
+#include "models/timing/inference_time.h"
+#include "tests/sim/sim_test_support.h"
+
+using namespace rlsim;
+
+namespace {
+const char* kH100 = R"(
+model: llama-2-7b
+profile: calibrate/profiles/h100.yaml
+cluster:
+  pools:
+    - {name: rollout, gpu: H100, nodes: 1}
+    - {name: train, gpu: H20, nodes: 1}
+  links:
+    - {between: [rollout, train], bandwidth: 400Gbps}
+    - {between: [agents, rollout], bandwidth: 100Gbps}
+    - {between: [dataplane, rollout], bandwidth: 100Gbps}
+workload: {prompts_per_step: 4}
+)";
+}  // namespace
+
+TEST_CASE("a scenario's profile is found in the rlsim tree and selects the profile cost model") {
+  const Scenario s = test::load_inline("profiled", kH100).scenario;
+  CHECK(s.cost_model == "profile");
+  CHECK_THAT(s.profile, Catch::EndsWith("calibrate/profiles/h100.yaml"));
+  CHECK_THROWS_AS(test::load_inline("missing", std::string(kH100) + "cost_model: roofline\n",
+                                    {"profile=no/such/profile.yaml"}),
+                  InputError);
+}
+
+TEST_CASE("the profile changes times on its own card and leaves other cards to the datasheet roofline") {
+  const Scenario s = test::load_inline("profiled", kH100).scenario;
+  CostModelOptions options;
+  options.profile = s.profile;
+  const auto profiled = make_cost_model("profile", options);
+  const auto roofline = make_cost_model("roofline");
+  const HardwareSpec& h100 = s.cluster.pools[0].card;
+  const HardwareSpec& h20 = s.cluster.pools[1].card;
+  double largest_change = 0.0;
+  for (int64_t m : {1, 16, 96, 512, 4096, 16384}) {
+    const Op gemm = make_gemm("mlp_up_proj", m, 2 * 11008, 4096);
+    largest_change = std::max(largest_change, std::abs(profiled->seconds(gemm, h100) / roofline->seconds(gemm, h100) - 1.0));
+    CHECK(profiled->seconds(gemm, h20) == Approx(roofline->seconds(gemm, h20)).epsilon(1e-12));
+  }
+  CHECK(largest_change > 0.05);
+  CHECK(prefill_seconds(s.model, h20, *profiled, 2048, 0, 1, Precision::bf16) ==
+        Approx(prefill_seconds(s.model, h20, *roofline, 2048, 0, 1, Precision::bf16)).epsilon(1e-12));
+}

@@ -1,0 +1,152 @@
+// RL step times against hand-derived formulas (fixed lengths, no randomness), within 1%:
+//   disaggregated step = rollout + weight sync + train
+//   overlap steady-state step = max(rollout, train + weight sync)
+//   colocated step = rollout + switch + train + switch
+// and the bubble fractions that follow. Rollout, train and sync are each derived from the cost
+// model's closed forms, not read back from the engine.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "models/cost/cost_model_registry.h"
+#include "models/timing/inference_time.h"
+#include "models/timing/training_time.h"
+#include "sim/engine/metrics.h"
+#include "sim/engine/simulation.h"
+#include "tests/sim/sim_test_support.h"
+
+using namespace rlsim;
+
+namespace {
+
+// One 1-GPU rollout pool and one 1-GPU train pool, 8 single-turn trajectories of 512 + 256 tokens.
+const char* kFixed = R"(
+model: qwen3-8b
+cluster:
+  pools:
+    - {name: rollout, gpu: H800, nodes: 1, gpus_per_node: 1}
+    - {name: train, gpu: H800, nodes: 1, gpus_per_node: 1}
+  links:
+    - {between: [rollout, train], bandwidth: 800Gbps, latency: 5us}
+    - {between: [agents, rollout], bandwidth: 200Gbps}
+    - {between: [dataplane, rollout], bandwidth: 200Gbps}
+  dataplane: {enabled: false}
+workload:
+  steps: 4
+  prompts_per_step: 8
+  samples_per_prompt: 1
+  prompt_tokens: 512
+  output_tokens: 256
+rollout: {pool: rollout, tp: 1, max_batch: 64}
+training: {pool: train, algorithm: grpo}
+)";
+
+constexpr int kCalls = 8;
+constexpr double kPrompt = 512, kOutput = 256;
+
+struct Phases {
+  double rollout = 0, train = 0, sync = 0, switch_to_train = 0, switch_to_rollout = 0;
+};
+
+Phases by_hand(const Scenario& s) {
+  const auto cost = make_cost_model("roofline");
+  const HardwareSpec& card = s.cluster.pools[0].card;
+  Phases p;
+  // All calls arrive together: one prefill of every prompt, then 255 decode iterations of the
+  // batch of 8 whose mean context runs from 513 to 767 (decode time is affine in context).
+  const double prefill = kCalls * prefill_seconds(s.model, card, *cost, 512, 0, 1, Precision::bf16);
+  const double iteration = decode_iteration_seconds(s.model, card, *cost, kCalls, kPrompt + 1 + (kOutput - 2) / 2.0, 1,
+                                                    Precision::bf16, Precision::bf16);
+  p.rollout = prefill + (kOutput - 1) * iteration;
+  TrainingOptions options;
+  options.sequence_length = 4096;
+  const TrainingStepTime t = training_step_time(s.model, card, *cost, static_cast<int64_t>(kCalls * (kPrompt + kOutput)),
+                                                1, 1, 1, options);
+  p.train = 2 * t.forward_s + t.forward_s + t.backward_s + t.optimizer_s;  // GRPO: old log-probs + reference
+  // Weights cross the rollout GPU's 400 Gbps NIC, the narrowest hop.
+  p.sync = weight_bytes(s.model, Precision::bf16) / 50e9;
+  const double host_bw = 25e9;
+  p.switch_to_train = total_params(s.model) * 12.0 / host_bw;
+  p.switch_to_rollout = p.switch_to_train + weight_bytes(s.model, Precision::bf16) / host_bw;
+  return p;
+}
+
+// Runs the scenario in a child process; returns step times then the bubble figures.
+std::vector<double> simulate_figures(const Scenario& s) {
+  std::istringstream in(test::run_in_child([&]() {
+    SimulationResult r = simulate(s);
+    std::ostringstream out;
+    out.precision(17);
+    for (const auto& step : r.timeline.steps()) out << step.end_s - step.start_s << " ";
+    out << r.metrics.bubble_fraction << " " << r.metrics.bubble_by_cause["train_waits_rollout"] << " "
+        << r.metrics.bubble_by_cause["rollout_waits_weights"];
+    return out.str();
+  }));
+  std::vector<double> figures;
+  for (double v; in >> v;) figures.push_back(v);
+  return figures;
+}
+
+}  // namespace
+
+TEST_CASE("synchronous disaggregated step = rollout + weight sync + train, bubbles to match") {
+  const Scenario s = test::load_inline("fixed", kFixed).scenario;
+  const Phases p = by_hand(s);
+  const auto f = simulate_figures(s);
+  REQUIRE(f.size() == 7);
+  const double step = p.rollout + p.train + p.sync;
+  for (int i = 0; i < 4; ++i) CHECK(f[static_cast<size_t>(i)] == Approx(step).epsilon(0.01));
+  // Two GPUs: the trainer waits through rollout, the rollout GPU through train and sync.
+  CHECK(f[4] == Approx(0.5).epsilon(0.01));
+  CHECK(f[5] == Approx(p.rollout / (2 * step)).epsilon(0.01));
+  CHECK(f[6] == Approx((p.train + p.sync) / (2 * step)).epsilon(0.01));
+}
+
+TEST_CASE("overlap steady-state step = max(rollout, train + weight sync)") {
+  const Scenario s = test::load_inline("fixed", kFixed, {"policy.name=overlap"}).scenario;
+  const Phases p = by_hand(s);
+  const auto f = simulate_figures(s);
+  REQUIRE(f.size() == 7);
+  for (int i = 1; i < 4; ++i) CHECK(f[static_cast<size_t>(i)] == Approx(std::max(p.rollout, p.train + p.sync)).epsilon(0.01));
+}
+
+TEST_CASE("colocated step = rollout + switch + train + switch") {
+  const Scenario s = test::load_inline("fixed-colocated", R"(
+model: qwen3-8b
+cluster:
+  pools:
+    - {name: gpu, gpu: H800, nodes: 1, gpus_per_node: 1}
+  links:
+    - {between: [agents, gpu], bandwidth: 200Gbps}
+    - {between: [dataplane, gpu], bandwidth: 200Gbps}
+  dataplane: {enabled: false}
+workload:
+  steps: 4
+  prompts_per_step: 8
+  samples_per_prompt: 1
+  prompt_tokens: 512
+  output_tokens: 256
+rollout: {tp: 1, max_batch: 64}
+training: {algorithm: grpo}
+colocation: {host_bandwidth: 25GBps}
+policy: {name: colocated}
+)").scenario;
+  const Phases p = by_hand(s);
+  const auto f = simulate_figures(s);
+  REQUIRE(f.size() >= 4);
+  const double step = p.rollout + p.switch_to_train + p.train + p.switch_to_rollout;
+  for (int i = 0; i < 4; ++i) CHECK(f[static_cast<size_t>(i)] == Approx(step).epsilon(0.01));
+  CHECK(f[4] == Approx(0.0).margin(0.01));  // one GPU does everything: nothing waits
+}
+
+TEST_CASE("the advisor applies the 30 percent rule, and recommends overlap where labels cannot run") {
+  CHECK(advise(0.31, "disaggregated", true).recommendation == "label_scheduling");
+  CHECK(advise(0.30, "disaggregated", true).recommendation == "pipeline_overlap");
+  CHECK(advise(0.06, "disaggregated", true).recommendation == "pipeline_overlap");
+  CHECK(advise(0.05, "disaggregated", true).recommendation == "none");
+  const Advice afd = advise(0.63, "disaggregated", false);
+  CHECK(afd.recommendation == "pipeline_overlap");
+  CHECK_THAT(afd.reason, Catch::Contains("63%") && Catch::Contains("AFD"));
+  CHECK(advise(0.2, "disaggregated", false).recommendation == "pipeline_overlap");
+  CHECK(advise(0.01, "disaggregated", false).recommendation == "none");
+}

@@ -1,0 +1,63 @@
+// Running a committed scenario under a policy (in a forked child: one SimGrid engine per process)
+// and reading back the figures the label, fault and heterogeneous tests check.
+#pragma once
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/engine/simulation.h"
+#include "tests/sim/sim_test_support.h"
+
+namespace rlsim::test {
+
+struct Figures {
+  double step_s = 0.0;
+  double bubble = 0.0;
+  double samples_per_s = 0.0;
+  double usd_per_step = 0.0;
+  double usd_per_1m_tokens = 0.0;
+  double staleness = 0.0;
+  std::string advice;
+  int gpus_failed = 0;
+  int gpus_stopped = 0;
+  double gpu_seconds_lost = 0.0;
+  int steps_delayed = 0;
+  double rollout_pool_fault_s = 0.0;  ///< GPU-seconds of pool "rollout" down or waiting out a repair
+  double train_pool_fault_s = 0.0;
+};
+
+/// Simulates `scenarios/<file>` with `policy.name=<policy>` and the extra `--set` assignments.
+inline Figures simulate_scenario(const std::string& file, const std::string& policy,
+                                 std::vector<std::string> sets = {}) {
+  const std::string answer = run_in_child([&]() {
+    LoadOptions options;
+    options.overrides = sets;
+    options.overrides.push_back("policy.name=" + policy);
+    options.data_dir = RLSIM_TEST_SOURCE_DIR;
+    LoadedScenario loaded = load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/" + file, options);
+    SimulationResult r = simulate(loaded.scenario);
+    const RunMetrics& m = r.metrics;
+    double rollout_fault = 0.0, train_fault = 0.0;
+    for (const auto& i : r.timeline.intervals()) {
+      if (i.state != "down" && i.state != "wait:fault") continue;
+      const std::string& pool = r.timeline.tracks()[static_cast<size_t>(i.track)].group;
+      (pool == "rollout" ? rollout_fault : train_fault) += i.end_s - i.start_s;
+    }
+    std::ostringstream out;
+    out.precision(17);
+    out << m.step_time_s.mean << " " << m.bubble_fraction << " " << m.samples_per_s << " " << m.usd_per_step << " "
+        << m.usd_per_1m_tokens << " " << m.staleness_mean << " " << m.advice.recommendation << " " << m.faults.gpus_failed
+        << " " << m.faults.gpus_stopped << " " << m.faults.gpu_seconds_lost() << " " << m.faults.steps_delayed << " "
+        << rollout_fault << " " << train_fault;
+    return out.str();
+  });
+  std::istringstream in(answer);
+  Figures f;
+  in >> f.step_s >> f.bubble >> f.samples_per_s >> f.usd_per_step >> f.usd_per_1m_tokens >> f.staleness >> f.advice >>
+      f.gpus_failed >> f.gpus_stopped >> f.gpu_seconds_lost >> f.steps_delayed >> f.rollout_pool_fault_s >>
+      f.train_pool_fault_s;
+  return f;
+}
+
+}  // namespace rlsim::test

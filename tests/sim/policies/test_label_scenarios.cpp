@@ -1,0 +1,117 @@
+// The committed label, heterogeneous and fault scenarios, each a test of what issue 5 says must
+// hold. Expected figures were taken from the scenarios' runs and are committed here with a ±5%
+// tolerance; a change that moves them further is a change of behaviour to explain.
+#include <catch2/catch.hpp>
+
+#include "tests/sim/policies/label_test_support.h"
+#include "models/review/phase_preference.h"
+#include "sim/scenario/scenario_loader.h"
+
+using namespace rlsim;
+using namespace rlsim::test;
+
+TEST_CASE("label-scheduling: labels beats the synchronous disaggregated step, and without interruption only overlap is left") {
+  const Figures disaggregated = simulate_scenario("label-scheduling.yaml", "disaggregated");
+  const Figures overlap = simulate_scenario("label-scheduling.yaml", "overlap");
+  const Figures labels = simulate_scenario("label-scheduling.yaml", "labels");
+  const Figures stuck = simulate_scenario("label-scheduling.yaml", "labels", {"labels.interruptible=false"});
+  INFO("disaggregated " << disaggregated.step_s << " s, bubble " << disaggregated.bubble << "; overlap " << overlap.step_s
+                        << " s, bubble " << overlap.bubble << "; labels " << labels.step_s << " s, bubble "
+                        << labels.bubble << "; labels (not interruptible) " << stuck.step_s << " s, bubble " << stuck.bubble);
+  // The synchronous step waits more than 30%: the advisor says label scheduling.
+  CHECK(disaggregated.bubble > 0.30);
+  CHECK(disaggregated.advice == "label_scheduling");
+  // Label scheduling: a shorter step and a smaller bubble than the synchronous loop, and than the
+  // pipeline alone (lending the idle training nodes is the difference).
+  CHECK(labels.step_s < 0.9 * disaggregated.step_s);
+  CHECK(labels.bubble < disaggregated.bubble - 0.1);
+  CHECK(labels.step_s < overlap.step_s);
+  CHECK(labels.bubble < overlap.bubble - 0.05);
+  // Without interruption no train-tagged node is lent, and what is left is exactly the pipeline
+  // overlap schedule.
+  CHECK(stuck.step_s == Approx(overlap.step_s).epsilon(1e-9));
+  CHECK(stuck.bubble == Approx(overlap.bubble).epsilon(1e-9));
+  // Committed expectations.
+  CHECK(disaggregated.step_s == Approx(95.98).epsilon(0.05));
+  CHECK(labels.step_s == Approx(80.21).epsilon(0.05));
+  CHECK(labels.bubble == Approx(0.413).epsilon(0.05));
+}
+
+TEST_CASE("label-scheduling with rolling launches: the tail is filled with next-step work and lending cuts the bubble") {
+  const Figures rolling = simulate_scenario("label-scheduling.yaml", "labels", {"labels.launch=rolling"});
+  const Figures stuck =
+      simulate_scenario("label-scheduling.yaml", "labels", {"labels.launch=rolling", "labels.interruptible=false"});
+  const Figures step = simulate_scenario("label-scheduling.yaml", "labels");
+  INFO("rolling " << rolling.step_s << " s, bubble " << rolling.bubble << "; not interruptible " << stuck.step_s
+                  << " s, bubble " << stuck.bubble);
+  CHECK(rolling.step_s < 0.8 * step.step_s);
+  // Without lending, the bubble is back near the synchronous loop's; the rolling pipeline stays.
+  CHECK(stuck.bubble > rolling.bubble + 0.15);
+  CHECK(stuck.step_s > rolling.step_s);
+  CHECK(rolling.step_s == Approx(56.50).epsilon(0.05));
+}
+
+TEST_CASE("below 30% waiting the advisor recommends pipeline overlap first") {
+  // Colocated label-scheduling: every GPU rolls out, then trains; waiting is about 21%.
+  const Figures colocated = simulate_scenario("label-scheduling.yaml", "colocated");
+  CHECK(colocated.bubble < 0.30);
+  CHECK(colocated.advice == "pipeline_overlap");
+  CHECK(colocated.step_s == Approx(77.36).epsilon(0.05));
+}
+
+TEST_CASE("label-agentic: lending the training nodes to a tool-heavy rollout pays") {
+  const Figures disaggregated = simulate_scenario("label-agentic.yaml", "disaggregated");
+  const Figures labels = simulate_scenario("label-agentic.yaml", "labels");
+  CHECK(disaggregated.advice == "label_scheduling");
+  CHECK(labels.step_s < 0.75 * disaggregated.step_s);
+  CHECK(labels.bubble < disaggregated.bubble - 0.2);
+  CHECK(disaggregated.step_s == Approx(624.8).epsilon(0.05));
+  CHECK(labels.step_s == Approx(399.8).epsilon(0.05));
+}
+
+TEST_CASE("heterogeneous: the roofline says H800 trains and H20 decodes, costs per step compared") {
+  LoadOptions options;
+  options.data_dir = RLSIM_TEST_SOURCE_DIR;
+  const Scenario s = load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/heterogeneous.yaml", options).scenario;
+  const PhasePreference p = phase_preference({s.cluster.pool("train")->card, s.cluster.pool("rollout")->card}, Precision::bf16);
+  CHECK(p.train_card == "H800");
+  CHECK(p.rollout_card == "H20");
+  const Figures hetero = simulate_scenario("heterogeneous.yaml", "disaggregated");
+  const Figures h800 = simulate_scenario("heterogeneous.yaml", "disaggregated", {"cluster.pools.rollout.gpu=H800"});
+  INFO("H20 rollout " << hetero.usd_per_step << " USD/step, H800 rollout " << h800.usd_per_step << " USD/step");
+  CHECK(hetero.usd_per_step > 0.0);
+  CHECK(hetero.usd_per_1m_tokens > 0.0);
+  // Decode is memory-bound: H20 (4.0 TB/s) generates faster than H800 (3.35 TB/s), for less.
+  CHECK(hetero.step_s < h800.step_s);
+  CHECK(hetero.usd_per_step < 0.7 * h800.usd_per_step);
+  CHECK(hetero.step_s == Approx(68.85).epsilon(0.05));
+}
+
+TEST_CASE("faults: a training GPU failure stops rollout under colocated, not under disaggregated") {
+  const Figures colocated = simulate_scenario("faults.yaml", "colocated");
+  const Figures disaggregated = simulate_scenario("faults.yaml", "disaggregated");
+  INFO("colocated: " << colocated.gpus_stopped << " GPUs stopped, " << colocated.gpu_seconds_lost
+                     << " GPU-s lost; disaggregated: " << disaggregated.gpus_stopped << " stopped, "
+                     << disaggregated.gpu_seconds_lost << " GPU-s lost");
+  CHECK(colocated.gpus_failed == 1);
+  CHECK(disaggregated.gpus_failed == 1);
+  // Colocated: one job over every GPU — the rollout GPUs stop too.
+  CHECK(colocated.gpus_stopped == 16);
+  CHECK(colocated.rollout_pool_fault_s > 0.0);
+  // Disaggregated: only the trainer's 8 GPUs stop; rollout keeps generating.
+  CHECK(disaggregated.gpus_stopped == 8);
+  CHECK(disaggregated.rollout_pool_fault_s == 0.0);
+  // The lost GPU-seconds are reported: the failed GPU's 180 s repair plus the stopped ones' wait.
+  CHECK(colocated.gpu_seconds_lost > disaggregated.gpu_seconds_lost);
+  CHECK(disaggregated.gpu_seconds_lost == Approx(1440.0).epsilon(0.05));
+  CHECK(colocated.steps_delayed >= 1);
+}
+
+TEST_CASE("faults: every policy survives the failure and finishes its steps") {
+  for (const char* policy : {"overlap", "streaming", "labels"}) {
+    const Figures f = simulate_scenario("faults.yaml", policy);
+    INFO(policy);
+    CHECK(f.step_s > 0.0);
+    CHECK(f.gpus_failed == 1);
+  }
+}

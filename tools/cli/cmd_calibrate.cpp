@@ -1,0 +1,160 @@
+// `rlsim calibrate --input F... --hardware H --out P.yaml`: fits a hardware profile from measured
+// kernel and collective timings (our kernel suite's JSON, or vidur CSVs) and prints its error.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#include "calibrate/device_facts.h"
+#include "calibrate/profile_fitter.h"
+#include "calibrate/profile_writer.h"
+#include "calibrate/rlsim_json_importer.h"
+#include "calibrate/vidur_importer.h"
+#include "models/units.h"
+#include "sim/scenario/catalog.h"
+#include "tools/cli/catalog_args.h"
+#include "tools/cli/command.h"
+
+namespace rlsim {
+namespace {
+
+std::string percent(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", ratio * 100.0);
+  return text;
+}
+
+/// A quantity to four significant digits, for the summary table.
+std::string short_quantity(double value, Quantity kind) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return format_quantity(std::strtod(text, nullptr), kind);
+}
+
+class CalibrateCommand : public Command {
+ public:
+  CLI::App* add_to(CLI::App& root) override {
+    CLI::App* sub = root.add_subcommand("calibrate", "Fit a hardware profile from measured kernel and collective timings");
+    sub->footer(
+        "Fits, per op class, a shape-aware model (tile and wave quantisation over the SMs, memory-bound\n"
+        "small-M regime, launch overhead) and alpha-beta collectives, and reports each fit's error on\n"
+        "points it did not see (leave one model out when the inputs span several models).\n\n"
+        "Examples:\n"
+        "  rlsim calibrate --input measurements.json --hardware H200 --out calibrate/profiles/h200.yaml\n"
+        "  rlsim calibrate --format vidur --hardware H100 --date 2024-05-01 --out h100.yaml \\\n"
+        "      --input ../shared/data/measured/vidur-h100/mlp_Llama-2-7b-hf.csv \\\n"
+        "      --input ../shared/data/measured/vidur-h100/all_reduce_dgx.csv");
+    sub->add_option("--input", inputs_, "Measurement files (repeat the flag for several)")->required();
+    sub->add_option("--format", format_, "rlsim (kernel-suite JSON) or vidur (CSV); default: by file extension")
+        ->check(CLI::IsMember({"rlsim", "vidur"}));
+    sub->add_option("--hardware", hardware_, "Catalog card the efficiencies are relative to (rlsim list hardware)")->required();
+    sub->add_option("--out", out_, "Profile YAML to write")->required();
+    sub->add_option("--date", date_, "Measurement date for the profile (default: from the input, else 'unknown')");
+    sub->add_option("--sm-count", sm_count_, "SMs of the card (default: from the input, else known cards)");
+    sub->add_option("--l2-cache", l2_text_, "L2 cache size, e.g. 50MB (default: from the input, else known cards)");
+    return sub;
+  }
+
+  int run() override {
+    const Catalog catalog = load_builtin_catalog();
+    CalibrationSettings settings;
+    settings.card = catalog.card(hardware_, flag_location("--hardware"));
+    settings.date = date_;
+    MeasurementSet measurements;
+    for (const std::string& input : inputs_) measurements.merge(read_input(input));
+    if (measurements.points.empty() && measurements.collectives.empty()) {
+      throw InputError(flag_location("--input"), "the inputs hold no measurements");
+    }
+    resolve_device(measurements, settings);
+    const HardwareProfile profile = fit_profile(measurements, settings);
+    write_atomically(profile_to_yaml(profile));
+    print_summary(profile);
+    return kExitOk;
+  }
+
+ private:
+  MeasurementSet read_input(const std::string& path) const {
+    std::string format = format_;
+    if (format.empty()) {
+      const std::string ext = std::filesystem::path(path).extension().string();
+      if (ext == ".json") format = "rlsim";
+      else if (ext == ".csv") format = "vidur";
+      else throw InputError({path, 0, 0}, "cannot tell the format from the extension; pass --format rlsim or --format vidur");
+    }
+    return format == "rlsim" ? import_rlsim_json(path) : import_vidur_csv(path);
+  }
+
+  void resolve_device(const MeasurementSet& m, CalibrationSettings& s) const {
+    const auto facts = known_device_facts(s.card.name);
+    s.sm_count = sm_count_ > 0 ? sm_count_ : m.sm_count > 0 ? m.sm_count : facts ? facts->sm_count : 0;
+    if (s.sm_count <= 0) {
+      throw InputError(flag_location("--sm-count"), "the SM count of " + s.card.name +
+                                                        " is not in the input and not known; pass --sm-count N");
+    }
+    if (!l2_text_.empty()) {
+      std::string why;
+      auto l2 = parse_quantity(l2_text_, Quantity::bytes, &why);
+      if (!l2) throw InputError(flag_location("--l2-cache"), "expected " + why);
+      s.l2_bytes = *l2;
+    } else {
+      s.l2_bytes = m.l2_bytes > 0.0 ? m.l2_bytes : facts ? facts->l2_bytes : 0.0;
+    }
+  }
+
+  void write_atomically(const std::string& text) const {
+    const std::filesystem::path out(out_);
+    if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+    const std::filesystem::path temp = out.string() + ".partial";
+    {
+      std::ofstream file(temp, std::ios::binary);
+      if (!file) throw InputError(flag_location("--out"), "cannot write '" + out_ + "'");
+      file << text;
+      if (!file) throw InputError(flag_location("--out"), "cannot write '" + out_ + "'");
+    }
+    std::filesystem::rename(temp, out);
+  }
+
+  void print_summary(const HardwareProfile& p) const {
+    std::cout << "profile for " << p.card << " (" << p.device << ", " << p.sm_count << " SMs) written to " << out_ << "\n";
+    if (!p.ops.empty()) {
+      std::cout << std::left << std::setw(20) << "op class" << std::setw(10) << "precision" << std::setw(8) << "points"
+                << std::setw(10) << "held out" << std::setw(10) << "MAPE" << std::setw(11) << "max err"
+                << std::setw(15) << "roofline+fit" << std::setw(11) << "datasheet" << "jitter floor\n";
+      for (const auto& op : p.ops) {
+        std::cout << std::setw(20) << to_string(op.op_class) << std::setw(10) << to_string(op.precision) << std::setw(8)
+                  << op.error.fit_points << std::setw(10) << op.error.held_out_points << std::setw(10)
+                  << percent(op.error.held_out_mape) << std::setw(11) << percent(op.error.held_out_max_error)
+                  << std::setw(15) << percent(op.error.baseline_held_out_mape) << std::setw(11)
+                  << percent(op.error.datasheet_held_out_mape)
+                  << (op.error.jitter_floor_mape > 0.0 ? percent(op.error.jitter_floor_mape) : std::string("-")) << "\n";
+      }
+    }
+    if (!p.collectives.empty()) {
+      std::cout << std::left << std::setw(12) << "collective" << std::setw(6) << "gpus" << std::setw(10) << "per node"
+                << std::setw(10) << "alpha" << std::setw(12) << "bandwidth" << std::setw(10) << "MAPE" << "max err\n";
+      for (const auto& c : p.collectives) {
+        std::cout << std::setw(12) << c.collective << std::setw(6) << c.gpus << std::setw(10) << c.gpus_per_node
+                  << std::setw(10) << short_quantity(c.alpha_s, Quantity::duration) << std::setw(12)
+                  << short_quantity(c.bandwidth_bytes_per_s, Quantity::bandwidth) << std::setw(10)
+                  << percent(c.error.held_out_mape) << percent(c.error.held_out_max_error) << "\n";
+      }
+    }
+    std::cout << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
+                 "efficiency and overhead, datasheet the uncalibrated roofline, on the same points; jitter\n"
+                 "floor is how far the measurements stray from the line through their neighbours in tokens.\n";
+  }
+
+  std::vector<std::string> inputs_;
+  std::string format_;
+  std::string hardware_;
+  std::string out_;
+  std::string date_;
+  int sm_count_ = 0;
+  std::string l2_text_;
+};
+
+}  // namespace
+RLSIM_REGISTER_COMMAND(CalibrateCommand, "calibrate", 70);
+}  // namespace rlsim

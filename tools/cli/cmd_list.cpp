@@ -1,0 +1,118 @@
+// `rlsim list hardware|models|policies`: what the built-in catalogs and registries hold.
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+
+#include "models/arch_params.h"
+#include "models/cost/roofline.h"
+#include "models/units.h"
+#include "sim/scenario/catalog.h"
+#include "models/cost/cost_model_registry.h"
+#include "sim/engine/policies/policy.h"
+#include "sim/engine/routers/router.h"
+#include "tools/cli/command.h"
+
+namespace rlsim {
+namespace {
+
+/// The card's ridge point at `p`, rounded, or "-" without that tensor path.
+std::string ridge(const HardwareSpec& card, Precision p) {
+  auto value = ridge_point(card, p);
+  return value ? std::to_string(static_cast<long>(*value + 0.5)) : std::string("-");
+}
+
+void list_hardware(const Catalog& catalog) {
+  std::cout << std::left << std::setw(12) << "card" << std::setw(14) << "bf16" << std::setw(14) << "fp8"
+            << std::setw(11) << "HBM BW" << std::setw(10) << "memory" << std::setw(11) << "scale-up"
+            << std::setw(10) << "NIC/GPU" << std::setw(7) << "TDP" << std::setw(7) << "USD/h"
+            << "ridge bf16/fp8 (FLOP/byte)\n";
+  for (const auto& [name, card] : catalog.hardware) {
+    auto peak = [&](Precision p) {
+      auto v = card.peak(p);
+      return v ? format_quantity(*v, Quantity::flop_rate) : std::string("-");
+    };
+    std::cout << std::setw(12) << name << std::setw(14) << peak(Precision::bf16) << std::setw(14)
+              << peak(Precision::fp8) << std::setw(11)
+              << format_quantity(card.mem_bw_bytes_per_s, Quantity::bandwidth) << std::setw(10)
+              << format_quantity(card.mem_capacity_bytes, Quantity::bytes) << std::setw(11)
+              << format_quantity(card.intra_node_bw_bytes_per_s, Quantity::bandwidth) << std::setw(10)
+              << format_quantity(card.nic_bw_bytes_per_s, Quantity::bandwidth) << std::setw(7)
+              << (format_number(card.tdp_watts) + "W") << std::setw(7) << format_number(card.usd_per_hour)
+              << ridge(card, Precision::bf16) << "/" << ridge(card, Precision::fp8) << "\n";
+  }
+}
+
+/// "8.03B" or "1.03T".
+std::string params_text(double params) {
+  const bool trillions = params >= 1e12;
+  const double scaled = params / (trillions ? 1e12 : 1e9);
+  char text[32];
+  std::snprintf(text, sizeof text,
+                scaled < 10    ? "%.2f%s"
+                : scaled < 100 ? "%.1f%s"
+                               : "%.0f%s",
+                scaled, trillions ? "T" : "B");
+  return text;
+}
+
+void list_models(const Catalog& catalog) {
+  std::cout << std::left << std::setw(18) << "model" << std::setw(8) << "layers" << std::setw(8) << "hidden"
+            << std::setw(11) << "attention" << std::setw(10) << "q/kv" << std::setw(9) << "total"
+            << std::setw(9) << "active"
+            << "ffn\n";
+  for (const auto& [name, m] : catalog.models) {
+    std::string ffn =
+        m.ffn.is_moe()
+            ? "MoE " + std::to_string(m.ffn.routed_experts) + " experts top-" +
+                  std::to_string(m.ffn.experts_per_token) +
+                  (m.ffn.shared_experts > 0 ? " +" + std::to_string(m.ffn.shared_experts) + " shared" : "")
+            : "dense " + std::to_string(m.ffn.intermediate_size);
+    std::cout << std::setw(18) << name << std::setw(8) << m.layers << std::setw(8) << m.hidden_size
+              << std::setw(11) << attention_kind_label(m.attention.kind) << std::setw(10)
+              << (std::to_string(m.attention.q_heads) + "/" + std::to_string(m.attention.kv_heads))
+              << std::setw(9) << params_text(total_params(m)) << std::setw(9) << params_text(active_params(m))
+              << ffn << "\n";
+  }
+}
+
+template <typename Entry>
+void list_registered(const std::vector<Entry>& entries) {
+  for (const auto& entry : entries) std::cout << std::left << std::setw(16) << entry.name << entry.description << "\n";
+}
+
+class ListCommand : public Command {
+ public:
+  CLI::App* add_to(CLI::App& root) override {
+    CLI::App* sub = root.add_subcommand("list", "List hardware, models, policies, routers or cost models");
+    sub->footer("Examples:\n  rlsim list hardware\n  rlsim list models\n  rlsim list policies");
+    sub->add_option("what", what_, "What to list")
+        ->required()
+        ->check(CLI::IsMember({"hardware", "models", "policies", "routers", "cost-models"}));
+    return sub;
+  }
+  int run() override {
+    if (what_ == "policies") {
+      list_registered(registered_policies());
+      return kExitOk;
+    }
+    if (what_ == "routers") {
+      list_registered(registered_routers());
+      return kExitOk;
+    }
+    if (what_ == "cost-models") {
+      for (const auto& name : cost_model_names()) std::cout << name << "\n";
+      return kExitOk;
+    }
+    Catalog catalog = load_builtin_catalog();
+    if (what_ == "hardware") list_hardware(catalog);
+    if (what_ == "models") list_models(catalog);
+    return kExitOk;
+  }
+
+ private:
+  std::string what_;
+};
+
+}  // namespace
+RLSIM_REGISTER_COMMAND(ListCommand, "list", 90);
+}  // namespace rlsim

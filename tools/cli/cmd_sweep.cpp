@@ -1,0 +1,182 @@
+// `rlsim sweep S.yaml --param a.b=v1,v2 --param c=lo:hi:step … [--jobs N] [--shard I/N] [--out DIR]`:
+// the product grid over any scenario fields, each point simulated in a process of its own, rows
+// appended to DIR/sweep.csv as points finish (a rerun resumes, skipping finished points), then the
+// file sorted by point, a summary printed and a plot written. AFD scenarios may declare their
+// default grid (`sweep:`), so `rlsim sweep scenarios/afd-step3.yaml --out DIR` needs no flags.
+#include <iostream>
+
+#include "tools/cli/afd_run.h"
+#include "sim/process/child_pool.h"
+#include "tools/cli/command.h"
+#include "tools/cli/scenario_args.h"
+#include "tools/sweep/sweep_csv.h"
+#include "tools/sweep/sweep_manifest.h"
+#include "tools/sweep/sweep_point.h"
+#include "tools/sweep/sweep_report.h"
+
+namespace rlsim {
+namespace {
+namespace fs = std::filesystem;
+
+class SweepCommand : public Command {
+ public:
+  CLI::App* add_to(CLI::App& root) override {
+    CLI::App* sub = root.add_subcommand("sweep", "Run a grid of scenario variants (resumable, shardable)");
+    args_.add_to(sub);
+    sub->add_option(
+        "--param", params_,
+        "Swept field: path=v1,v2,… or path=lo:hi:step (any --set path); repeatable, the grid is the "
+        "product. Default: the scenario's own sweep: section");
+    sub->add_option("--jobs,-j", jobs_, "Points simulated in parallel processes")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1024));
+    sub->add_option("--shard", shard_, "Run only slice I of N (points whose number is I-1 mod N), e.g. 3/8");
+    sub->add_option("--out", out_, "Sweep folder (sweep.json, sweep.csv, sweep.svg); rerun to resume")
+        ->capture_default_str();
+    sub->add_flag("--pareto", pareto_,
+                  "Also print and write (pareto.csv) the cost-per-1M-tokens vs TPOT frontier");
+    sub->footer(
+        "Each point runs in its own process; its row is appended to DIR/sweep.csv as soon as it\n"
+        "finishes, so an interrupted sweep resumes where it stopped when run again with the same\n"
+        "arguments. With --shard I/N the rows go to DIR/sweep-shard-I-of-N.csv; join the shards with\n"
+        "`rlsim sweep-merge DIR`. AFD sweeps print the best batch under the TPOT target and the knee\n"
+        "where transfer starts to dominate, and plot TPOT and throughput per GPU against batch.\n\n"
+        "Examples:\n"
+        "  rlsim sweep scenarios/afd-step3.yaml --out out/step3-sweep\n"
+        "  rlsim sweep scenarios/afd-step3.yaml --param afd.batch=512:4096:512 \\\n"
+        "      --param cluster.nic.bandwidth=200Gbps,400Gbps --jobs 4 --out out/step3-nic\n"
+        "  rlsim sweep scenarios/afd-step3.yaml --param model_edits.routed_experts=32,48,64 \\\n"
+        "      --param cluster.pools.ffn.gpu=H20,H800 --pareto --out out/step3-design\n"
+        "  rlsim sweep scenarios/quickstart.yaml --param rollout.max_batch=32,64,128 --out out/qs-sweep\n"
+        "  rlsim sweep S.yaml --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT --out /shared/sweep");
+    return sub;
+  }
+
+  int run() override {
+    const LoadOptions base = load_options(args_);
+    const ScenarioKind kind = scenario_kind(args_.file, base);
+    std::vector<SweepAxis> axes;
+    for (const auto& param : params_) axes.push_back(parse_sweep_param(param));
+    if (axes.empty()) axes = default_axes(kind);
+    const SweepGrid grid(axes);
+    const SweepShard shard = shard_.empty() ? SweepShard{} : parse_sweep_shard(shard_);
+
+    SweepManifest manifest;
+    manifest.scenario = args_.file;
+    manifest.kind = kind == ScenarioKind::afd ? "afd" : "rl";
+    manifest.sets = args_.sets;
+    manifest.seed = args_.seed;
+    manifest.axes = grid.axes();
+    manifest.points = grid.size();
+    manifest.header = {"point"};
+    for (const auto& axis : grid.axes()) manifest.header.push_back(axis.path);
+    for (const auto& column : sweep_metric_columns(kind)) manifest.header.push_back(column);
+
+    // Every point of this shard is checked before anything is written or simulated.
+    std::vector<long> mine;
+    for (long point = 0; point < grid.size(); ++point) {
+      if (!shard.holds(point)) continue;
+      mine.push_back(point);
+      check_sweep_point(args_.file, point_options(base, grid, point), kind);
+    }
+
+    const fs::path dir(out_);
+    claim_sweep_dir(dir, manifest);
+    const fs::path csv = dir / (shard.count == 1 ? std::string("sweep.csv")
+                                                 : "sweep-shard-" + std::to_string(shard.index) + "-of-" +
+                                                       std::to_string(shard.count) + ".csv");
+    SweepTable done = read_sweep_csv(csv);
+    if (!done.header.empty() && done.header != manifest.header) {
+      throw InputError({csv.string(), 1, 1}, "written by a sweep with other columns; pick another --out");
+    }
+    done.header = manifest.header;
+    if (fs::exists(csv)) write_sweep_csv(csv, done);  // drops a row torn by an interruption
+    std::vector<long> todo;
+    for (long point : mine) {
+      if (!done.rows.count(point)) todo.push_back(point);
+    }
+    std::cout << "sweep: " << grid.size() << " points"
+              << (shard.count > 1 ? " (shard " + shard_ + ": " + std::to_string(mine.size()) + ")" : "")
+              << ", " << mine.size() - todo.size() << " already done, running " << todo.size() << " with "
+              << jobs_ << " job" << (jobs_ > 1 ? "s" : "") << " -> " << csv.string() << "\n";
+
+    size_t finished = 0;
+    const ChildOutcome failure = run_in_children(
+        todo, jobs_,
+        [&](long point) {
+          return csv_line(run_sweep_point(args_.file, point_options(base, grid, point), kind));
+        },
+        [&](const ChildOutcome& outcome) {
+          if (!outcome.ok) return;
+          std::vector<std::string> row{std::to_string(outcome.job)};
+          for (const auto& value : grid.values(outcome.job)) row.push_back(value);
+          for (auto& cell : csv_cells(outcome.text)) row.push_back(std::move(cell));
+          append_sweep_row(csv, manifest.header, row);
+          std::cout << "  [" << ++finished << "/" << todo.size() << "] point " << outcome.job << ": "
+                    << join_assignments(grid.assignments(outcome.job)) << "\n";
+        });
+    if (!failure.ok) {
+      const std::string where = "sweep point " + std::to_string(failure.job) + " (" +
+                                join_assignments(grid.assignments(failure.job)) + ")";
+      if (failure.input_error) throw InputError({args_.file, 0, 0}, where + ": " + failure.text);
+      throw std::runtime_error(where + ": " + failure.text);
+    }
+
+    SweepTable table = read_sweep_csv(csv);
+    write_sweep_csv(csv, table);
+    report(dir, table, manifest, shard.count == 1);
+    return kExitOk;
+  }
+
+ private:
+  std::vector<SweepAxis> default_axes(ScenarioKind kind) const {
+    std::vector<SweepAxis> axes;
+    if (kind == ScenarioKind::afd) {
+      const LoadedAfdScenario loaded = load_checked_afd(args_);
+      for (const auto& spec : loaded.scenario.sweep) {
+        axes.push_back(parse_sweep_axis(spec.path, spec.values,
+                                        {args_.file + " (sweep.params." + spec.path + ")", 0, 0}));
+      }
+    }
+    if (axes.empty()) {
+      throw InputError(
+          {args_.file, 0, 0},
+          "nothing to sweep: give --param path=v1,v2,… (or lo:hi:step), or declare a sweep: section "
+          "in an AFD scenario");
+    }
+    return axes;
+  }
+
+  static LoadOptions point_options(const LoadOptions& base, const SweepGrid& grid, long point) {
+    LoadOptions options = base;
+    for (auto& assignment : grid.assignments(point)) options.overrides.push_back(std::move(assignment));
+    return options;
+  }
+
+  static std::string join_assignments(const std::vector<std::string>& assignments) {
+    std::string out;
+    for (const auto& a : assignments) out += (out.empty() ? "" : " ") + a;
+    return out;
+  }
+
+  void report(const fs::path& dir, const SweepTable& table, const SweepManifest& manifest, bool whole) const {
+    const SweepSummary summary = summarize_sweep(table, manifest, pareto_);
+    std::cout << summary.text;
+    if (!whole) {
+      std::cout << "shard done: join the shards with `rlsim sweep-merge " << dir.string() << "`\n";
+      return;
+    }
+    write_sweep_outputs(dir, summary);
+  }
+
+  ScenarioArgs args_;
+  std::vector<std::string> params_;
+  int jobs_ = 1;
+  std::string shard_;
+  std::string out_ = "out/sweep";
+  bool pareto_ = false;
+};
+
+}  // namespace
+RLSIM_REGISTER_COMMAND(SweepCommand, "sweep", 40);
+}  // namespace rlsim

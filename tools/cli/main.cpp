@@ -1,0 +1,71 @@
+// rlsim's entry point: builds the subcommands that registered themselves, parses, runs the chosen
+// one, and maps errors to exit codes (0 ok, 2 bad input, 1 internal error).
+#include <algorithm>
+#include <iostream>
+
+#include "build_info.h"
+#include "models/input_error.h"
+#include "tools/cli/command.h"
+
+namespace rlsim {
+namespace {
+std::vector<CommandEntry>& registry() {
+  static std::vector<CommandEntry> entries;
+  return entries;
+}
+}  // namespace
+
+bool register_command(CommandEntry entry) {
+  registry().push_back(std::move(entry));
+  return true;
+}
+
+std::vector<CommandEntry> registered_commands() {
+  auto entries = registry();
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+  return entries;
+}
+
+}  // namespace rlsim
+
+int main(int argc, char** argv) {
+  using namespace rlsim;
+  CLI::App app{
+      "rlsim " RLSIM_VERSION
+      " - discrete-event simulator of GPU clusters running RL post-training of LLMs.\n"
+      "Runs what-if scenarios from YAML on SimGrid: rollout, agents, training and weight sync on\n"
+      "heterogeneous GPU pools, with bubbles by cause and advice on which remedy comes first.\n\n"
+      "Start with:  rlsim run scenarios/quickstart.yaml --out out/quickstart\n"
+      "Each command has its own help:  rlsim run --help",
+      "rlsim"};
+  app.set_version_flag("--version", "rlsim " RLSIM_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  std::vector<std::pair<std::unique_ptr<Command>, CLI::App*>> commands;
+  for (const auto& entry : registered_commands()) {
+    auto command = entry.make();
+    CLI::App* sub = command->add_to(app);
+    commands.emplace_back(std::move(command), sub);
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+
+  try {
+    for (auto& [command, sub] : commands) {
+      if (sub->parsed()) return command->run();
+    }
+  } catch (const InputError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "rlsim: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return kExitInternal;
+}

@@ -1,0 +1,140 @@
+// Serialising a run's metrics and timeline.
+#include "tools/report/run_report.h"
+
+#include "tools/report/chrome_trace.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace rlsim {
+namespace {
+
+nlohmann::json percentiles_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"mean", p.mean}}; }
+
+}  // namespace
+
+nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
+  nlohmann::json j;
+  j["scenario"] = scenario.name;
+  j["policy"] = m.policy;
+  j["seed"] = m.seed;
+  j["steps"] = m.steps;
+  j["sim_time_s"] = m.sim_time_s;
+  j["step_time_s"] = percentiles_json(m.step_time_s);
+  j["throughput"] = {{"samples_per_s", m.samples_per_s}, {"tokens_per_s", m.tokens_per_s}};
+  nlohmann::json causes = nlohmann::json::object();
+  for (const char* cause : {"train_waits_rollout", "rollout_waits_weights", "rollout_waits_agents", "long_tail"}) {
+    causes[cause] = 0.0;
+  }
+  for (const auto& [cause, fraction] : m.bubble_by_cause) causes[cause] = fraction;
+  j["bubble"] = {{"fraction", m.bubble_fraction}, {"by_cause", causes}};
+  j["gpu_seconds_by_state"] = m.gpu_seconds_by_state;
+  j["gpu_utilization"] = m.gpu_utilization;
+  nlohmann::json pools = nlohmann::json::object();
+  for (const auto& [name, p] : m.pools) {
+    pools[name] = {{"gpus", p.gpus}, {"busy_fraction", p.busy_fraction}, {"wait_fraction", p.wait_fraction}};
+  }
+  j["pools"] = pools;
+  j["inference"] = {{"ttft_s", percentiles_json(m.ttft_s)}, {"tpot_s", percentiles_json(m.tpot_s)}};
+  j["cost"] = {{"usd_per_step", m.usd_per_step}, {"usd_per_1m_tokens", m.usd_per_1m_tokens}};
+  j["phases_s"] = m.phase_mean_s;
+  j["engine"] = {{"simgrid_activities", m.simgrid_activities()},
+                 {"simgrid_execs", m.simgrid_execs},
+                 {"simgrid_messages", m.simgrid_messages}};
+  j["agents"] = {{"agent_waits_llm", m.agent_waits_llm}};
+  j["staleness"] = {{"mean_versions", m.staleness_mean}};
+  if (m.faults.events > 0) {
+    j["faults"] = {{"events", m.faults.events},
+                   {"gpus_failed", m.faults.gpus_failed},
+                   {"gpus_stopped", m.faults.gpus_stopped},
+                   {"gpu_seconds_down", m.faults.gpu_seconds_down},
+                   {"gpu_seconds_stopped", m.faults.gpu_seconds_stopped},
+                   {"gpu_seconds_lost", m.faults.gpu_seconds_lost()},
+                   {"steps_delayed", m.faults.steps_delayed},
+                   {"links_failed", m.faults.links_failed},
+                   {"link_seconds_down", m.faults.link_seconds_down}};
+  }
+  j["advice"] = {{"wait_fraction", m.advice.wait_fraction},
+                 {"recommendation", m.advice.recommendation},
+                 {"reason", m.advice.reason}};
+  return j;
+}
+
+std::string trace_json(const Scenario& scenario, const Timeline& timeline) {
+  ChromeTraceStyle style;
+  style.process_name = [](const std::string& group) { return "pool " + group; };
+  style.index_key = "step";
+  style.state_arg = true;
+  style.other_data = {{"scenario", scenario.name}, {"seed", scenario.seed}, {"policy", scenario.policy.name}};
+  return chrome_trace(timeline, style);
+}
+
+std::string ledger_jsonl(const std::vector<LedgerEntry>& ledger) {
+  std::string out;
+  for (const LedgerEntry& e : ledger) {
+    nlohmann::ordered_json line{{"trajectory", e.trajectory},
+                                {"turn", e.turn},
+                                {"step", e.step},
+                                {"instance", e.instance},
+                                {"weight_version", e.mean_weight_version},
+                                {"prompt_tokens", e.prompt_tokens},
+                                {"prefilled_tokens", e.prefilled_tokens},
+                                {"output_tokens", e.output_tokens},
+                                {"submit_s", e.submit_s},
+                                {"first_token_s", e.first_token_s},
+                                {"finish_s", e.finish_s},
+                                {"ttft_s", e.first_token_s - e.submit_s},
+                                {"latency_s", e.finish_s - e.submit_s}};
+    out += line.dump();
+    out += '\n';
+  }
+  return out;
+}
+
+std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
+  std::string out;
+  char line[256];
+  auto add = [&](const char* label, const std::string& value) {
+    std::snprintf(line, sizeof line, "  %-28s %s\n", label, value.c_str());
+    out += line;
+  };
+  auto fmt = [](const char* format, double v) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, v);
+    return std::string(buffer);
+  };
+  out += "rlsim: " + scenario.name + " (policy " + m.policy + ", seed " + std::to_string(m.seed) + ", model " +
+         scenario.model.name + ")\n";
+  add("steps", std::to_string(m.steps));
+  add("simulated time", fmt("%.3f s", m.sim_time_s));
+  add("step time mean / p99", fmt("%.3f s", m.step_time_s.mean) + " / " + fmt("%.3f s", m.step_time_s.p99));
+  add("throughput", fmt("%.2f samples/s", m.samples_per_s) + ", " + fmt("%.0f tokens/s", m.tokens_per_s));
+  add("GPU utilisation", fmt("%.1f %%", 100.0 * m.gpu_utilization));
+  add("bubble (GPU time waiting)", fmt("%.1f %%", 100.0 * m.bubble_fraction));
+  for (const auto& [cause, fraction] : m.bubble_by_cause) {
+    add(("  wait:" + cause).c_str(), fmt("%.1f %%", 100.0 * fraction));
+  }
+  for (const auto& [name, pool] : m.pools) {
+    add(("pool " + name).c_str(), std::to_string(pool.gpus) + " GPUs, " + fmt("%.1f %% busy", 100.0 * pool.busy_fraction) +
+                                      ", " + fmt("%.1f %% waiting", 100.0 * pool.wait_fraction));
+  }
+  add("phases per step (mean)", fmt("rollout %.2f s", m.phase_mean_s.at("rollout")) + fmt(", train %.2f s", m.phase_mean_s.at("train")) +
+                                    fmt(", sync %.2f s", m.phase_mean_s.at("weight_sync")) + fmt(", switch %.2f s", m.phase_mean_s.at("switch")));
+  add("agents waiting on LLM", fmt("%.1f %% of agent time", 100.0 * m.agent_waits_llm));
+  add("TTFT p50 / p99", fmt("%.1f ms", 1e3 * m.ttft_s.p50) + " / " + fmt("%.1f ms", 1e3 * m.ttft_s.p99));
+  add("TPOT p50 / p99", fmt("%.2f ms", 1e3 * m.tpot_s.p50) + " / " + fmt("%.2f ms", 1e3 * m.tpot_s.p99));
+  add("cost", fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));
+  if (m.faults.events > 0) {
+    add("faults", std::to_string(m.faults.events) + " events: " + std::to_string(m.faults.gpus_failed) + " GPUs failed, " +
+                      std::to_string(m.faults.gpus_stopped) + " stopped, " + fmt("%.0f GPU-s lost", m.faults.gpu_seconds_lost()) +
+                      ", " + std::to_string(m.faults.steps_delayed) + " steps delayed" +
+                      (m.faults.links_failed > 0 ? ", " + std::to_string(m.faults.links_failed) + " links down " +
+                                                       fmt("%.0f s", m.faults.link_seconds_down)
+                                                 : std::string()));
+  }
+  out += "advice: " + m.advice.recommendation + " - " + m.advice.reason + "\n";
+  return out;
+}
+
+}  // namespace rlsim

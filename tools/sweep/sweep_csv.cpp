@@ -1,0 +1,136 @@
+// Reading and writing the sweep CSV.
+#include "tools/sweep/sweep_csv.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "models/input_error.h"
+
+namespace rlsim {
+namespace {
+
+/// Splits one CSV line (RFC 4180 quoting); `ok` is false when a quote is left open (a torn line).
+std::vector<std::string> split_line(const std::string& line, bool& ok) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cells.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cells.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  ok = !quoted;
+  return cells;
+}
+
+bool is_point(const std::string& cell) {
+  return !cell.empty() && cell.size() < 18 && cell.find_first_not_of("0123456789") == std::string::npos;
+}
+
+}  // namespace
+
+std::string csv_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+int SweepTable::column(const std::string& name) const {
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string csv_line(const std::vector<std::string>& cells) {
+  std::string line;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i) line += ',';
+    const std::string& cell = cells[i];
+    if (cell.find_first_of(",\"\n\r") == std::string::npos) {
+      line += cell;
+      continue;
+    }
+    line += '"';
+    for (char c : cell) line += c == '"' ? std::string("\"\"") : std::string(1, c);
+    line += '"';
+  }
+  return line;
+}
+
+std::vector<std::string> csv_cells(const std::string& line) {
+  bool ok = true;
+  return split_line(line, ok);
+}
+
+SweepTable read_sweep_csv(const std::filesystem::path& path) {
+  SweepTable table;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return table;
+  std::string line;
+  bool ok = true;
+  if (!std::getline(in, line)) return table;
+  table.header = split_line(line, ok);
+  if (!ok || table.header.empty() || table.header.front() != "point") {
+    throw InputError({path.string(), 1, 1}, "not a sweep CSV (its first column is not 'point')");
+  }
+  // A line is complete only when its newline was written: the last line may be torn.
+  std::stringstream rest;
+  rest << in.rdbuf();
+  const std::string text = rest.str();
+  size_t begin = 0;
+  while (begin < text.size()) {
+    const size_t end = text.find('\n', begin);
+    if (end == std::string::npos) break;
+    std::vector<std::string> cells = split_line(text.substr(begin, end - begin), ok);
+    begin = end + 1;
+    if (!ok || cells.size() != table.header.size() || !is_point(cells.front())) continue;
+    table.rows[std::stol(cells.front())] = std::move(cells);
+  }
+  return table;
+}
+
+void write_sweep_csv(const std::filesystem::path& path, const SweepTable& table) {
+  const auto temporary = path.string() + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << csv_line(table.header) << '\n';
+    for (const auto& [point, cells] : table.rows) out << csv_line(cells) << '\n';
+    if (!out) throw std::runtime_error("cannot write " + temporary);
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+void append_sweep_row(const std::filesystem::path& path, const std::vector<std::string>& header,
+                      const std::vector<std::string>& cells) {
+  // One write() per row on an O_APPEND descriptor: a kill leaves whole rows or one torn last line.
+  const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
+  const std::string text = (fresh ? csv_line(header) + "\n" : std::string()) + csv_line(cells) + "\n";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) throw std::runtime_error("cannot open " + path.string());
+  const ssize_t written = ::write(fd, text.data(), text.size());
+  ::fsync(fd);
+  ::close(fd);
+  if (written != static_cast<ssize_t>(text.size()))
+    throw std::runtime_error("cannot append to " + path.string());
+}
+
+}  // namespace rlsim

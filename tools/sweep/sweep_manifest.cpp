@@ -1,0 +1,68 @@
+// Reading and writing DIR/sweep.json.
+#include "tools/sweep/sweep_manifest.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "models/input_error.h"
+
+namespace rlsim {
+namespace fs = std::filesystem;
+
+nlohmann::json SweepManifest::to_json() const {
+  nlohmann::json axes_json = nlohmann::json::array();
+  for (const auto& axis : axes) axes_json.push_back({{"path", axis.path}, {"values", axis.values}});
+  nlohmann::json j{{"scenario", scenario}, {"kind", kind},     {"sets", sets},
+                   {"axes", axes_json},    {"points", points}, {"header", header}};
+  j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
+  return j;
+}
+
+SweepManifest SweepManifest::from_json(const nlohmann::json& j) {
+  SweepManifest m;
+  m.scenario = j.at("scenario").get<std::string>();
+  m.kind = j.at("kind").get<std::string>();
+  m.sets = j.at("sets").get<std::vector<std::string>>();
+  if (!j.at("seed").is_null()) m.seed = j.at("seed").get<uint64_t>();
+  for (const auto& axis : j.at("axes")) {
+    m.axes.push_back({axis.at("path").get<std::string>(), axis.at("values").get<std::vector<std::string>>()});
+  }
+  m.points = j.at("points").get<long>();
+  m.header = j.at("header").get<std::vector<std::string>>();
+  return m;
+}
+
+fs::path manifest_path(const fs::path& dir) { return dir / "sweep.json"; }
+
+SweepManifest read_sweep_manifest(const fs::path& dir) {
+  const fs::path path = manifest_path(dir);
+  std::ifstream in(path);
+  if (!in)
+    throw InputError({path.string(), 0, 0},
+                     "no sweep manifest here: is this a folder written by rlsim sweep?");
+  try {
+    return SweepManifest::from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError({path.string(), 1, 1}, std::string("malformed sweep manifest: ") + e.what());
+  }
+}
+
+void claim_sweep_dir(const fs::path& dir, const SweepManifest& manifest) {
+  fs::create_directories(dir);
+  const fs::path path = manifest_path(dir);
+  if (fs::exists(path)) {
+    const SweepManifest existing = read_sweep_manifest(dir);
+    if (existing.to_json() == manifest.to_json()) return;
+    throw InputError({path.string(), 1, 1}, "this folder holds another sweep (scenario '" +
+                                                existing.scenario + "', " + std::to_string(existing.points) +
+                                                " points); pick another --out or remove the folder");
+  }
+  // Shards may start together on a shared file system: write aside, then rename into place.
+  const fs::path temporary = path.string() + ".tmp-" + std::to_string(::getpid());
+  std::ofstream(temporary) << manifest.to_json().dump(2) << "\n";
+  fs::rename(temporary, path);
+}
+
+}  // namespace rlsim

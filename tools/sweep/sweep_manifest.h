@@ -1,0 +1,39 @@
+// SweepManifest: what a sweep folder holds — the scenario, its kind, the base `--set`/`--seed`,
+// the grid's axes, its point count and the CSV header — written once as DIR/sweep.json. A resumed
+// sweep or a shard checks that the folder belongs to the same sweep, and sweep-merge reads it to
+// know which points make the whole grid.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/sweep/sweep_grid.h"
+
+namespace rlsim {
+
+struct SweepManifest {
+  std::string scenario;
+  std::string kind;  ///< "rl" or "afd"
+  std::vector<std::string> sets;
+  std::optional<uint64_t> seed;
+  std::vector<SweepAxis> axes;
+  long points = 0;
+  std::vector<std::string> header;
+
+  nlohmann::json to_json() const;
+  static SweepManifest from_json(const nlohmann::json& j);
+};
+
+/// DIR/sweep.json.
+std::filesystem::path manifest_path(const std::filesystem::path& dir);
+/// Writes the manifest into `dir` (created) unless an identical one is there; InputError when the
+/// folder already holds another sweep.
+void claim_sweep_dir(const std::filesystem::path& dir, const SweepManifest& manifest);
+/// Reads DIR/sweep.json; InputError when missing or malformed.
+SweepManifest read_sweep_manifest(const std::filesystem::path& dir);
+
+}  // namespace rlsim
