@@ -1,5 +1,5 @@
 // Importers for the public per-op and collective timings of the vidur project (MIT licence; see
-// ../shared/data/measured/README.md): `mlp_<model>.csv` per-op GEMM timings by token count and
+// data/measured/README.md): `mlp_<model>.csv` per-op GEMM timings by token count and
 // tensor-parallel degree, and `all_reduce_*.csv` / `send_recv_*.csv` NCCL timings. The file kind is
 // told from its header. Times in the files are milliseconds; measurements come out in seconds.
 #pragma once

@@ -44,8 +44,8 @@ class CalibrateCommand : public Command {
         "Examples:\n"
         "  rlsim calibrate --input measurements.json --hardware H200 --out calibrate/profiles/h200.yaml\n"
         "  rlsim calibrate --format vidur --hardware H100 --date 2024-05-01 --out h100.yaml \\\n"
-        "      --input ../shared/data/measured/vidur-h100/mlp_Llama-2-7b-hf.csv \\\n"
-        "      --input ../shared/data/measured/vidur-h100/all_reduce_dgx.csv");
+        "      --input data/measured/vidur-h100/mlp_Llama-2-7b-hf.csv \\\n"
+        "      --input data/measured/vidur-h100/all_reduce_dgx.csv");
     sub->add_option("--input", inputs_, "Measurement files (repeat the flag for several)")->required();
     sub->add_option("--format", format_, "rlsim (kernel-suite JSON) or vidur (CSV); default: by file extension")
         ->check(CLI::IsMember({"rlsim", "vidur"}));
