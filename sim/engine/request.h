@@ -1,13 +1,16 @@
 // LlmRequest: one LLM call of one trajectory as it travels agent → trajectory manager → inference
 // instance and back. The agent owns it (it stays blocked until the reply comes back); the instance
-// fills in when the first token and the last token were produced and with which weights.
+// fills in when the first token and the last token were produced and with which weights. Which way
+// a message travels belongs to the message (InstanceMessage, the trajectory manager's arrivals),
+// not to the request.
 #pragma once
 
 #include <simgrid/s4u.hpp>
 
 namespace rlsim {
 
-class TrajectoryManager;
+/// Bytes of one token on the wire (token ids), for calls and replies.
+inline constexpr double kWireBytesPerToken = 4.0;
 
 struct LlmRequest {
   int trajectory = 0;          ///< trajectory id (unique over the run)
@@ -18,8 +21,6 @@ struct LlmRequest {
   double submit_s = 0.0;       ///< when the agent sent it
   int step = 0;                ///< RL step the trajectory belongs to
   simgrid::s4u::Mailbox* agent_inbox = nullptr;  ///< where the agent waits for the reply
-  TrajectoryManager* data_plane = nullptr;       ///< set: the reply goes through it, not to agent_inbox
-  bool to_agent = false;       ///< direction through the trajectory manager: false = toward the LLM
 
   // Filled in along the way.
   int instance = -1;              ///< chosen by the router
@@ -36,17 +37,37 @@ struct LlmRequest {
 /// re-prefill on resume, or hand them to other instances (re-prefilled there).
 enum class Preemption { save_kv, recompute, migrate };
 
-/// What arrives in an instance's mailbox: a request, or a control signal from the orchestrator.
-/// `preempt` stops the instance (it answers on `ack` once its GPUs are free); `resume` restarts it
-/// with `weight_version` loaded; `fail` (a fault) loses its work and stops it for `pause_s`.
+/// What arrives in an instance's mailbox: a request, or a control signal from the orchestrator,
+/// built by the named constructors below. `preempt` stops the instance (it answers on `ack` once its
+/// GPUs are free); `resume` restarts it with `weight_version` loaded; `fail` (a fault) loses its work
+/// and stops it for `pause_s`. Sent by pointer; the instance deletes it.
 struct InstanceMessage {
   enum class Kind { request, update_weights, stop, preempt, resume, fail };
   Kind kind = Kind::request;
-  LlmRequest* request = nullptr;
+  LlmRequest* call = nullptr;  ///< request: the call to serve
   int weight_version = 0;      ///< update_weights, resume: the new version
   double pause_s = 0.0;        ///< update_weights, resume: time the instance stops to swap weights in; fail: until repaired
   Preemption preemption = Preemption::save_kv;   ///< preempt: what happens to in-flight sequences
   simgrid::s4u::Mailbox* ack = nullptr;          ///< preempt: where the instance reports it stopped
+
+  /// An LLM call to serve.
+  static InstanceMessage request(LlmRequest* call) { return {.kind = Kind::request, .call = call}; }
+  /// Load weights `version` at the next iteration boundary, pausing `pause_s` to swap them in.
+  static InstanceMessage weights(int version, double pause_s) {
+    return {.kind = Kind::update_weights, .weight_version = version, .pause_s = pause_s};
+  }
+  /// Finish the work in hand, then end the actor.
+  static InstanceMessage stop() { return {.kind = Kind::stop}; }
+  /// Leave rollout at the next iteration boundary, handling in-flight calls as `mode` says.
+  static InstanceMessage preempt(Preemption mode, simgrid::s4u::Mailbox* ack) {
+    return {.kind = Kind::preempt, .preemption = mode, .ack = ack};
+  }
+  /// Return to rollout with weights `version`, pausing `pause_s` first.
+  static InstanceMessage resume(int version, double pause_s) {
+    return {.kind = Kind::resume, .weight_version = version, .pause_s = pause_s};
+  }
+  /// A fault: lose the work in flight and stay down `down_s`.
+  static InstanceMessage fail(double down_s) { return {.kind = Kind::fail, .pause_s = down_s}; }
 };
 
 }  // namespace rlsim

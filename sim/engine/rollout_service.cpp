@@ -11,7 +11,7 @@ namespace rlsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-constexpr double kBytesPerToken = 4.0;  // token ids on the wire
+constexpr double kBytesPerToken = kWireBytesPerToken;
 
 }  // namespace
 
@@ -66,9 +66,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
       own.decode_cost = lent->second;
     }
     instances_.push_back(std::make_unique<InferenceInstance>(
-        static_cast<int>(i), groups[i], own, context.timeline,
-        [router = router_.get()](const LlmRequest& r) { router->on_finish(r); }));
-    instances_.back()->set_displaced_handler([this, i](LlmRequest* r) { reroute(r, static_cast<int>(i)); });
+        static_cast<int>(i), groups[i], own, context.timeline, links_of(static_cast<int>(i))));
   }
   if (s.cluster.dataplane.enabled) {
     std::vector<sg4::Mailbox*> mailboxes;
@@ -81,6 +79,22 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   }
   for (auto* host : context.platform.agent_hosts) tool_cores_.push_back(sg4::Semaphore::create(host->get_core_count()));
   idle_agents_.resize(context.platform.agent_hosts.size());
+}
+
+InstanceLinks RolloutService::links_of(int i) {
+  InstanceLinks links;
+  links.on_finish = [router = router_.get()](const LlmRequest& r) { router->on_finish(r); };
+  links.send_reply = [this](LlmRequest& r, double bytes) {
+    // The instance's actor sends it: through the data plane, or straight to the agent.
+    return data_plane_ ? data_plane_->send_reply(&r, bytes)
+                       : r.agent_inbox->put_async(&r, static_cast<uint64_t>(bytes));
+  };
+  links.displace = [this, i](LlmRequest* r) { reroute(r, i); };
+  return links;
+}
+
+void RolloutService::post(int i, const InstanceMessage& message, uint64_t bytes) {
+  instances_[static_cast<size_t>(i)]->mailbox()->put_init(new InstanceMessage(message), bytes)->detach();
 }
 
 void RolloutService::start() {
@@ -114,7 +128,7 @@ void RolloutService::notify_faults() {
       if (event >= 0) {
         router_->set_available(static_cast<int>(i), false);
         const double down_s = faults.repaired_s(e) - sg4::Engine::get_clock();
-        instances_[i]->mailbox()->put_init(new InstanceMessage{InstanceMessage::Kind::fail, nullptr, 0, down_s}, 0)->detach();
+        post(static_cast<int>(i), InstanceMessage::fail(down_s));
       } else if (preempted_.count(static_cast<int>(i)) == 0 &&
                  faults.running_again(sg4::Engine::get_clock() - faults.spec().restart_s, instances_[i]->group().hosts) <=
                  sg4::Engine::get_clock() - faults.spec().restart_s) {
@@ -192,11 +206,10 @@ void RolloutService::run_agent(const Trajectory& trajectory, int step, int slot)
     request.agent_inbox = inbox;
     const auto bytes = static_cast<uint64_t>(call.prompt_tokens * kBytesPerToken);
     if (data_plane_) {
-      request.data_plane = data_plane_.get();
       data_plane_->send_call(&request, static_cast<int>(host_index), static_cast<double>(bytes));
     } else {
       request.instance = router_->route(request);
-      auto* message = new InstanceMessage{InstanceMessage::Kind::request, &request, 0, 0.0};
+      auto* message = new InstanceMessage(InstanceMessage::request(&request));
       instances_[static_cast<size_t>(request.instance)]->mailbox()->put(message, bytes);
     }
     inbox->get<LlmRequest>();
@@ -229,18 +242,13 @@ TrajectoryResult RolloutService::wait_finished() {
 }
 
 void RolloutService::update_weights(int version, double pause_s) {
-  for (auto& instance : instances_) {
-    instance->mailbox()->put_init(new InstanceMessage{InstanceMessage::Kind::update_weights, nullptr, version, pause_s}, 0)
-        ->detach();
+  for (size_t i = 0; i < instances_.size(); ++i) {
+    post(static_cast<int>(i), InstanceMessage::weights(version, pause_s));
   }
 }
 
 void RolloutService::update_weights(int version, double pause_s, const std::vector<int>& indices) {
-  for (int i : indices) {
-    instances_[static_cast<size_t>(i)]->mailbox()
-        ->put_init(new InstanceMessage{InstanceMessage::Kind::update_weights, nullptr, version, pause_s}, 0)
-        ->detach();
-  }
+  for (int i : indices) post(i, InstanceMessage::weights(version, pause_s));
 }
 
 std::vector<double> RolloutService::preempt(const std::vector<int>& indices, Preemption mode) {
@@ -249,10 +257,7 @@ std::vector<double> RolloutService::preempt(const std::vector<int>& indices, Pre
     router_->set_available(i, false);
     preempted_.insert(i);
   }
-  for (int i : indices) {
-    auto* message = new InstanceMessage{InstanceMessage::Kind::preempt, nullptr, 0, 0.0, mode, ack};
-    instances_[static_cast<size_t>(i)]->mailbox()->put_init(message, 0)->detach();
-  }
+  for (int i : indices) post(i, InstanceMessage::preempt(mode, ack));
   std::vector<double> stopped(indices.size(), 0.0);
   for (size_t n = 0; n < indices.size(); ++n) {
     int* index = ack->get<int>();
@@ -269,9 +274,7 @@ void RolloutService::resume(const std::vector<int>& indices, int version, double
     preempted_.erase(i);
     const auto& hosts = instances_[static_cast<size_t>(i)]->group().hosts;
     if (!context_.faults || context_.faults->running_again(now, hosts) <= now) router_->set_available(i, true);
-    instances_[static_cast<size_t>(i)]->mailbox()
-        ->put_init(new InstanceMessage{InstanceMessage::Kind::resume, nullptr, version, pause_s}, 0)
-        ->detach();
+    post(i, InstanceMessage::resume(version, pause_s));
   }
   std::vector<LlmRequest*> parked;
   parked.swap(parked_);
@@ -287,9 +290,8 @@ void RolloutService::reroute(LlmRequest* request, int from) {
     return;
   }
   request->instance = router_->route(*request);
-  const auto bytes = static_cast<uint64_t>(request->new_tokens * kBytesPerToken);
-  auto* message = new InstanceMessage{InstanceMessage::Kind::request, request, 0, 0.0};
-  instances_[static_cast<size_t>(request->instance)]->mailbox()->put_init(message, bytes)->detach();
+  post(request->instance, InstanceMessage::request(request),
+       static_cast<uint64_t>(request->new_tokens * kWireBytesPerToken));
 }
 
 void RolloutService::stop() {
@@ -301,9 +303,7 @@ void RolloutService::stop() {
     }
   }
   for (auto& idle : idle_agents_) idle.clear();
-  for (auto& instance : instances_) {
-    instance->mailbox()->put_init(new InstanceMessage{InstanceMessage::Kind::stop, nullptr, 0, 0.0}, 0)->detach();
-  }
+  for (size_t i = 0; i < instances_.size(); ++i) post(static_cast<int>(i), InstanceMessage::stop());
   if (data_plane_) data_plane_->stop();
   for (auto& actor : actors_) actor->join();
   actors_.clear();

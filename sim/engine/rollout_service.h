@@ -73,6 +73,10 @@ class RolloutService {
   /// Actor body of one agent: runs the trajectories it is handed, one at a time, until stopped.
   void agent_loop(int slot, size_t host_index, AgentJob* first);
   void run_agent(const Trajectory& trajectory, int step, int slot);
+  /// The links instance `i` hands calls back through.
+  InstanceLinks links_of(int i);
+  /// Sends `message` to instance `i` without waiting (`bytes` on the wire).
+  void post(int i, const InstanceMessage& message, uint64_t bytes = 0);
   /// Sends a call that an instance gave up (or got while preempted) to an available instance, or
   /// parks it until one resumes.
   void reroute(LlmRequest* request, int from);

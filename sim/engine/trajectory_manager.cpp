@@ -29,17 +29,17 @@ void TrajectoryManager::push(Arrival arrival) {
 
 void TrajectoryManager::send_call(LlmRequest* request, int agent_host, double bytes) {
   sg4::Mailbox* to = calls_[static_cast<size_t>(agent_host)];
-  push(Arrival{request, to});
+  push(Arrival{request, to, Direction::to_llm});
   to->put(request, static_cast<uint64_t>(bytes));
 }
 
 sg4::CommPtr TrajectoryManager::send_reply(LlmRequest* request, double bytes) {
   sg4::Mailbox* to = replies_[static_cast<size_t>(request->instance)];
-  push(Arrival{request, to});
+  push(Arrival{request, to, Direction::to_agent});
   return to->put_async(request, static_cast<uint64_t>(bytes));
 }
 
-void TrajectoryManager::stop() { push(Arrival{nullptr, nullptr}); }
+void TrajectoryManager::stop() { push(Arrival{nullptr, nullptr, Direction::to_llm}); }
 
 void TrajectoryManager::serve() {
   // Permanent receiver: messages travel while a record is being written.
@@ -53,26 +53,28 @@ void TrajectoryManager::serve() {
     if (!arrival.request) break;
     [[maybe_unused]] LlmRequest* got = arrival.from->get<LlmRequest>();
     assert(got == arrival.request && "a mailbox delivers in the order its messages were sent");
-    record(*arrival.request);
-    forward(arrival.request);
+    record(*arrival.request, arrival.direction);
+    forward(arrival.request, arrival.direction);
   }
   for (auto* mailbox : calls_) mailbox->set_receiver(nullptr);
   for (auto* mailbox : replies_) mailbox->set_receiver(nullptr);
   for (auto& queue : sends_) queue->close();
 }
 
-double TrajectoryManager::message_bytes(const LlmRequest& request) const {
-  return (request.to_agent ? request.output_tokens : request.new_tokens) * bytes_per_token_;
+double TrajectoryManager::message_bytes(const LlmRequest& request, Direction direction) const {
+  return (direction == Direction::to_agent ? request.output_tokens : request.new_tokens) * bytes_per_token_;
 }
 
-void TrajectoryManager::record(const LlmRequest& request) {
-  const double record_s = seconds_per_record_ + (record_bytes_per_s_ > 0.0 ? message_bytes(request) / record_bytes_per_s_ : 0.0);
+void TrajectoryManager::record(const LlmRequest& request, Direction direction) {
+  const double record_s =
+      seconds_per_record_ +
+      (record_bytes_per_s_ > 0.0 ? message_bytes(request, direction) / record_bytes_per_s_ : 0.0);
   if (record_s > 0.0) {
     const double start = sg4::Engine::get_clock();
     sg4::this_actor::execute(record_s);
     timeline_.record(track_, "busy:record", start, sg4::Engine::get_clock(), step_);
   }
-  if (request.to_agent) {
+  if (direction == Direction::to_agent) {
     ledger_.push_back(LedgerEntry{request.trajectory, request.turn, request.step, request.instance,
                                   request.output_tokens > 0.0 ? request.version_token_sum / request.output_tokens : 0.0,
                                   request.new_tokens, request.prefilled_tokens, request.output_tokens,
@@ -80,13 +82,13 @@ void TrajectoryManager::record(const LlmRequest& request) {
   }
 }
 
-void TrajectoryManager::forward(LlmRequest* request) {
-  const auto bytes = static_cast<uint64_t>(message_bytes(*request));
-  if (request->to_agent) {
+void TrajectoryManager::forward(LlmRequest* request, Direction direction) {
+  const auto bytes = static_cast<uint64_t>(message_bytes(*request, direction));
+  if (direction == Direction::to_agent) {
     sends_[static_cast<size_t>(request->instance)]->send(request->agent_inbox, request, bytes);
   } else {
     request->instance = router_.route(*request);
-    auto* message = new InstanceMessage{InstanceMessage::Kind::request, request, 0, 0.0};
+    auto* message = new InstanceMessage(InstanceMessage::request(request));
     sends_[static_cast<size_t>(request->instance)]->send(instances_[static_cast<size_t>(request->instance)], message, bytes);
   }
 }

@@ -46,15 +46,17 @@ class TrajectoryManager {
   void stop();
 
  private:
+  enum class Direction { to_llm, to_agent };
   struct Arrival {
     LlmRequest* request;          ///< nullptr: stop
     simgrid::s4u::Mailbox* from;  ///< where it arrives
+    Direction direction;          ///< a call (to_llm) or a reply (to_agent)
   };
   void push(Arrival arrival);
   /// What the message carries: the call's new tokens toward the LLM, the output back.
-  double message_bytes(const LlmRequest& request) const;
-  void record(const LlmRequest& request);
-  void forward(LlmRequest* request);
+  double message_bytes(const LlmRequest& request, Direction direction) const;
+  void record(const LlmRequest& request, Direction direction);
+  void forward(LlmRequest* request, Direction direction);
 
   simgrid::s4u::Host* host_;
   int track_;

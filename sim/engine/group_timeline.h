@@ -1,0 +1,33 @@
+// GroupTimeline: what one GPU group does, recorded on the timeline track of each of its GPUs. The
+// group works in lockstep (tensor parallelism), so its leader's actor runs the work and every
+// member's track gets the same record.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/platform/timeline.h"
+
+namespace rlsim {
+
+class GroupTimeline {
+ public:
+  GroupTimeline(std::vector<int> tracks, Timeline& timeline)
+      : tracks_(std::move(tracks)), timeline_(timeline) {}
+
+  /// The step label of what is recorded from now on.
+  void set_step(int step) { step_ = step; }
+  /// Records `state` from `start_s` to now on every GPU of the group.
+  void record(const std::string& state, double start_s) const;
+  /// Runs `seconds` of work on the calling actor and records it as `state` (nothing when ≤ 0).
+  void run_busy(double seconds, const std::string& state) const;
+  /// Records one finished call's TTFT and TPOT.
+  void record_call(const CallRecord& call) const { timeline_.record_call(call); }
+
+ private:
+  std::vector<int> tracks_;
+  Timeline& timeline_;
+  int step_ = 0;
+};
+
+}  // namespace rlsim

@@ -1,0 +1,58 @@
+// InstanceTime: how long an inference instance's work takes, in seconds, every formula written
+// once: a decode iteration, a prefill, the tensor-parallel all-reduces of a forward pass, and moving
+// KV between GPU and host memory. DecodeStretch is the arithmetic of a decode stretch (several
+// iterations run as one exec) cut short by an arriving message. Pure functions of the instance's
+// configuration: no SimGrid, no state.
+#pragma once
+
+#include "sim/engine/instance_config.h"
+
+namespace rlsim {
+
+class InstanceTime {
+ public:
+  /// Keeps a reference: `config` must outlive this object.
+  explicit InstanceTime(const InstanceConfig& config) : config_(config) {}
+
+  /// One decode iteration of `batch` sequences attending to `mean_context` tokens on average.
+  double iteration_s(double batch, double mean_context) const;
+  /// A prefill of `tokens` new tokens after `context_tokens` already in KV.
+  double prefill_s(double tokens, double context_tokens) const;
+  /// The TP all-reduces of one forward pass over `tokens` tokens (0 without tensor parallelism):
+  /// two ring all-reduces of the hidden state per layer over the scale-up link.
+  double tp_allreduce_s(double tokens) const;
+  /// Moving `kv_tokens` of KV between the group's GPUs and host memory, each GPU its 1/tp share
+  /// over its own host link (swap preemption, save_kv, and their restores).
+  double kv_swap_s(double kv_tokens) const;
+
+ private:
+  const InstanceConfig& config_;
+};
+
+/// A decode stretch of `iterations` iterations: the context grows one token an iteration, so
+/// iteration times grow by a constant step from `first_s` and average `mean_s`.
+struct DecodeStretch {
+  long iterations = 1;
+  double mean_s = 0.0;
+  double first_s = 0.0;
+
+  /// Where an interrupted stretch stops: the iterations done once the current one finishes, and
+  /// the seconds that takes beyond the interruption.
+  struct Progress {
+    long iterations = 0;
+    double rest_s = 0.0;
+  };
+
+  double total_s() const { return static_cast<double>(iterations) * mean_s; }
+  /// Seconds to finish the first `done` iterations.
+  double time_s(long done) const;
+  /// The stretch interrupted `elapsed_s` after it started: exact (it inverts time_s), so
+  /// re-planning neither loses nor adds decode time. At least one iteration is done.
+  Progress progress(double elapsed_s) const;
+
+ private:
+  /// Growth of the iteration time from one iteration to the next.
+  double slope_s() const;
+};
+
+}  // namespace rlsim

@@ -1,0 +1,72 @@
+// Running a plan: prefill and restore execs, interruptible decode stretches, token accounting.
+#include "sim/engine/iteration_runner.h"
+
+#include <algorithm>
+
+namespace rlsim {
+namespace sg4 = simgrid::s4u;
+
+void IterationRunner::run(const IterationPlan& plan, int version, const sg4::CommPtr& interrupt,
+                          const Complete& complete) {
+  if (plan.swap_out_tokens > 0.0) gpus_.run_busy(time_.kv_swap_s(plan.swap_out_tokens), "switching");
+  if (!plan.prefill.empty()) prefill(plan.prefill, version);
+  if (plan.decode_iterations > 0) decode(plan.decode, plan.decode_iterations, version, interrupt);
+  complete_finished(complete);
+}
+
+void IterationRunner::prefill(const std::vector<PrefillWork>& work, int version) {
+  double total_s = 0.0, restore_s = 0.0;
+  for (const PrefillWork& w : work) {
+    const double seconds =
+        w.restore ? time_.kv_swap_s(w.tokens) : time_.prefill_s(w.tokens, w.context_tokens);
+    total_s += seconds;
+    if (w.restore) restore_s += seconds;
+  }
+  gpus_.run_busy(restore_s, "switching");  // KV coming back from host memory
+  gpus_.run_busy(total_s - restore_s, "busy:rollout");
+  std::vector<size_t> prompts_done;
+  for (const PrefillWork& w : work) {
+    if (w.completes_prompt) prompts_done.push_back(w.sequence);
+  }
+  replica_.prefilled(prompts_done, sg4::Engine::get_clock(), version);
+}
+
+void IterationRunner::decode(const std::vector<size_t>& sequences, long iterations, int version,
+                             const sg4::CommPtr& interrupt) {
+  const auto batch = static_cast<double>(sequences.size());
+  const double kv_tokens = replica_.kv_used(sequences);
+  // Decode time is affine in context: the stretch's mean context gives its exact total.
+  const double mean_context = kv_tokens / batch + (static_cast<double>(iterations) - 1.0) / 2.0;
+  const DecodeStretch stretch{iterations, time_.iteration_s(batch, mean_context),
+                              time_.iteration_s(batch, kv_tokens / batch)};
+  replica_.generated(sequences, static_cast<double>(run_stretch(stretch, interrupt)), version);
+}
+
+long IterationRunner::run_stretch(const DecodeStretch& stretch, const sg4::CommPtr& interrupt) {
+  const double start_s = sg4::Engine::get_clock();
+  sg4::ExecPtr exec = sg4::this_actor::exec_init(stretch.total_s());
+  exec->start();
+  long done = stretch.iterations;
+  if (!interrupt) {
+    exec->wait();
+  } else if (std::vector<sg4::ActivityPtr> activities{exec, interrupt};
+             sg4::Activity::wait_any(activities) == 1) {
+    // A message arrived mid-stretch: finish the current iteration, then re-plan.
+    const DecodeStretch::Progress progress = stretch.progress(sg4::Engine::get_clock() - start_s);
+    done = progress.iterations;
+    exec->cancel();
+    if (progress.rest_s > 0.0) sg4::this_actor::execute(progress.rest_s);
+  }
+  gpus_.record("busy:rollout", start_s);
+  return done;
+}
+
+void IterationRunner::complete_finished(const Complete& complete) {
+  auto& running = replica_.running;
+  const auto done = std::stable_partition(running.begin(), running.end(),
+                                          [](const Sequence& s) { return s.remaining > 0.5; });
+  for (auto it = done; it != running.end(); ++it) complete(*it);
+  running.erase(done, running.end());
+}
+
+}  // namespace rlsim

@@ -1,0 +1,30 @@
+// PrefillFirstScheduler ("prefill_first"): vLLM-style continuous batching, the default replica
+// scheduler. At each boundary it admits waiting calls, oldest first, up to `max_batch` while their
+// KV fits (evicting cached prefixes before refusing one; a call larger than the whole cache runs
+// alone), and prefills every newly admitted call whole before any decoding. Otherwise the running
+// batch decodes a stretch up to the next completion or the KV limit; when the KV left cannot give
+// every sequence one more block, the newest sequence is preempted (recompute, or swap its KV to host
+// memory) and comes back first.
+#pragma once
+
+#include "sim/engine/scheduling/replica_scheduler.h"
+
+namespace rlsim {
+
+inline constexpr const char* kPrefillFirstScheduler = "prefill_first";
+
+class PrefillFirstScheduler : public ReplicaScheduler {
+ public:
+  PrefillFirstScheduler(const ParamValues& params, const SchedulerLimits& limits);
+  IterationPlan schedule(ReplicaState& replica) override;
+
+ private:
+  /// Moves waiting calls into the batch while they fit; plans their prefill.
+  void admit(ReplicaState& replica, IterationPlan& plan) const;
+  /// Sends the newest running sequence back to waiting; false when it is the only one.
+  bool preempt_newest(ReplicaState& replica, IterationPlan& plan) const;
+
+  SchedulerLimits limits_;
+};
+
+}  // namespace rlsim

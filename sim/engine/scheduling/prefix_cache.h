@@ -1,0 +1,40 @@
+// PrefixCache: the KV of finished turns kept on one inference replica, so a trajectory's next call
+// prefills only its new tokens (vLLM's automatic prefix caching, SGLang's radix cache, at the
+// granularity of a whole trajectory). One entry per trajectory, evicted least recently used first.
+// The cache only uses KV slots the running sequences do not hold: callers say how much room that
+// is, and the cache evicts until what they need fits. Token counts are KV slots.
+#pragma once
+
+#include <cstddef>
+#include <list>
+#include <unordered_map>
+#include <utility>
+
+namespace rlsim {
+
+class PrefixCache {
+ public:
+  /// Removes `trajectory`'s cached prefix and returns its tokens; 0 on a miss.
+  double take(int trajectory);
+  /// Caches `tokens` of `trajectory` as the most recently used entry (replacing its older one).
+  void insert(int trajectory, double tokens);
+  /// Evicts least recently used entries until `need_tokens` fit in `room_tokens` (the KV not
+  /// held by running sequences) besides what stays cached, or the cache is empty.
+  void evict_until_free(double need_tokens, double room_tokens);
+  /// Drops every entry (the KV memory is gone: the instance left rollout or failed).
+  void clear();
+
+  double cached_tokens() const { return cached_tokens_; }
+  bool contains(int trajectory) const { return index_.count(trajectory) > 0; }
+  size_t size() const { return lru_.size(); }
+
+ private:
+  using Entries = std::list<std::pair<int, double>>;  ///< (trajectory, tokens), most recent first
+  void erase(Entries::iterator entry);
+
+  Entries lru_;
+  std::unordered_map<int, Entries::iterator> index_;
+  double cached_tokens_ = 0.0;
+};
+
+}  // namespace rlsim

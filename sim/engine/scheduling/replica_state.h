@@ -1,0 +1,68 @@
+// ReplicaState: what one inference replica holds between iterations: the calls waiting to be
+// admitted, the running batch, the KV prefix cache and the replica's counters. InferenceInstance
+// owns it; its ReplicaScheduler rearranges it at every iteration boundary (replica_scheduler.h says
+// what it may change), and the instance's control plane empties it when the replica leaves rollout
+// or fails. Token counts are KV slots or tokens, as doubles.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <vector>
+
+#include "sim/engine/request.h"
+#include "sim/engine/scheduling/prefix_cache.h"
+
+namespace rlsim {
+
+/// One call on a replica.
+struct Sequence {
+  LlmRequest* request = nullptr;
+  double remaining = 0.0;  ///< tokens still to generate
+  double kv_tokens = 0.0;  ///< KV slots held (or to restore)
+  bool needs_prefill = true;
+  bool swapped = false;  ///< its KV waits in host memory (swap preemption, save_kv)
+
+  /// A call arriving on a replica; one moved here mid-generation rebuilds its KV by a prefill of
+  /// everything so far.
+  static Sequence arriving(LlmRequest* call);
+};
+
+struct InstanceStats {
+  long preemptions = 0;
+  long prefix_hits = 0;
+  long overcommitted_calls = 0;  ///< calls larger than the whole KV capacity, run alone
+  double prefix_tokens_saved = 0.0;
+};
+
+struct ReplicaState {
+  std::deque<Sequence> waiting;   ///< in admission order
+  std::vector<Sequence> running;  ///< the batch, oldest first
+  PrefixCache prefix_cache;
+  InstanceStats stats;
+
+  /// KV slots the running sequences hold.
+  double kv_used() const;
+  /// KV slots the running sequences at `indices` hold.
+  double kv_used(const std::vector<size_t>& indices) const;
+  /// The running sequences at `indices` generated `tokens` each with weights `version`.
+  void generated(const std::vector<size_t>& indices, double tokens, int version);
+  /// The running sequences at `indices` finished their prefill at `now_s`: a sequence's first
+  /// prefill also produced its first token, with weights `version`.
+  void prefilled(const std::vector<size_t>& indices, double now_s, int version);
+  /// Takes out of `waiting`, in order, the calls that hold no KV here yet (all of them when `all`).
+  std::vector<Sequence> take_unstarted(bool all);
+  /// Preempts the whole batch back to the front of `waiting`, in order, to be prefilled again
+  /// (from host memory when `swapped`).
+  void requeue_running(bool swapped);
+  /// Preempts the whole batch away from this replica (the calls were handed elsewhere).
+  void drop_running();
+  /// A fault: empties the queues and the cache and returns every call, reset to start over; the
+  /// tokens it had generated (with weights `version`) are lost.
+  std::vector<Sequence> lose_all(int version);
+
+ private:
+  /// Counts a preemption of every running sequence and empties the batch.
+  void clear_running();
+};
+
+}  // namespace rlsim
