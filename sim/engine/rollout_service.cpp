@@ -1,4 +1,4 @@
-// Wiring instances, router, data plane and agents; the agent's loop of LLM calls and tools.
+// Wiring instances, router, data plane and agents; messages to the instances; calls that move.
 #include "sim/engine/rollout_service.h"
 
 #include <algorithm>
@@ -9,15 +9,15 @@
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
-namespace {
-
-constexpr double kBytesPerToken = kWireBytesPerToken;
-
-}  // namespace
 
 RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::vector<GpuGroup> groups,
                                RolloutMonitor& monitor)
-    : context_(context), cost_(cost), monitor_(monitor), finished_(sg4::Mailbox::by_name("trajectories-finished")) {
+    : context_(context),
+      cost_(cost),
+      agents_(context.platform.agent_hosts, monitor,
+              [this](LlmRequest& request, size_t agent_host, uint64_t bytes) {
+                send_call(request, agent_host, bytes);
+              }) {
   const Scenario& s = context.scenario;
   const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
   router_ = make_router(s.rollout.router, static_cast<int>(groups.size()));
@@ -36,7 +36,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.swap_bytes_per_s = s.rollout.swap_bandwidth_bytes_per_s;
   config.scale_up_bytes_per_s = pool.intra_node.bandwidth_bytes_per_s / 2.0;  // one direction, for ring all-reduce
   config.scale_up_latency_s = pool.intra_node.latency_s;
-  config.output_bytes_per_token = kBytesPerToken;
+  config.output_bytes_per_token = kWireBytesPerToken;
   config.restart_s = s.faults.restart_s;
   auto decode_cost_on = [&](const HardwareSpec& card) {
     return std::make_shared<const DecodeIterationTime>(s.model, card, cost_, s.rollout.tp, s.rollout.weights,
@@ -72,13 +72,11 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
     std::vector<sg4::Mailbox*> mailboxes;
     for (const auto& instance : instances_) mailboxes.push_back(instance->mailbox());
     const int track = context.timeline.add_track(Track{"trajectory-manager", "dataplane", false, 0.0});
-    data_plane_ = std::make_unique<TrajectoryManager>(context.platform.dataplane, track, s.cluster.dataplane.seconds_per_record,
-                                                      s.cluster.dataplane.bytes_per_s, kBytesPerToken, *router_,
-                                                      mailboxes, static_cast<int>(context.platform.agent_hosts.size()),
-                                                      context.timeline);
+    data_plane_ = std::make_unique<TrajectoryManager>(
+        context.platform.dataplane, track, s.cluster.dataplane.seconds_per_record,
+        s.cluster.dataplane.bytes_per_s, kWireBytesPerToken, *router_, mailboxes,
+        static_cast<int>(context.platform.agent_hosts.size()), context.timeline);
   }
-  for (auto* host : context.platform.agent_hosts) tool_cores_.push_back(sg4::Semaphore::create(host->get_core_count()));
-  idle_agents_.resize(context.platform.agent_hosts.size());
 }
 
 InstanceLinks RolloutService::links_of(int i) {
@@ -154,97 +152,19 @@ void RolloutService::set_step(int step) {
   if (data_plane_) data_plane_->set_step(step);
 }
 
-void RolloutService::launch(const Trajectory& trajectory, int step) {
-  monitor_.trajectory_started(sg4::Engine::get_clock());
-  ++launched_;
-  const auto& hosts = context_.platform.agent_hosts;
-  const size_t host_index = static_cast<size_t>(trajectory.id) % hosts.size();
-  auto* job = new AgentJob{trajectory, step};
-  std::vector<int>& idle = idle_agents_[host_index];
-  if (!idle.empty()) {
-    const int slot = idle.back();
-    idle.pop_back();
-    agents_[static_cast<size_t>(slot)].job = job;
-    agents_[static_cast<size_t>(slot)].wake->release();
-    return;
+void RolloutService::send_call(LlmRequest& request, size_t agent_host, uint64_t bytes) {
+  if (data_plane_) {
+    data_plane_->send_call(&request, static_cast<int>(agent_host), static_cast<double>(bytes));
+  } else {
+    request.instance = router_->route(request);
+    auto* message = new InstanceMessage(InstanceMessage::request(&request));
+    instances_[static_cast<size_t>(request.instance)]->mailbox()->put(message, bytes);
   }
-  const int slot = static_cast<int>(agents_.size());
-  agents_.push_back(AgentSlot{sg4::Semaphore::create(0), nullptr});
-  sg4::Actor::create("agent", hosts[host_index], [this, slot, host_index, job]() { agent_loop(slot, host_index, job); });
-}
-
-void RolloutService::agent_loop(int slot, size_t host_index, AgentJob* first) {
-  for (AgentJob* job = first; job != &stop_job_;) {
-    run_agent(job->trajectory, job->step, slot);
-    delete job;
-    if (stopping_) return;
-    idle_agents_[host_index].push_back(slot);
-    // Copy the handle: the vector may grow (and move) while this agent waits.
-    const sg4::SemaphorePtr wake = agents_[static_cast<size_t>(slot)].wake;
-    wake->acquire();
-    job = agents_[static_cast<size_t>(slot)].job;
-  }
-}
-
-void RolloutService::run_agent(const Trajectory& trajectory, int step, int slot) {
-  sg4::Mailbox* inbox = sg4::Mailbox::by_name("agent-" + std::to_string(slot));
-  const auto& hosts = context_.platform.agent_hosts;
-  const size_t host_index = static_cast<size_t>(trajectory.id) % hosts.size();
-  TrajectoryResult result;
-  result.id = trajectory.id;
-  result.step = step;
-  for (size_t turn = 0; turn < trajectory.calls.size(); ++turn) {
-    const LlmCall& call = trajectory.calls[turn];
-    LlmRequest request;
-    request.trajectory = trajectory.id;
-    request.turn = static_cast<int>(turn);
-    request.step = step;
-    request.new_tokens = call.prompt_tokens;
-    request.context_tokens = call.context_tokens;
-    request.output_tokens = call.output_tokens;
-    request.submit_s = sg4::Engine::get_clock();
-    request.agent_inbox = inbox;
-    const auto bytes = static_cast<uint64_t>(call.prompt_tokens * kBytesPerToken);
-    if (data_plane_) {
-      data_plane_->send_call(&request, static_cast<int>(host_index), static_cast<double>(bytes));
-    } else {
-      request.instance = router_->route(request);
-      auto* message = new InstanceMessage(InstanceMessage::request(&request));
-      instances_[static_cast<size_t>(request.instance)]->mailbox()->put(message, bytes);
-    }
-    inbox->get<LlmRequest>();
-    result.llm_wait_s += sg4::Engine::get_clock() - request.submit_s;
-    result.generated_tokens += request.output_tokens;
-    result.version_token_sum += request.version_token_sum;
-    result.total_tokens = request.context_tokens + request.new_tokens + request.output_tokens;
-    if (call.tool_latency_s > 0.0) {
-      const double tool_start = sg4::Engine::get_clock();
-      monitor_.tool_started(tool_start);
-      tool_cores_[host_index]->acquire();
-      sg4::this_actor::sleep_for(call.tool_latency_s);
-      tool_cores_[host_index]->release();
-      monitor_.tool_finished(sg4::Engine::get_clock());
-      result.tool_s += sg4::Engine::get_clock() - tool_start;
-    }
-  }
-  agent_llm_wait_s_ += result.llm_wait_s;
-  agent_tool_s_ += result.tool_s;
-  result.finish_s = sg4::Engine::get_clock();
-  monitor_.trajectory_finished(result.finish_s);
-  finished_->put_init(new TrajectoryResult(result), 0)->detach();
-}
-
-TrajectoryResult RolloutService::wait_finished() {
-  auto* result = finished_->get<TrajectoryResult>();
-  TrajectoryResult copy = *result;
-  delete result;
-  return copy;
 }
 
 void RolloutService::update_weights(int version, double pause_s) {
-  for (size_t i = 0; i < instances_.size(); ++i) {
+  for (size_t i = 0; i < instances_.size(); ++i)
     post(static_cast<int>(i), InstanceMessage::weights(version, pause_s));
-  }
 }
 
 void RolloutService::update_weights(int version, double pause_s, const std::vector<int>& indices) {
@@ -295,14 +215,7 @@ void RolloutService::reroute(LlmRequest* request, int from) {
 }
 
 void RolloutService::stop() {
-  stopping_ = true;  // agents still busy end after their trajectory; idle ones are told now
-  for (const auto& idle : idle_agents_) {
-    for (int slot : idle) {
-      agents_[static_cast<size_t>(slot)].job = &stop_job_;
-      agents_[static_cast<size_t>(slot)].wake->release();
-    }
-  }
-  for (auto& idle : idle_agents_) idle.clear();
+  agents_.stop();
   for (size_t i = 0; i < instances_.size(); ++i) post(static_cast<int>(i), InstanceMessage::stop());
   if (data_plane_) data_plane_->stop();
   for (auto& actor : actors_) actor->join();

@@ -1,18 +1,18 @@
-// RolloutService: everything that turns trajectories into generated tokens — the inference
-// instances of the rollout GPUs, the router, the trajectory manager (data plane) and the agent
-// actors on the agent hosts, one per trajectory in flight (an agent that finished its trajectory
-// waits for the next one on its host instead of ending, so steps reuse them). Policies launch trajectories, collect finished ones,
-// broadcast weight updates and stop the service; they never touch instances directly.
+// RolloutService: everything that turns trajectories into generated tokens: the inference
+// instances of the rollout GPUs, the router, the trajectory manager (data plane) and the agents
+// (AgentPool, agent_pool.h). It wires them: how an agent's call reaches an instance and how an
+// instance's reply gets back. Policies launch trajectories, collect finished ones, broadcast weight
+// updates, preempt and resume instances and stop the service; they never touch instances directly.
 #pragma once
-
-#include <simgrid/s4u.hpp>
 
 #include <deque>
 #include <memory>
 #include <set>
+#include <simgrid/s4u.hpp>
 #include <vector>
 
 #include "models/cost/cost_model.h"
+#include "sim/engine/agent_pool.h"
 #include "sim/engine/inference_instance.h"
 #include "sim/engine/rl_context.h"
 #include "sim/engine/rollout_monitor.h"
@@ -22,18 +22,6 @@
 
 namespace rlsim {
 
-/// A finished trajectory as the trainer sees it.
-struct TrajectoryResult {
-  int id = 0;
-  int step = 0;
-  double generated_tokens = 0.0;
-  double total_tokens = 0.0;       ///< prompt + observations + outputs (the training sequence)
-  double version_token_sum = 0.0;  ///< Σ over generated tokens of the weight version that made them
-  double finish_s = 0.0;
-  double llm_wait_s = 0.0;         ///< agent time waiting on LLM replies
-  double tool_s = 0.0;             ///< agent time in tools
-};
-
 class RolloutService {
  public:
   RolloutService(RlContext& context, const CostModel& cost, std::vector<GpuGroup> instances, RolloutMonitor& monitor);
@@ -41,9 +29,9 @@ class RolloutService {
   /// Spawns the instance and data-plane actors. Call from inside the simulation.
   void start();
   /// Hands `trajectory` (tagged with `step`) to an idle agent on its host, or a new one; returns at once.
-  void launch(const Trajectory& trajectory, int step);
+  void launch(const Trajectory& trajectory, int step) { agents_.launch(trajectory, step); }
   /// Blocks until some launched trajectory finishes and returns it.
-  TrajectoryResult wait_finished();
+  TrajectoryResult wait_finished() { return agents_.wait_finished(); }
   /// Sends a weight update to every instance; each pauses `pause_s` at its next iteration boundary.
   void update_weights(int version, double pause_s);
   /// The same for the instances at `indices` only.
@@ -62,17 +50,12 @@ class RolloutService {
   void set_step(int step);
   /// Stops every actor once in-flight work is done; blocks until they have stopped.
   void stop();
-  double agent_llm_wait_s() const { return agent_llm_wait_s_; }
-  double agent_tool_s() const { return agent_tool_s_; }
+  double agent_llm_wait_s() const { return agents_.llm_wait_s(); }
+  double agent_tool_s() const { return agents_.tool_s(); }
 
  private:
-  struct AgentJob {
-    Trajectory trajectory;
-    int step = 0;
-  };
-  /// Actor body of one agent: runs the trajectories it is handed, one at a time, until stopped.
-  void agent_loop(int slot, size_t host_index, AgentJob* first);
-  void run_agent(const Trajectory& trajectory, int step, int slot);
+  /// An agent's call: through the data plane, or routed and sent straight to an instance.
+  void send_call(LlmRequest& request, size_t agent_host, uint64_t bytes);
   /// The links instance `i` hands calls back through.
   InstanceLinks links_of(int i);
   /// Sends `message` to instance `i` without waiting (`bytes` on the wire).
@@ -86,24 +69,11 @@ class RolloutService {
 
   RlContext& context_;
   const CostModel& cost_;
-  RolloutMonitor& monitor_;
   std::unique_ptr<Router> router_;
   std::vector<std::unique_ptr<InferenceInstance>> instances_;
   std::unique_ptr<TrajectoryManager> data_plane_;
   std::vector<simgrid::s4u::ActorPtr> actors_;
-  std::vector<simgrid::s4u::SemaphorePtr> tool_cores_;  ///< one per agent host
-  struct AgentSlot {
-    simgrid::s4u::SemaphorePtr wake;  ///< released when `job` is set (no simulated time passes)
-    AgentJob* job = nullptr;
-  };
-  std::vector<AgentSlot> agents_;                       ///< every agent created, by slot
-  std::vector<std::vector<int>> idle_agents_;           ///< per agent host: agents waiting for a trajectory
-  bool stopping_ = false;
-  AgentJob stop_job_;                                   ///< tells an idle agent to end
-  simgrid::s4u::Mailbox* finished_;
-  long launched_ = 0;
-  double agent_llm_wait_s_ = 0.0;
-  double agent_tool_s_ = 0.0;
+  AgentPool agents_;
   std::vector<LlmRequest*> parked_;  ///< calls waiting for any instance to return to rollout
   std::set<int> preempted_;          ///< instances taken away from rollout by the policy
 };
