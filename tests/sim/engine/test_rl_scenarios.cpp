@@ -1,12 +1,14 @@
 // Every bundled RL scenario is also a test: its key figures are checked against the committed
 // expectations in tests/expectations/scenarios.yaml (2% tolerance; runs are deterministic, the
-// slack only absorbs floating-point differences between machines), and the behaviour each
+// slack only absorbs floating-point differences between machines), both ways: a figure the run
+// reports that the file does not list (a new bubble cause) fails too. The behaviour each
 // scenario exists to show is asserted directly. After an intended model change, regenerate the
 // file with RLSIM_PRINT_EXPECTATIONS=1 build/tests/test_sim "bundled*" and review the diff.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <iostream>
+#include <set>
 
 #include "sim/afd/afd_iteration_table.h"
 #include "sim/afd/afd_simulation.h"
@@ -36,6 +38,8 @@ Figures run_scenario(const std::string& file, const std::vector<std::string>& ov
   });
 }
 
+// Both ways: every listed figure is reported and within tolerance, and every figure the run reports
+// is listed, so a new bubble cause (or one that vanished) fails until the file is reviewed.
 void check_expectations(const std::string& name, const Figures& actual) {
   if (std::getenv("RLSIM_PRINT_EXPECTATIONS")) {
     std::cout << name << ":\n";
@@ -45,11 +49,18 @@ void check_expectations(const std::string& name, const Figures& actual) {
   const YAML::Node all = YAML::LoadFile(std::string(RLSIM_TEST_SOURCE_DIR) + "/tests/expectations/scenarios.yaml");
   const YAML::Node expected = all[name];
   REQUIRE(expected.IsMap());
+  std::set<std::string> listed;
   for (const auto& entry : expected) {
     const std::string key = entry.first.as<std::string>();
-    INFO(name << "." << key);
+    listed.insert(key);
+    INFO(name << "." << key << " is listed in tests/expectations/scenarios.yaml");
     REQUIRE(actual.has(key));
     CHECK(actual.at(key) == Approx(entry.second.as<double>()).epsilon(0.02).margin(1e-4));
+  }
+  for (const auto& key : actual.names()) {
+    INFO(name << "." << key << " = " << actual.at(key)
+              << " is reported by the run, so tests/expectations/scenarios.yaml must list it");
+    CHECK(listed.count(key) == 1);
   }
 }
 
