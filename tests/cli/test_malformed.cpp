@@ -1,8 +1,11 @@
 // The malformed-scenario corpus (tests/malformed/*.yaml): each file gives exit code 2, a
-// FILE:LINE:COL: error: message containing the phrase its `# expect:` line names, no crash, and
-// no output folder (not even a partial one).
+// FILE:LINE:COL: error: message containing the phrase its `# expect:` line names (or, for a file
+// that cannot hold one, its entry in the table below), no crash, and no output folder (not even a
+// partial one).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <map>
 #include <regex>
 
 #include "tests/cli/cli_support.h"
@@ -11,11 +14,30 @@ using namespace rlsim::test;
 namespace fs = std::filesystem;
 
 namespace {
+
+// Files that cannot carry an `# expect:` line (no text, or no bytes at all) and what their
+// error says.
+const std::map<std::string, std::string> kExpectedWithoutHeader{
+    {"binary-junk.yaml", "expected a YAML text file, found binary data"},
+    {"empty-zero-bytes.yaml", "expected a mapping of scenario fields, found an empty document"},
+};
+
+// The phrase the error for `file` must contain: its `# expect:` line or its table entry, exactly
+// one of them, never empty (Contains("") would pass whatever the error said).
 std::string expectation(const fs::path& file) {
   const std::string text = slurp(file);
   const std::string marker = "# expect: ";
-  if (text.rfind(marker, 0) != 0) return "";
-  return text.substr(marker.size(), text.find('\n') - marker.size());
+  const bool has_header = text.rfind(marker, 0) == 0;
+  auto listed = kExpectedWithoutHeader.find(file.filename().string());
+  if (has_header == (listed != kExpectedWithoutHeader.end())) {
+    FAIL(file.filename().string()
+         << " needs exactly one expectation: an `# expect: ` first line or an entry in "
+            "kExpectedWithoutHeader");
+  }
+  const std::string phrase =
+      has_header ? text.substr(marker.size(), text.find('\n') - marker.size()) : listed->second;
+  REQUIRE_FALSE(phrase.empty());
+  return phrase;
 }
 }  // namespace
 
@@ -26,6 +48,10 @@ TEST_CASE("every malformed scenario is rejected with a located message and no ou
   }
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 25);
+  for (const auto& [name, phrase] : kExpectedWithoutHeader) {
+    INFO(name << " is listed in kExpectedWithoutHeader");
+    CHECK(std::count(files.begin(), files.end(), files.front().parent_path() / name) == 1);
+  }
   for (const auto& file : files) {
     const std::string relative = "tests/malformed/" + file.filename().string();
     INFO(relative);

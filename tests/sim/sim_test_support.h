@@ -1,60 +1,48 @@
 // Helpers for engine tests: SimGrid allows one engine per process, so each simulation runs in a
-// forked child that sends its answer back through a pipe; scenarios are written from inline YAML.
+// forked child (sim/process/child_pool.h, as the CLI's sweeps do) that sends back the figures the
+// test checks, by name; scenarios are written from inline YAML.
 #pragma once
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <stdexcept>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "sim/scenario/scenario_loader.h"
 
 namespace rlsim::test {
 
-/// Runs `body` in a child process and returns what it returned; throws if the child failed.
-inline std::string run_in_child(const std::function<std::string()>& body) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-  std::cout.flush();  // or the child would print the parent's buffered output again
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    std::string answer;
-    int code = 0;
-    try {
-      answer = body();
-    } catch (const std::exception& e) {
-      answer = std::string("exception: ") + e.what();
-      code = 1;
-    }
-    size_t written = 0;
-    while (written < answer.size()) {
-      const ssize_t n = ::write(fds[1], answer.data() + written, answer.size() - written);
-      if (n <= 0) break;
-      written += static_cast<size_t>(n);
-    }
-    ::close(fds[1]);
-    std::_Exit(code);
-  }
-  ::close(fds[1]);
-  std::string answer;
-  char buffer[4096];
-  ssize_t n = 0;
-  while ((n = ::read(fds[0], buffer, sizeof buffer)) > 0) answer.append(buffer, static_cast<size_t>(n));
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("child failed: " + answer);
-  return answer;
-}
+/// What a child process brings back: numbers, lists of numbers and words, each under a name, so
+/// the parent reads each figure by the name the child wrote it under, never by its position.
+/// Numbers travel with 17 significant digits: a double comes back exactly.
+class Figures {
+ public:
+  void set(const std::string& name, double value);
+  void set_text(const std::string& name, const std::string& value);
+  void set_list(const std::string& name, const std::vector<double>& values);
+
+  bool has(const std::string& name) const { return values_.count(name) == 1; }
+  /// The figure `name`; throws naming it when the child did not write it.
+  double at(const std::string& name) const;
+  const std::string& text(const std::string& name) const;
+  std::vector<double> list(const std::string& name) const;
+  std::vector<std::string> names() const;
+
+  /// One "name=value" line per figure, and back.
+  std::string serialise() const;
+  static Figures parse(const std::string& text);
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+/// Runs `body` in a forked child and returns the figures it produced; throws with the child's
+/// message when it failed (an InputError or any other exception) or died.
+Figures figures_in_child(const std::function<Figures()>& body);
 
 /// Writes `yaml` to a fresh file under the temp folder and returns its path.
 inline std::string write_scenario(const std::string& name, const std::string& yaml) {

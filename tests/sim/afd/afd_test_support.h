@@ -2,7 +2,6 @@
 // one AFD simulation in a forked child (one SimGrid engine per process), bringing back its metrics.
 #pragma once
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,20 +28,28 @@ struct AfdFigures {
 };
 
 inline AfdFigures simulate_afd_in_child(const std::string& file, const std::vector<std::string>& overrides) {
-  const std::string text = run_in_child([&]() {
+  const Figures figures = figures_in_child([&]() {
     const AfdMetrics m = simulate_afd(load_afd(file, overrides).scenario).metrics;
-    std::ostringstream out;
-    out.precision(17);
-    out << m.tpot_s << ' ' << m.batch_latency_s << ' ' << m.analytic.iteration_s << ' '
-        << m.max_link_utilization << ' ' << m.tokens_per_s_per_gpu << ' ' << m.transfer_s_per_layer << ' '
-        << m.ffn_s_per_layer << ' ' << m.activities;
-    return out.str();
+    Figures out;
+    out.set("tpot_s", m.tpot_s);
+    out.set("batch_latency_s", m.batch_latency_s);
+    out.set("analytic_s", m.analytic.iteration_s);
+    out.set("link_utilization", m.max_link_utilization);
+    out.set("tokens_per_s_per_gpu", m.tokens_per_s_per_gpu);
+    out.set("transfer_s_per_layer", m.transfer_s_per_layer);
+    out.set("ffn_s_per_layer", m.ffn_s_per_layer);
+    out.set("activities", static_cast<double>(m.activities));
+    return out;
   });
   AfdFigures f;
-  std::istringstream in(text);
-  in >> f.tpot_s >> f.batch_latency_s >> f.analytic_s >> f.link_utilization >> f.tokens_per_s_per_gpu >>
-      f.transfer_s_per_layer >> f.ffn_s_per_layer >> f.activities;
-  if (!in) throw std::runtime_error("unexpected child answer: " + text);
+  f.tpot_s = figures.at("tpot_s");
+  f.batch_latency_s = figures.at("batch_latency_s");
+  f.analytic_s = figures.at("analytic_s");
+  f.link_utilization = figures.at("link_utilization");
+  f.tokens_per_s_per_gpu = figures.at("tokens_per_s_per_gpu");
+  f.transfer_s_per_layer = figures.at("transfer_s_per_layer");
+  f.ffn_s_per_layer = figures.at("ffn_s_per_layer");
+  f.activities = static_cast<long>(figures.at("activities"));
   return f;
 }
 

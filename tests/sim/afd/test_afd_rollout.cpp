@@ -3,8 +3,6 @@
 // decode at the table's pace.
 #include <catch2/catch.hpp>
 
-#include <sstream>
-
 #include "sim/afd/afd_iteration_table.h"
 #include "sim/afd/afd_simulation.h"
 #include "sim/engine/simulation.h"
@@ -52,12 +50,12 @@ TEST_CASE("the AFD iteration table holds the layer-level simulation at its grid 
   REQUIRE(table.batches() == std::vector<int64_t>{1, 2, 4, 8});
   REQUIRE(table.contexts().size() == 4);
   // A grid point is exactly what simulate_afd gives for that shape.
-  const double direct = std::stod(test::run_in_child([&]() {
-    std::ostringstream out;
-    out.precision(17);
-    out << simulate_afd(afd_point_scenario(s, 4, 1024)).metrics.tpot_s;
-    return out.str();
-  }));
+  const test::Figures point = test::figures_in_child([&]() {
+    test::Figures out;
+    out.set("tpot_s", simulate_afd(afd_point_scenario(s, 4, 1024)).metrics.tpot_s);
+    return out;
+  });
+  const double direct = point.at("tpot_s");
   CHECK(table.at(2, 1) == direct);
   CHECK(table.seconds(4, 1024) == direct);
   // Longer contexts and bigger batches take longer; between points the table interpolates.
@@ -73,16 +71,16 @@ TEST_CASE("the AFD iteration table holds the layer-level simulation at its grid 
 TEST_CASE("an RL run's AFD instances decode at the iteration time the layer-level simulation gives") {
   const Scenario s = test::load_inline("afd-rollout", kAfdRollout).scenario;
   const AfdIterationTable table = AfdIterationTable::build(s, 2);
-  std::istringstream figures(test::run_in_child([&]() {
+  const test::Figures figures = test::figures_in_child([&]() {
     const SimulationResult r = simulate(s);
-    std::ostringstream out;
-    out.precision(17);
-    out << r.metrics.tpot_s.p50 << ' ' << r.metrics.pools.at("ffn").busy_fraction << ' '
-        << r.metrics.pools.at("attention").busy_fraction;
-    return out.str();
-  }));
-  double tpot = 0, ffn_busy = 0, attention_busy = 0;
-  figures >> tpot >> ffn_busy >> attention_busy;
+    test::Figures out;
+    out.set("tpot_p50_s", r.metrics.tpot_s.p50);
+    out.set("ffn_busy", r.metrics.pools.at("ffn").busy_fraction);
+    out.set("attention_busy", r.metrics.pools.at("attention").busy_fraction);
+    return out;
+  });
+  const double tpot = figures.at("tpot_p50_s"), ffn_busy = figures.at("ffn_busy"),
+               attention_busy = figures.at("attention_busy");
   // All 8 calls decode together: context grows from 1025 to 1280 tokens, mean about 1152.
   CHECK_THAT(tpot, WithinRel(table.seconds(8, 1152), 0.01));
   // The FFN GPU is part of the instance: busy exactly when the attention GPU is.

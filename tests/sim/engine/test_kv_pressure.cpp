@@ -3,8 +3,6 @@
 // simulation stays event-per-request instead of thrashing token by token through re-prefills.
 #include <catch2/catch.hpp>
 
-#include <sstream>
-
 #include "sim/engine/simulation.h"
 #include "tests/sim/sim_test_support.h"
 
@@ -28,16 +26,17 @@ rollout: {pool: rollout, max_batch: 256, prefix_cache: false}
 training: {pool: train}
 )";
   const Scenario s = test::load_inline("kv-pressure", yaml).scenario;
-  std::istringstream in(test::run_in_child([&]() {
+  const test::Figures figures = test::figures_in_child([&]() {
     const SimulationResult r = simulate(s);
-    std::ostringstream out;
-    out << r.timeline.steps().at(0).samples << ' ' << r.metrics.simgrid_activities() << ' ' << r.metrics.tpot_s.p50;
-    return out.str();
-  }));
-  int samples = 0;
-  long activities = 0;
-  double tpot = 0.0;
-  in >> samples >> activities >> tpot;
+    test::Figures out;
+    out.set("samples", r.timeline.steps().at(0).samples);
+    out.set("activities", static_cast<double>(r.metrics.simgrid_activities()));
+    out.set("tpot_p50_s", r.metrics.tpot_s.p50);
+    return out;
+  });
+  const int samples = static_cast<int>(figures.at("samples"));
+  const long activities = static_cast<long>(figures.at("activities"));
+  const double tpot = figures.at("tpot_p50_s");
   CHECK(samples == 48);
   // A few activities per call and per preemption; re-prefilling at every token would take
   // hundreds of thousands.

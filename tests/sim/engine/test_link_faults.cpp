@@ -33,18 +33,20 @@ rollout: {pool: rollout, tp: 2}
 training: {pool: train}
 )" + faults;
   const Scenario s = test::load_inline("link-fault", yaml).scenario;
-  std::istringstream in(test::run_in_child([&]() {
+  const test::Figures figures = test::figures_in_child([&]() {
     const SimulationResult r = simulate(s);
     const StepRecord& step = r.timeline.steps().at(0);
-    std::ostringstream out;
-    out.precision(17);
-    out << step.start_s << ' ' << step.rollout_s << ' ' << step.train_s << ' ' << step.weight_sync_s << ' ' << step.end_s
-        << ' ' << r.metrics.faults.links_failed;
-    return out.str();
-  }));
-  StepFigures f;
-  in >> f.start >> f.rollout >> f.train >> f.sync >> f.end >> f.links_failed;
-  return f;
+    test::Figures out;
+    out.set("start", step.start_s);
+    out.set("rollout", step.rollout_s);
+    out.set("train", step.train_s);
+    out.set("sync", step.weight_sync_s);
+    out.set("end", step.end_s);
+    out.set("links_failed", r.metrics.faults.links_failed);
+    return out;
+  });
+  return {figures.at("start"), figures.at("rollout"), figures.at("train"),
+          figures.at("sync"),  figures.at("end"),     static_cast<int>(figures.at("links_failed"))};
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 // model's closed forms, not read back from the engine.
 #include <catch2/catch.hpp>
 
-#include <sstream>
+#include <vector>
 
 #include "models/cost/cost_model_registry.h"
 #include "models/timing/inference_time.h"
@@ -71,20 +71,26 @@ Phases by_hand(const Scenario& s) {
   return p;
 }
 
-// Runs the scenario in a child process; returns step times then the bubble figures.
-std::vector<double> simulate_figures(const Scenario& s) {
-  std::istringstream in(test::run_in_child([&]() {
+struct RunFigures {
+  std::vector<double> step_s;  ///< each step's duration
+  double bubble = 0, train_waits_rollout = 0, rollout_waits_weights = 0;
+};
+
+// Runs the scenario in a child process.
+RunFigures simulate_figures(const Scenario& s) {
+  const test::Figures figures = test::figures_in_child([&]() {
     SimulationResult r = simulate(s);
-    std::ostringstream out;
-    out.precision(17);
-    for (const auto& step : r.timeline.steps()) out << step.end_s - step.start_s << " ";
-    out << r.metrics.bubble_fraction << " " << r.metrics.bubble_by_cause["train_waits_rollout"] << " "
-        << r.metrics.bubble_by_cause["rollout_waits_weights"];
-    return out.str();
-  }));
-  std::vector<double> figures;
-  for (double v; in >> v;) figures.push_back(v);
-  return figures;
+    std::vector<double> steps;
+    for (const auto& step : r.timeline.steps()) steps.push_back(step.end_s - step.start_s);
+    test::Figures out;
+    out.set_list("step_s", steps);
+    out.set("bubble", r.metrics.bubble_fraction);
+    out.set("train_waits_rollout", r.metrics.bubble_by_cause["train_waits_rollout"]);
+    out.set("rollout_waits_weights", r.metrics.bubble_by_cause["rollout_waits_weights"]);
+    return out;
+  });
+  return {figures.list("step_s"), figures.at("bubble"), figures.at("train_waits_rollout"),
+          figures.at("rollout_waits_weights")};
 }
 
 }  // namespace
@@ -93,21 +99,22 @@ TEST_CASE("synchronous disaggregated step = rollout + weight sync + train, bubbl
   const Scenario s = test::load_inline("fixed", kFixed).scenario;
   const Phases p = by_hand(s);
   const auto f = simulate_figures(s);
-  REQUIRE(f.size() == 7);
+  REQUIRE(f.step_s.size() == 4);
   const double step = p.rollout + p.train + p.sync;
-  for (int i = 0; i < 4; ++i) CHECK(f[static_cast<size_t>(i)] == Approx(step).epsilon(0.01));
+  for (double step_s : f.step_s) CHECK(step_s == Approx(step).epsilon(0.01));
   // Two GPUs: the trainer waits through rollout, the rollout GPU through train and sync.
-  CHECK(f[4] == Approx(0.5).epsilon(0.01));
-  CHECK(f[5] == Approx(p.rollout / (2 * step)).epsilon(0.01));
-  CHECK(f[6] == Approx((p.train + p.sync) / (2 * step)).epsilon(0.01));
+  CHECK(f.bubble == Approx(0.5).epsilon(0.01));
+  CHECK(f.train_waits_rollout == Approx(p.rollout / (2 * step)).epsilon(0.01));
+  CHECK(f.rollout_waits_weights == Approx((p.train + p.sync) / (2 * step)).epsilon(0.01));
 }
 
 TEST_CASE("overlap steady-state step = max(rollout, train + weight sync)") {
   const Scenario s = test::load_inline("fixed", kFixed, {"policy.name=overlap"}).scenario;
   const Phases p = by_hand(s);
   const auto f = simulate_figures(s);
-  REQUIRE(f.size() == 7);
-  for (int i = 1; i < 4; ++i) CHECK(f[static_cast<size_t>(i)] == Approx(std::max(p.rollout, p.train + p.sync)).epsilon(0.01));
+  REQUIRE(f.step_s.size() == 4);
+  for (size_t i = 1; i < 4; ++i)
+    CHECK(f.step_s[i] == Approx(std::max(p.rollout, p.train + p.sync)).epsilon(0.01));
 }
 
 TEST_CASE("colocated step = rollout + switch + train + switch") {
@@ -133,10 +140,10 @@ policy: {name: colocated}
 )").scenario;
   const Phases p = by_hand(s);
   const auto f = simulate_figures(s);
-  REQUIRE(f.size() >= 4);
+  REQUIRE(f.step_s.size() == 4);
   const double step = p.rollout + p.switch_to_train + p.train + p.switch_to_rollout;
-  for (int i = 0; i < 4; ++i) CHECK(f[static_cast<size_t>(i)] == Approx(step).epsilon(0.01));
-  CHECK(f[4] == Approx(0.0).margin(0.01));  // one GPU does everything: nothing waits
+  for (double step_s : f.step_s) CHECK(step_s == Approx(step).epsilon(0.01));
+  CHECK(f.bubble == Approx(0.0).margin(0.01));  // one GPU does everything: nothing waits
 }
 
 TEST_CASE("the advisor applies the 30 percent rule, and recommends overlap where labels cannot run") {

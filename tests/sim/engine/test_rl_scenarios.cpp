@@ -1,14 +1,14 @@
 // Every bundled RL scenario is also a test: its key figures are checked against the committed
 // expectations in tests/expectations/scenarios.yaml (2% tolerance; runs are deterministic, the
-// slack only absorbs floating-point differences between machines), and the behaviour each
+// slack only absorbs floating-point differences between machines), both ways: a figure the run
+// reports that the file does not list (a new bubble cause) fails too. The behaviour each
 // scenario exists to show is asserted directly. After an intended model change, regenerate the
 // file with RLSIM_PRINT_EXPECTATIONS=1 build/tests/test_sim "bundled*" and review the diff.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <iostream>
-#include <map>
-#include <sstream>
+#include <set>
 
 #include "sim/afd/afd_iteration_table.h"
 #include "sim/afd/afd_simulation.h"
@@ -19,48 +19,53 @@ using namespace rlsim;
 
 namespace {
 
-using Figures = std::map<std::string, double>;
+using test::Figures;
 
 Figures run_scenario(const std::string& file, const std::vector<std::string>& overrides) {
   LoadOptions options;
   options.overrides = overrides;
   options.data_dir = RLSIM_TEST_SOURCE_DIR;
   const Scenario s = load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/" + file, options).scenario;
-  std::istringstream in(test::run_in_child([&]() {
+  return test::figures_in_child([&]() {
     const RunMetrics m = simulate(s).metrics;
-    std::ostringstream out;
-    out.precision(10);
-    out << "step_time_s " << m.step_time_s.mean << "\nbubble_fraction " << m.bubble_fraction << "\nsamples_per_s "
-        << m.samples_per_s << "\ntpot_p50_s " << m.tpot_s.p50 << "\n";
-    for (const auto& [cause, fraction] : m.bubble_by_cause) out << "wait_" << cause << " " << fraction << "\n";
-    return out.str();
-  }));
-  Figures figures;
-  std::string key;
-  for (double value; in >> key >> value;) figures[key] = value;
-  return figures;
+    Figures out;
+    out.set("step_time_s", m.step_time_s.mean);
+    out.set("bubble_fraction", m.bubble_fraction);
+    out.set("samples_per_s", m.samples_per_s);
+    out.set("tpot_p50_s", m.tpot_s.p50);
+    for (const auto& [cause, fraction] : m.bubble_by_cause) out.set("wait_" + cause, fraction);
+    return out;
+  });
 }
 
+// Both ways: every listed figure is reported and within tolerance, and every figure the run reports
+// is listed, so a new bubble cause (or one that vanished) fails until the file is reviewed.
 void check_expectations(const std::string& name, const Figures& actual) {
   if (std::getenv("RLSIM_PRINT_EXPECTATIONS")) {
     std::cout << name << ":\n";
-    for (const auto& [key, value] : actual) std::cout << "  " << key << ": " << value << "\n";
+    for (const auto& key : actual.names()) std::cout << "  " << key << ": " << actual.at(key) << "\n";
     return;
   }
   const YAML::Node all = YAML::LoadFile(std::string(RLSIM_TEST_SOURCE_DIR) + "/tests/expectations/scenarios.yaml");
   const YAML::Node expected = all[name];
   REQUIRE(expected.IsMap());
+  std::set<std::string> listed;
   for (const auto& entry : expected) {
     const std::string key = entry.first.as<std::string>();
-    INFO(name << "." << key);
-    REQUIRE(actual.count(key) == 1);
+    listed.insert(key);
+    INFO(name << "." << key << " is listed in tests/expectations/scenarios.yaml");
+    REQUIRE(actual.has(key));
     CHECK(actual.at(key) == Approx(entry.second.as<double>()).epsilon(0.02).margin(1e-4));
+  }
+  for (const auto& key : actual.names()) {
+    INFO(name << "." << key << " = " << actual.at(key)
+              << " is reported by the run, so tests/expectations/scenarios.yaml must list it");
+    CHECK(listed.count(key) == 1);
   }
 }
 
 double cause(const Figures& f, const std::string& name) {
-  auto it = f.find("wait_" + name);
-  return it == f.end() ? 0.0 : it->second;
+  return f.has("wait_" + name) ? f.at("wait_" + name) : 0.0;
 }
 
 }  // namespace
@@ -106,12 +111,12 @@ TEST_CASE("bundled afd-rollout: ping-pong micro-batches pay off only when the ba
   auto iteration_s = [&](int micro_batches, int64_t batch) {
     Scenario variant = s;
     variant.rollout.afd->micro_batches = micro_batches;
-    return std::stod(test::run_in_child([&]() {
-      std::ostringstream out;
-      out.precision(17);
-      out << simulate_afd(afd_point_scenario(variant, batch, 4096)).metrics.tpot_s;
-      return out.str();
-    }));
+    const Figures point = test::figures_in_child([&]() {
+      Figures out;
+      out.set("tpot_s", simulate_afd(afd_point_scenario(variant, batch, 4096)).metrics.tpot_s);
+      return out;
+    });
+    return point.at("tpot_s");
   };
   // 32 sequences per attention GPU: decode is memory-bound, and every micro-batch reads the
   // experts' weights again, so splitting the batch costs more than the overlap hides.

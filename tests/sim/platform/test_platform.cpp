@@ -31,7 +31,7 @@ workload: {prompts_per_step: 1}
 // Simulates one transfer of `bytes` between two pool GPUs and returns its duration.
 double simulate_transfer(const ClusterSpec& cluster, const std::string& from_pool, int from_gpu,
                          const std::string& to_pool, int to_gpu, double bytes) {
-  const std::string answer = test::run_in_child([&]() {
+  const test::Figures figures = test::figures_in_child([&]() {
     const auto engine = make_engine({});
     Topology topology(cluster);
     Platform platform = build_platform(cluster, topology);
@@ -43,11 +43,11 @@ double simulate_transfer(const ClusterSpec& cluster, const std::string& from_poo
       elapsed = sg4::Engine::get_clock();
     });
     engine->run();
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", elapsed);
-    return std::string(text);
+    test::Figures out;
+    out.set("elapsed_s", elapsed);
+    return out;
   });
-  return std::stod(answer);
+  return figures.at("elapsed_s");
 }
 
 }  // namespace

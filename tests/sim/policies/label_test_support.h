@@ -2,7 +2,6 @@
 // and reading back the figures the label, fault and heterogeneous tests check.
 #pragma once
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -11,7 +10,8 @@
 
 namespace rlsim::test {
 
-struct Figures {
+/// The figures the label, fault and heterogeneous tests check, from one run.
+struct PolicyRun {
   double step_s = 0.0;
   double bubble = 0.0;
   double samples_per_s = 0.0;
@@ -28,9 +28,9 @@ struct Figures {
 };
 
 /// Simulates `scenarios/<file>` with `policy.name=<policy>` and the extra `--set` assignments.
-inline Figures simulate_scenario(const std::string& file, const std::string& policy,
-                                 std::vector<std::string> sets = {}) {
-  const std::string answer = run_in_child([&]() {
+inline PolicyRun simulate_scenario(const std::string& file, const std::string& policy,
+                                   std::vector<std::string> sets = {}) {
+  const Figures figures = figures_in_child([&]() {
     LoadOptions options;
     options.overrides = sets;
     options.overrides.push_back("policy.name=" + policy);
@@ -44,19 +44,36 @@ inline Figures simulate_scenario(const std::string& file, const std::string& pol
       const std::string& pool = r.timeline.tracks()[static_cast<size_t>(i.track)].group;
       (pool == "rollout" ? rollout_fault : train_fault) += i.end_s - i.start_s;
     }
-    std::ostringstream out;
-    out.precision(17);
-    out << m.step_time_s.mean << " " << m.bubble_fraction << " " << m.samples_per_s << " " << m.usd_per_step << " "
-        << m.usd_per_1m_tokens << " " << m.staleness_mean << " " << m.advice.recommendation << " " << m.faults.gpus_failed
-        << " " << m.faults.gpus_stopped << " " << m.faults.gpu_seconds_lost() << " " << m.faults.steps_delayed << " "
-        << rollout_fault << " " << train_fault;
-    return out.str();
+    Figures out;
+    out.set("step_s", m.step_time_s.mean);
+    out.set("bubble", m.bubble_fraction);
+    out.set("samples_per_s", m.samples_per_s);
+    out.set("usd_per_step", m.usd_per_step);
+    out.set("usd_per_1m_tokens", m.usd_per_1m_tokens);
+    out.set("staleness", m.staleness_mean);
+    out.set_text("advice", m.advice.recommendation);
+    out.set("gpus_failed", m.faults.gpus_failed);
+    out.set("gpus_stopped", m.faults.gpus_stopped);
+    out.set("gpu_seconds_lost", m.faults.gpu_seconds_lost());
+    out.set("steps_delayed", m.faults.steps_delayed);
+    out.set("rollout_pool_fault_s", rollout_fault);
+    out.set("train_pool_fault_s", train_fault);
+    return out;
   });
-  std::istringstream in(answer);
-  Figures f;
-  in >> f.step_s >> f.bubble >> f.samples_per_s >> f.usd_per_step >> f.usd_per_1m_tokens >> f.staleness >> f.advice >>
-      f.gpus_failed >> f.gpus_stopped >> f.gpu_seconds_lost >> f.steps_delayed >> f.rollout_pool_fault_s >>
-      f.train_pool_fault_s;
+  PolicyRun f;
+  f.step_s = figures.at("step_s");
+  f.bubble = figures.at("bubble");
+  f.samples_per_s = figures.at("samples_per_s");
+  f.usd_per_step = figures.at("usd_per_step");
+  f.usd_per_1m_tokens = figures.at("usd_per_1m_tokens");
+  f.staleness = figures.at("staleness");
+  f.advice = figures.text("advice");
+  f.gpus_failed = static_cast<int>(figures.at("gpus_failed"));
+  f.gpus_stopped = static_cast<int>(figures.at("gpus_stopped"));
+  f.gpu_seconds_lost = figures.at("gpu_seconds_lost");
+  f.steps_delayed = static_cast<int>(figures.at("steps_delayed"));
+  f.rollout_pool_fault_s = figures.at("rollout_pool_fault_s");
+  f.train_pool_fault_s = figures.at("train_pool_fault_s");
   return f;
 }
 

@@ -11,10 +11,11 @@ using namespace rlsim;
 using namespace rlsim::test;
 
 TEST_CASE("label-scheduling: labels beats the synchronous disaggregated step, and without interruption only overlap is left") {
-  const Figures disaggregated = simulate_scenario("label-scheduling.yaml", "disaggregated");
-  const Figures overlap = simulate_scenario("label-scheduling.yaml", "overlap");
-  const Figures labels = simulate_scenario("label-scheduling.yaml", "labels");
-  const Figures stuck = simulate_scenario("label-scheduling.yaml", "labels", {"labels.interruptible=false"});
+  const PolicyRun disaggregated = simulate_scenario("label-scheduling.yaml", "disaggregated");
+  const PolicyRun overlap = simulate_scenario("label-scheduling.yaml", "overlap");
+  const PolicyRun labels = simulate_scenario("label-scheduling.yaml", "labels");
+  const PolicyRun stuck =
+      simulate_scenario("label-scheduling.yaml", "labels", {"labels.interruptible=false"});
   INFO("disaggregated " << disaggregated.step_s << " s, bubble " << disaggregated.bubble << "; overlap " << overlap.step_s
                         << " s, bubble " << overlap.bubble << "; labels " << labels.step_s << " s, bubble "
                         << labels.bubble << "; labels (not interruptible) " << stuck.step_s << " s, bubble " << stuck.bubble);
@@ -38,10 +39,10 @@ TEST_CASE("label-scheduling: labels beats the synchronous disaggregated step, an
 }
 
 TEST_CASE("label-scheduling with rolling launches: the tail is filled with next-step work and lending cuts the bubble") {
-  const Figures rolling = simulate_scenario("label-scheduling.yaml", "labels", {"labels.launch=rolling"});
-  const Figures stuck =
-      simulate_scenario("label-scheduling.yaml", "labels", {"labels.launch=rolling", "labels.interruptible=false"});
-  const Figures step = simulate_scenario("label-scheduling.yaml", "labels");
+  const PolicyRun rolling = simulate_scenario("label-scheduling.yaml", "labels", {"labels.launch=rolling"});
+  const PolicyRun stuck = simulate_scenario("label-scheduling.yaml", "labels",
+                                            {"labels.launch=rolling", "labels.interruptible=false"});
+  const PolicyRun step = simulate_scenario("label-scheduling.yaml", "labels");
   INFO("rolling " << rolling.step_s << " s, bubble " << rolling.bubble << "; not interruptible " << stuck.step_s
                   << " s, bubble " << stuck.bubble);
   CHECK(rolling.step_s < 0.8 * step.step_s);
@@ -53,15 +54,15 @@ TEST_CASE("label-scheduling with rolling launches: the tail is filled with next-
 
 TEST_CASE("below 30% waiting the advisor recommends pipeline overlap first") {
   // Colocated label-scheduling: every GPU rolls out, then trains; waiting is about 21%.
-  const Figures colocated = simulate_scenario("label-scheduling.yaml", "colocated");
+  const PolicyRun colocated = simulate_scenario("label-scheduling.yaml", "colocated");
   CHECK(colocated.bubble < 0.30);
   CHECK(colocated.advice == "pipeline_overlap");
   CHECK(colocated.step_s == Approx(77.36).epsilon(0.05));
 }
 
 TEST_CASE("label-agentic: lending the training nodes to a tool-heavy rollout pays") {
-  const Figures disaggregated = simulate_scenario("label-agentic.yaml", "disaggregated");
-  const Figures labels = simulate_scenario("label-agentic.yaml", "labels");
+  const PolicyRun disaggregated = simulate_scenario("label-agentic.yaml", "disaggregated");
+  const PolicyRun labels = simulate_scenario("label-agentic.yaml", "labels");
   CHECK(disaggregated.advice == "label_scheduling");
   CHECK(labels.step_s < 0.75 * disaggregated.step_s);
   CHECK(labels.bubble < disaggregated.bubble - 0.2);
@@ -76,8 +77,9 @@ TEST_CASE("heterogeneous: the roofline says H800 trains and H20 decodes, costs p
   const PhasePreference p = phase_preference({s.cluster.pool("train")->card, s.cluster.pool("rollout")->card}, Precision::bf16);
   CHECK(p.train_card == "H800");
   CHECK(p.rollout_card == "H20");
-  const Figures hetero = simulate_scenario("heterogeneous.yaml", "disaggregated");
-  const Figures h800 = simulate_scenario("heterogeneous.yaml", "disaggregated", {"cluster.pools.rollout.gpu=H800"});
+  const PolicyRun hetero = simulate_scenario("heterogeneous.yaml", "disaggregated");
+  const PolicyRun h800 =
+      simulate_scenario("heterogeneous.yaml", "disaggregated", {"cluster.pools.rollout.gpu=H800"});
   INFO("H20 rollout " << hetero.usd_per_step << " USD/step, H800 rollout " << h800.usd_per_step << " USD/step");
   CHECK(hetero.usd_per_step > 0.0);
   CHECK(hetero.usd_per_1m_tokens > 0.0);
@@ -88,8 +90,8 @@ TEST_CASE("heterogeneous: the roofline says H800 trains and H20 decodes, costs p
 }
 
 TEST_CASE("faults: a training GPU failure stops rollout under colocated, not under disaggregated") {
-  const Figures colocated = simulate_scenario("faults.yaml", "colocated");
-  const Figures disaggregated = simulate_scenario("faults.yaml", "disaggregated");
+  const PolicyRun colocated = simulate_scenario("faults.yaml", "colocated");
+  const PolicyRun disaggregated = simulate_scenario("faults.yaml", "disaggregated");
   INFO("colocated: " << colocated.gpus_stopped << " GPUs stopped, " << colocated.gpu_seconds_lost
                      << " GPU-s lost; disaggregated: " << disaggregated.gpus_stopped << " stopped, "
                      << disaggregated.gpu_seconds_lost << " GPU-s lost");
@@ -109,7 +111,7 @@ TEST_CASE("faults: a training GPU failure stops rollout under colocated, not und
 
 TEST_CASE("faults: every policy survives the failure and finishes its steps") {
   for (const char* policy : {"overlap", "streaming", "labels"}) {
-    const Figures f = simulate_scenario("faults.yaml", policy);
+    const PolicyRun f = simulate_scenario("faults.yaml", policy);
     INFO(policy);
     CHECK(f.step_s > 0.0);
     CHECK(f.gpus_failed == 1);

@@ -6,9 +6,6 @@
 
 #include <simgrid/s4u.hpp>
 
-#include <cstdio>
-#include <sstream>
-
 #include "models/arch_params.h"
 #include "models/cost/cost_model_registry.h"
 #include "sim/engine/rl_context.h"
@@ -53,7 +50,7 @@ struct PreemptRun {
 /// One call of 4000 tokens on instance 0; when `preempt_at` > 0 the instance is preempted then
 /// (with `mode`) and resumed `pause_s` after it stopped.
 PreemptRun simulate_call(double preempt_at, double pause_s, Preemption mode) {
-  const std::string answer = test::run_in_child([&]() {
+  const test::Figures figures = test::figures_in_child([&]() {
     LoadedScenario loaded = test::load_inline("preempt", kTwoInstances);
     const Scenario& s = loaded.scenario;
     const auto engine = make_engine({});
@@ -99,20 +96,16 @@ PreemptRun simulate_call(double preempt_at, double pause_s, Preemption mode) {
         run.finished_on = i.track;
       }
     }
-    std::ostringstream out;
-    out.precision(17);
-    out << run.finish_s << " " << run.stopped_s << " " << run.resumed_s << " " << run.finished_on << " "
-        << run.switching_s.size();
-    for (double d : run.switching_s) out << " " << d;
-    return out.str();
+    test::Figures out;
+    out.set("finish_s", run.finish_s);
+    out.set("stopped_s", run.stopped_s);
+    out.set("resumed_s", run.resumed_s);
+    out.set_list("switching_s", run.switching_s);
+    out.set("finished_on", run.finished_on);
+    return out;
   });
-  std::istringstream in(answer);
-  PreemptRun run;
-  size_t switches = 0;
-  in >> run.finish_s >> run.stopped_s >> run.resumed_s >> run.finished_on >> switches;
-  run.switching_s.resize(switches);
-  for (auto& d : run.switching_s) in >> d;
-  return run;
+  return {figures.at("finish_s"), figures.at("stopped_s"), figures.at("resumed_s"),
+          figures.list("switching_s"), static_cast<int>(figures.at("finished_on"))};
 }
 
 }  // namespace
