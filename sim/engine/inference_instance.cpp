@@ -114,7 +114,7 @@ void InferenceInstance::stop_for_preemption() {
       double kv_tokens = 0.0;
       for (const auto& s : running_) kv_tokens += s.kv_tokens;
       run_busy(kv_tokens * kv_bytes_per_token(*config_.model, config_.kv) / config_.tp / config_.swap_bytes_per_s,
-               "switching");
+               GpuState::switching());
       for (auto it = running_.rbegin(); it != running_.rend(); ++it) {
         it->needs_prefill = true;
         it->swapped = true;
@@ -178,9 +178,9 @@ void InferenceInstance::fail_and_recover() {
   prefix_index_.clear();
   prefix_cached_tokens_ = 0.0;
   if (failed_until_ > from) sg4::this_actor::sleep_until(failed_until_);
-  for (int track : group_.tracks) timeline_.record(track, "wait:fault", from, sg4::Engine::get_clock(), step_);
+  for (int track : group_.tracks) timeline_.record(track, GpuState::wait(WaitCause::fault), from, sg4::Engine::get_clock(), step_);
   failed_until_ = -1.0;
-  run_busy(config_.restart_s, "switching");
+  run_busy(config_.restart_s, GpuState::switching());
 }
 
 void InferenceInstance::pause_until_resumed() {
@@ -193,7 +193,7 @@ void InferenceInstance::pause_until_resumed() {
   }
   paused_ = false;
   version_ = resume_version_;
-  run_busy(resume_pause_s_, "switching");
+  run_busy(resume_pause_s_, GpuState::switching());
 }
 
 void InferenceInstance::drain_arrivals() {
@@ -205,7 +205,7 @@ void InferenceInstance::drain_arrivals() {
   }
 }
 
-void InferenceInstance::run_busy(double seconds, const std::string& state) {
+void InferenceInstance::run_busy(double seconds, GpuState state) {
   if (seconds <= 0.0) return;
   const double start = sg4::Engine::get_clock();
   sg4::this_actor::execute(seconds);
@@ -335,7 +335,7 @@ bool InferenceInstance::preempt_newest() {
   if (config_.swap_on_preempt) {
     s.swapped = true;
     run_busy(s.kv_tokens * kv_bytes_per_token(*config_.model, config_.kv) / config_.tp / config_.swap_bytes_per_s,
-             "switching");
+             GpuState::switching());
   }
   waiting_.push_front(s);
   return true;
@@ -399,7 +399,7 @@ long InferenceInstance::decode(long iterations, double iteration_s, double first
   } else {
     exec->wait();
   }
-  for (int track : group_.tracks) timeline_.record(track, "busy:rollout", start, sg4::Engine::get_clock(), step_);
+  for (int track : group_.tracks) timeline_.record(track, GpuState::busy(Phase::rollout), start, sg4::Engine::get_clock(), step_);
   return done;
 }
 
@@ -419,14 +419,14 @@ void InferenceInstance::serve() {
       continue;
     }
     if (pending_version_ >= 0) {
-      run_busy(pending_pause_s_, "switching");
+      run_busy(pending_pause_s_, GpuState::switching());
       version_ = pending_version_;
       pending_version_ = -1;
     }
     const double prefill = admit();
     if (prefill > 0.0) {
-      run_busy(restore_s_, "switching");  // KV coming back from host memory
-      run_busy(prefill - restore_s_, "busy:rollout");
+      run_busy(restore_s_, GpuState::switching());  // KV coming back from host memory
+      run_busy(prefill - restore_s_, GpuState::busy(Phase::rollout));
       // The prefill produces each new sequence's first token.
       for (auto& s : running_) {
         if (!s.needs_prefill) continue;
@@ -445,7 +445,7 @@ void InferenceInstance::serve() {
       if (stopping_ && waiting_.empty()) break;
       const double idle_from = sg4::Engine::get_clock();
       receive_->wait();
-      for (int track : group_.tracks) timeline_.record(track, "wait:idle", idle_from, sg4::Engine::get_clock(), step_);
+      for (int track : group_.tracks) timeline_.record(track, GpuState::wait(WaitCause::idle), idle_from, sg4::Engine::get_clock(), step_);
       continue;
     }
     const double batch = static_cast<double>(running_.size());

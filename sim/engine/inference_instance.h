@@ -115,7 +115,7 @@ class InferenceInstance {
   bool preempt_newest();
   double iteration_seconds(double batch, double mean_context) const;
   double prefill_seconds(const Sequence& s) const;
-  void run_busy(double seconds, const std::string& state);
+  void run_busy(double seconds, GpuState state);
   /// Runs a decode stretch of up to `iterations`; returns the iterations actually done.
   /// `iteration_s` is the stretch's mean iteration, `first_s` its first (shortest) one.
   long decode(long iterations, double iteration_s, double first_s);

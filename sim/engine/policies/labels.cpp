@@ -147,14 +147,15 @@ class LabelsPolicy : public Policy {
       const double wait_start = sg4::Engine::get_clock();
       auto* batch = sg4::Mailbox::by_name("label-batch-" + std::to_string(step))->get<TrainingBatch>();
       const double ready = sg4::Engine::get_clock();
-      ctx.record(layout.idle_trainers, "wait:train_waits_rollout", wait_start, ready, step);
+      ctx.record(layout.idle_trainers, GpuState::wait(WaitCause::train_waits_rollout), wait_start, ready,
+                 step);
 
       // Take the train-tagged instances away from rollout; the first to stop wait for the last.
       const std::vector<double> stopped = service.preempt(layout.flexible, mode);
       const double all_stopped = sg4::Engine::get_clock();
       for (size_t n = 0; n < stopped.size(); ++n) {
-        ctx.record(layout.instances[static_cast<size_t>(layout.flexible[n])], "wait:train_waits_rollout", stopped[n],
-                   all_stopped, step);
+        ctx.record(layout.instances[static_cast<size_t>(layout.flexible[n])],
+                   GpuState::wait(WaitCause::train_waits_rollout), stopped[n], all_stopped, step);
       }
       run_switch(ctx, layout.lent_trainers, costs.to_train_s, step);
       const double train_start = sg4::Engine::get_clock();
@@ -162,7 +163,7 @@ class LabelsPolicy : public Policy {
       const double train_end = sg4::Engine::get_clock();
       sync_weights(trainer.gpus().leader(), sync_targets, trainer.weight_bytes(), s.weight_sync.method);
       const double sync_end = sg4::Engine::get_clock();
-      ctx.record(ctx.trainer, "busy:weight_sync", train_end, sync_end, step);
+      ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
       version = step + 1;
       service.update_weights(version, s.policy.weight_swap_s, layout.rollout_only);
       run_switch(ctx, layout.lent_trainers, costs.to_rollout_s, step);

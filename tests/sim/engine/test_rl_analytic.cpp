@@ -78,8 +78,8 @@ std::vector<double> simulate_figures(const Scenario& s) {
     std::ostringstream out;
     out.precision(17);
     for (const auto& step : r.timeline.steps()) out << step.end_s - step.start_s << " ";
-    out << r.metrics.bubble_fraction << " " << r.metrics.bubble_by_cause["train_waits_rollout"] << " "
-        << r.metrics.bubble_by_cause["rollout_waits_weights"];
+    out << r.metrics.bubble_fraction << " " << r.metrics.bubble_by_cause[WaitCause::train_waits_rollout]
+        << " " << r.metrics.bubble_by_cause[WaitCause::rollout_waits_weights];
     return out.str();
   }));
   std::vector<double> figures;

@@ -32,7 +32,8 @@ Figures run_scenario(const std::string& file, const std::vector<std::string>& ov
     out.precision(10);
     out << "step_time_s " << m.step_time_s.mean << "\nbubble_fraction " << m.bubble_fraction << "\nsamples_per_s "
         << m.samples_per_s << "\ntpot_p50_s " << m.tpot_s.p50 << "\n";
-    for (const auto& [cause, fraction] : m.bubble_by_cause) out << "wait_" << cause << " " << fraction << "\n";
+    for (const auto& [cause, fraction] : m.bubble_by_cause)
+      out << "wait_" << enum_name(cause) << " " << fraction << "\n";
     return out.str();
   }));
   Figures figures;
@@ -58,8 +59,8 @@ void check_expectations(const std::string& name, const Figures& actual) {
   }
 }
 
-double cause(const Figures& f, const std::string& name) {
-  auto it = f.find("wait_" + name);
+double cause(const Figures& f, WaitCause which) {
+  auto it = f.find("wait_" + std::string(enum_name(which)));
   return it == f.end() ? 0.0 : it->second;
 }
 
@@ -75,8 +76,8 @@ TEST_CASE("bundled colocated-vs-disaggregated: the same cluster both ways") {
   check_expectations("colocated-vs-disaggregated", disaggregated);
   check_expectations("colocated-vs-disaggregated/colocated", colocated);
   // Sharing every GPU removes the trainer's wait for rollout.
-  CHECK(cause(colocated, "train_waits_rollout") == 0.0);
-  CHECK(cause(disaggregated, "train_waits_rollout") > 0.2);
+  CHECK(cause(colocated, WaitCause::train_waits_rollout) == 0.0);
+  CHECK(cause(disaggregated, WaitCause::train_waits_rollout) > 0.2);
   CHECK(colocated.at("bubble_fraction") < disaggregated.at("bubble_fraction"));
 }
 
@@ -85,15 +86,15 @@ TEST_CASE("bundled long-tail: the tail costs synchronous steps more than streami
   const Figures streaming = run_scenario("long-tail.yaml", {"policy.name=streaming"});
   check_expectations("long-tail", sync);
   check_expectations("long-tail/streaming", streaming);
-  CHECK(cause(sync, "long_tail") > 0.1);
-  CHECK(cause(streaming, "long_tail") < cause(sync, "long_tail"));
+  CHECK(cause(sync, WaitCause::long_tail) > 0.1);
+  CHECK(cause(streaming, WaitCause::long_tail) < cause(sync, WaitCause::long_tail));
   CHECK(streaming.at("step_time_s") < sync.at("step_time_s"));
 }
 
 TEST_CASE("bundled agentic: instances wait on agents while tools run") {
   const Figures f = run_scenario("agentic.yaml", {});
   check_expectations("agentic", f);
-  CHECK(cause(f, "rollout_waits_agents") > 0.05);
+  CHECK(cause(f, WaitCause::rollout_waits_agents) > 0.05);
 }
 
 TEST_CASE("bundled afd-rollout: ping-pong micro-batches pay off only when the batch is large") {
