@@ -85,7 +85,7 @@ void Trainer::train(double tokens, int step) {
       context_.record(gpus_, GpuState::wait(WaitCause::fault), now, ready, step);
       restarting = true;
       const FaultsSpec& spec = faults->spec();
-      redo = spec.recovery == "checkpoint" ? step % spec.checkpoint_interval : 0;
+      redo = spec.recovery == FaultRecovery::checkpoint ? step % spec.checkpoint_interval : 0;
     }
     try {
       if (restarting) run_on_all(faults->spec().restart_s, GpuState::switching(), step);
@@ -109,10 +109,10 @@ void Trainer::train_once(double tokens, int step) {
   const TrainingStepTime cost = training_step_time(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
 
   // Extra forward passes over the whole batch before the update.
-  const int extra_forwards = t.algorithm == "ppo" ? 3 : 2;
+  const int extra_forwards = t.algorithm == RlAlgorithm::ppo ? 3 : 2;
   run_on_all(extra_forwards * cost.forward_s, GpuState::busy(Phase::ref_logprob), step);
 
-  const int models = t.algorithm == "ppo" ? 2 : 1;  // PPO trains the critic too
+  const int models = t.algorithm == RlAlgorithm::ppo ? 2 : 1;  // PPO trains the critic too
   for (int model = 0; model < models; ++model) {
     for (int mini = 0; mini < t.mini_batches; ++mini) {
       run_on_all((cost.forward_s + cost.backward_s) / t.mini_batches, GpuState::busy(Phase::train), step);

@@ -25,19 +25,13 @@ namespace rlsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-Preemption preemption_of(const LabelsSpec& labels) {
-  if (labels.preemption == "recompute") return Preemption::recompute;
-  if (labels.preemption == "migrate") return Preemption::migrate;
-  return Preemption::save_kv;
-}
-
 /// Feeds the rollout as labels.launch says — whole steps (`step`, the pipeline of `overlap`) or
 /// one trajectory per finished one (`rolling`) — never more than policy.max_staleness weight
 /// versions ahead of the trainer; sorts finished trajectories into per-step batches.
 class Launcher {
  public:
   Launcher(RlContext& ctx, RolloutService& service)
-      : ctx_(ctx), service_(service), rolling_(ctx.scenario.labels.launch == "rolling") {}
+      : ctx_(ctx), service_(service), rolling_(ctx.scenario.labels.launch == LaunchMode::rolling) {}
 
   /// Launches what is allowed with the trainer at weight version `version`.
   void launch_allowed(int version) {
@@ -128,7 +122,7 @@ class LabelsPolicy : public Policy {
     Trainer trainer(ctx, ctx.cost, ctx.trainer, s.training.dp);
     service.start();
     const PhaseSwitchCosts costs = phase_switch_costs(s);
-    const Preemption mode = preemption_of(s.labels);
+    const Preemption mode = s.labels.preemption;
     std::vector<sg4::Host*> sync_targets;
     for (int i : layout.rollout_only) sync_targets.push_back(layout.instances[static_cast<size_t>(i)].leader());
 
