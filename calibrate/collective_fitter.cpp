@@ -49,7 +49,7 @@ CollectiveFit fit_alpha_beta(const std::vector<CollectiveMeasurement>& points) {
 }
 
 std::vector<CollectiveFit> fit_collectives(const std::vector<CollectiveMeasurement>& points) {
-  std::map<std::tuple<std::string, int, int>, std::vector<CollectiveMeasurement>> groups;
+  std::map<std::tuple<Collective, int, int>, std::vector<CollectiveMeasurement>> groups;
   for (const auto& p : points) groups[{p.collective, p.gpus, p.gpus_per_node}].push_back(p);
   std::vector<CollectiveFit> fits;
   for (auto& [key, group] : groups) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/cost/profile.h"
 #include "models/ops/op.h"
 
 namespace rlsim {
@@ -18,7 +19,7 @@ struct Measurement {
 
 /// One timed collective (NCCL all-reduce, send/recv) of `bytes` per GPU.
 struct CollectiveMeasurement {
-  std::string collective;  ///< "all_reduce" or "send_recv"
+  Collective collective = Collective::all_reduce;
   int gpus = 0;            ///< ranks taking part
   int gpus_per_node = 0;   ///< ranks per node (< gpus: the collective crosses nodes)
   double bytes = 0.0;      ///< message size

@@ -80,7 +80,7 @@ std::string profile_to_yaml(const HardwareProfile& p) {
   }
   out << "collectives:" << (p.collectives.empty() ? " []" : "") << "\n";
   for (const auto& c : p.collectives) {
-    out << "  - collective: " << c.collective << "\n"
+    out << "  - collective: " << enum_name(c.collective) << "\n"
         << "    gpus: " << c.gpus << "\n"
         << "    gpus_per_node: " << c.gpus_per_node << "\n"
         << "    alpha: " << quantity(c.alpha_s, Quantity::duration) << "\n"

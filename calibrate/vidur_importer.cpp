@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 namespace rlsim {
 namespace {
@@ -56,14 +57,18 @@ MeasurementSet import_collectives(const CsvTable& t) {
                per_node = t.column("devices_per_node");
   for (const CsvRow& row : t.rows()) {
     CollectiveMeasurement c;
-    c.collective = t.text(row, kind);
-    if (c.collective != "all_reduce" && c.collective != "send_recv") {
-      throw InputError(t.where(&row, kind), "unknown collective '" + c.collective + "'. Valid values are: all_reduce, send_recv");
+    const std::string name = t.text(row, kind);
+    const std::optional<Collective> collective = parse_enum<Collective>(name);
+    if (!collective) {
+      std::string valid;
+      for (const std::string& known : enum_names<Collective>()) valid += (valid.empty() ? "" : ", ") + known;
+      throw InputError(t.where(&row, kind), "unknown collective '" + name + "'. Valid values are: " + valid);
     }
+    c.collective = *collective;
     c.bytes = static_cast<double>(t.integer(row, size, 1, 1LL << 50));
     c.gpus = static_cast<int>(t.integer(row, workers, 2, 1 << 20));
     c.gpus_per_node = static_cast<int>(t.integer(row, per_node, 1, c.gpus));
-    const size_t median = t.column("time_stats." + c.collective + ".median");
+    const size_t median = t.column("time_stats." + name + ".median");
     const double ms = t.number(row, median);
     if (ms <= 0.0) throw InputError(t.where(&row, median), "a time must be positive, found " + t.text(row, median));
     c.seconds = ms * kMsToS;

@@ -116,7 +116,8 @@ const OpClassProfile* HardwareProfile::find(OpClass op_class, Precision precisio
   return found;
 }
 
-const CollectiveFit* HardwareProfile::find_collective(std::string_view collective, int gpus, int gpus_per_node) const {
+const CollectiveFit* HardwareProfile::find_collective(Collective collective, int gpus,
+                                                      int gpus_per_node) const {
   const bool crosses_nodes = gpus_per_node < gpus;
   const CollectiveFit* best = nullptr;
   int best_score = std::numeric_limits<int>::max();
@@ -141,12 +142,12 @@ std::optional<double> profile_seconds(const HardwareProfile& profile, const Op& 
 double collective_seconds(const CollectiveFit& fit, int gpus, double bytes) {
   assert(fit.bandwidth_bytes_per_s > 0.0 && "a collective fit needs a positive bandwidth");
   double traffic = 1.0;
-  if (fit.collective == "all_reduce" && gpus != fit.gpus && gpus > 1 && fit.gpus > 1) {
+  if (fit.collective == Collective::all_reduce && gpus != fit.gpus && gpus > 1 && fit.gpus > 1) {
     // Ring all-reduce moves 2(n-1)/n of the message per GPU; keep the measured bus bandwidth.
     auto factor = [](int n) { return 2.0 * (n - 1) / n; };
     traffic = factor(gpus) / factor(fit.gpus);
   }
-  if (gpus <= 1 && fit.collective == "all_reduce") return 0.0;
+  if (gpus <= 1 && fit.collective == Collective::all_reduce) return 0.0;
   return fit.alpha_s + bytes * traffic / fit.bandwidth_bytes_per_s;
 }
 

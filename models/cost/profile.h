@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/hardware.h"
+#include "models/named_enum.h"
 #include "models/ops/op.h"
 
 namespace rlsim {
@@ -71,10 +72,14 @@ struct OpClassProfile {
   FitError error;
 };
 
+/// The collectives calibration measures (names as in vidur's CSVs and in profiles).
+#define RLSIM_COLLECTIVES(X) X(all_reduce) X(send_recv)
+RLSIM_NAMED_ENUM(Collective, RLSIM_COLLECTIVES)
+
 /// Alpha-beta model of one collective at one group size: t = alpha + bytes / bandwidth.
 /// `bandwidth_bytes_per_s` is algorithm bandwidth (message bytes over time), as measured.
 struct CollectiveFit {
-  std::string collective;        ///< "all_reduce" or "send_recv"
+  Collective collective = Collective::all_reduce;
   int gpus = 0;                  ///< group size (2 for send/recv)
   int gpus_per_node = 0;         ///< GPUs of the group sharing one node (< gpus: crosses nodes)
   double alpha_s = 0.0;          ///< latency term, s
@@ -105,7 +110,7 @@ struct HardwareProfile {
   const OpClassProfile* find(OpClass op_class, Precision precision) const;
   /// The alpha-beta fit for a collective: same group size and node span when measured, else the
   /// nearest group size of that collective. nullptr when the collective was not calibrated.
-  const CollectiveFit* find_collective(std::string_view collective, int gpus, int gpus_per_node) const;
+  const CollectiveFit* find_collective(Collective collective, int gpus, int gpus_per_node) const;
 };
 
 /// Time of `op` on `card` under `fit`; `sm_count` drives wave quantisation. Pure and > 0.

@@ -97,11 +97,13 @@ class AfdInstance {
     for (int it = 0; it < iterations_; ++it) {
       for (const AfdLayerPlan& layer : plan_.layers) {
         attention_busy_ += compute(attention_lock_, attention_, layer.attention_s[static_cast<size_t>(j)],
-                                   "busy:attention", it);
-        transfer_s_ += transfer(layer.dispatch[static_cast<size_t>(j)], true, "transfer:dispatch", it);
+                                   GpuState::busy(Phase::attention), it);
+        transfer_s_ += transfer(layer.dispatch[static_cast<size_t>(j)], true,
+                                GpuState::transfer(Transfer::dispatch), it);
         const std::vector<double> ffn_seconds(ffn_.hosts.size(), layer.ffn_s[static_cast<size_t>(j)]);
-        ffn_busy_ += compute(ffn_lock_, ffn_, ffn_seconds, "busy:ffn", it);
-        transfer_s_ += transfer(layer.combine[static_cast<size_t>(j)], false, "transfer:combine", it);
+        ffn_busy_ += compute(ffn_lock_, ffn_, ffn_seconds, GpuState::busy(Phase::ffn), it);
+        transfer_s_ +=
+            transfer(layer.combine[static_cast<size_t>(j)], false, GpuState::transfer(Transfer::combine), it);
       }
       iteration_end_[static_cast<size_t>(j)][static_cast<size_t>(it)] = sg4::Engine::get_clock();
     }
@@ -116,7 +118,7 @@ class AfdInstance {
  private:
   /// One exec per GPU of `side` once the side is free; returns the stage's duration (slowest GPU).
   double compute(const sg4::MutexPtr& lock, const SideHosts& side, const std::vector<double>& seconds,
-                 const std::string& state, int it) {
+                 GpuState state, int it) {
     lock->lock();
     const double start = sg4::Engine::get_clock();
     std::vector<sg4::ExecPtr> execs(seconds.size());
@@ -141,7 +143,7 @@ class AfdInstance {
   }
 
   /// The messages of one dispatch (to the FFN) or combine (back); returns its wall time.
-  double transfer(const std::vector<AfdTransfer>& transfers, bool to_ffn, const std::string& state, int it) {
+  double transfer(const std::vector<AfdTransfer>& transfers, bool to_ffn, GpuState state, int it) {
     const double start = sg4::Engine::get_clock();
     std::vector<sg4::CommPtr> comms;
     comms.reserve(transfers.size());

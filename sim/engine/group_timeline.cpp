@@ -5,12 +5,12 @@
 
 namespace rlsim {
 
-void GroupTimeline::record(const std::string& state, double start_s) const {
+void GroupTimeline::record(GpuState state, double start_s) const {
   const double end_s = simgrid::s4u::Engine::get_clock();
   for (int track : tracks_) timeline_.record(track, state, start_s, end_s, step_);
 }
 
-void GroupTimeline::run_busy(double seconds, const std::string& state) const {
+void GroupTimeline::run_busy(double seconds, GpuState state) const {
   if (seconds <= 0.0) return;
   const double start_s = simgrid::s4u::Engine::get_clock();
   simgrid::s4u::this_actor::execute(seconds);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/platform/gpu_state.h"
 #include "sim/platform/timeline.h"
 
 namespace rlsim {
@@ -18,9 +19,9 @@ class GroupTimeline {
   /// The step label of what is recorded from now on.
   void set_step(int step) { step_ = step; }
   /// Records `state` from `start_s` to now on every GPU of the group.
-  void record(const std::string& state, double start_s) const;
+  void record(GpuState state, double start_s) const;
   /// Runs `seconds` of work on the calling actor and records it as `state` (nothing when ≤ 0).
-  void run_busy(double seconds, const std::string& state) const;
+  void run_busy(double seconds, GpuState state) const;
   /// Records one finished call's TTFT and TPOT.
   void record_call(const CallRecord& call) const { timeline_.record_call(call); }
 

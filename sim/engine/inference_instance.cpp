@@ -83,7 +83,7 @@ void InferenceInstance::displace(const Sequence& s) {
 }
 
 void InferenceInstance::load_weights(const WeightLoad& load) {
-  gpus_.run_busy(load.pause_s, "switching");
+  gpus_.run_busy(load.pause_s, GpuState::switching());
   version_ = load.version;
 }
 
@@ -93,7 +93,7 @@ void InferenceInstance::leave_rollout() {
   for (const Sequence& s : replica_.take_unstarted(order.mode == Preemption::migrate)) displace(s);
   switch (order.mode) {
     case Preemption::save_kv:
-      gpus_.run_busy(time_.kv_swap_s(replica_.kv_used()), "switching");
+      gpus_.run_busy(time_.kv_swap_s(replica_.kv_used()), GpuState::switching());
       replica_.requeue_running(true);
       break;
     case Preemption::recompute: replica_.requeue_running(false); break;
@@ -120,14 +120,14 @@ void InferenceInstance::fail_and_recover(double repaired_s) {
   const double from = sg4::Engine::get_clock();
   for (const Sequence& s : replica_.lose_all(version_)) displace(s);
   if (repaired_s > from) sg4::this_actor::sleep_until(repaired_s);
-  gpus_.record("wait:fault", from);
-  gpus_.run_busy(config_.restart_s, "switching");
+  gpus_.record(GpuState::wait(WaitCause::fault), from);
+  gpus_.run_busy(config_.restart_s, GpuState::switching());
 }
 
 void InferenceInstance::wait_idle() {
   const double idle_from = sg4::Engine::get_clock();
   receive_->wait();
-  gpus_.record("wait:idle", idle_from);
+  gpus_.record(GpuState::wait(WaitCause::idle), idle_from);
 }
 
 void InferenceInstance::complete(Sequence& s) {

@@ -8,7 +8,7 @@ namespace sg4 = simgrid::s4u;
 
 void IterationRunner::run(const IterationPlan& plan, int version, const sg4::CommPtr& interrupt,
                           const Complete& complete) {
-  if (plan.swap_out_tokens > 0.0) gpus_.run_busy(time_.kv_swap_s(plan.swap_out_tokens), "switching");
+  if (plan.swap_out_tokens > 0.0) gpus_.run_busy(time_.kv_swap_s(plan.swap_out_tokens), GpuState::switching());
   if (!plan.prefill.empty()) prefill(plan.prefill, version);
   if (plan.decode_iterations > 0) decode(plan.decode, plan.decode_iterations, version, interrupt);
   complete_finished(complete);
@@ -22,8 +22,8 @@ void IterationRunner::prefill(const std::vector<PrefillWork>& work, int version)
     total_s += seconds;
     if (w.restore) restore_s += seconds;
   }
-  gpus_.run_busy(restore_s, "switching");  // KV coming back from host memory
-  gpus_.run_busy(total_s - restore_s, "busy:rollout");
+  gpus_.run_busy(restore_s, GpuState::switching());  // KV coming back from host memory
+  gpus_.run_busy(total_s - restore_s, GpuState::busy(Phase::rollout));
   std::vector<size_t> prompts_done;
   for (const PrefillWork& w : work) {
     if (w.completes_prompt) prompts_done.push_back(w.sequence);
@@ -57,7 +57,7 @@ long IterationRunner::run_stretch(const DecodeStretch& stretch, const sg4::CommP
     exec->cancel();
     if (progress.rest_s > 0.0) sg4::this_actor::execute(progress.rest_s);
   }
-  gpus_.record("busy:rollout", start_s);
+  gpus_.record(GpuState::busy(Phase::rollout), start_s);
   return done;
 }
 

@@ -92,13 +92,13 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
     if (!track.is_gpu) continue;
     const double d = interval.end_s - interval.start_s;
     m.gpu_seconds_by_state[interval.state] += d;
-    if (interval.state.rfind("busy:", 0) == 0) {
+    if (interval.state.is(StateKind::busy)) {
       busy += d;
       pool_busy[track.group] += d;
-    } else if (interval.state.rfind("wait:", 0) == 0) {
+    } else if (interval.state.is(StateKind::wait)) {
       wait += d;
       pool_wait[track.group] += d;
-      m.bubble_by_cause[interval.state.substr(5)] += d;
+      m.bubble_by_cause[interval.state.cause()] += d;
     }
   }
   if (gpu_seconds > 0.0) {

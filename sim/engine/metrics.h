@@ -38,8 +38,8 @@ struct RunMetrics {
   double samples_per_s = 0.0;
   double tokens_per_s = 0.0;
   double bubble_fraction = 0.0;
-  std::map<std::string, double> bubble_by_cause;  ///< cause -> fraction of all GPU-seconds
-  std::map<std::string, double> gpu_seconds_by_state;
+  std::map<WaitCause, double> bubble_by_cause;  ///< cause -> fraction of all GPU-seconds
+  std::map<GpuState, double> gpu_seconds_by_state;
   double gpu_utilization = 0.0;
   std::map<std::string, PoolMetrics> pools;
   Percentiles ttft_s;

@@ -7,6 +7,8 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/scenario/choices.h"
+
 namespace rlsim {
 
 /// Bytes of one token on the wire (token ids), for calls and replies.
@@ -31,11 +33,6 @@ struct LlmRequest {
   int preemptions = 0;
   double generated_tokens = 0.0;  ///< tokens already generated when the call moves to another instance
 };
-
-/// What an instance does with its in-flight sequences when it is taken away from rollout
-/// (label scheduling): keep their KV in host memory and restore it on resume, drop the KV and
-/// re-prefill on resume, or hand them to other instances (re-prefilled there).
-enum class Preemption { save_kv, recompute, migrate };
 
 /// What arrives in an instance's mailbox: a request, or a control signal from the orchestrator,
 /// built by the named constructors below. `preempt` stops the instance (it answers on `ack` once its

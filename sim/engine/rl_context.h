@@ -58,7 +58,7 @@ struct RlContext {
   std::vector<LedgerEntry> ledger{};
 
   /// Records `state` on every GPU of `group` over [start, end).
-  void record(const GpuGroup& group, const std::string& state, double start_s, double end_s, int step) const {
+  void record(const GpuGroup& group, GpuState state, double start_s, double end_s, int step) const {
     for (int track : group.tracks) timeline.record(track, state, start_s, end_s, step);
   }
 };

@@ -5,14 +5,14 @@
 
 namespace rlsim {
 
-const char* RolloutMonitor::cause() const {
-  if (unfinished_ == 0) return "wait:rollout_waits_weights";
-  if (in_tool_ > 0) return "wait:rollout_waits_agents";
-  return "wait:long_tail";
+WaitCause RolloutMonitor::cause() const {
+  if (unfinished_ == 0) return WaitCause::rollout_waits_weights;
+  if (in_tool_ > 0) return WaitCause::rollout_waits_agents;
+  return WaitCause::long_tail;
 }
 
 void RolloutMonitor::note(double now) {
-  const std::string current = cause();
+  const WaitCause current = cause();
   if (!changes_.empty() && changes_.back().second == current) return;
   if (!changes_.empty() && changes_.back().first == now) {
     changes_.back().second = current;
@@ -22,18 +22,18 @@ void RolloutMonitor::note(double now) {
 }
 
 void RolloutMonitor::classify(Timeline& timeline) const {
-  timeline.split_intervals("wait:idle", [this](double start, double end, auto&& emit) {
+  timeline.split_intervals(GpuState::wait(WaitCause::idle), [this](double start, double end, auto&& emit) {
     // The cause before the first change is "no rollout work yet".
     auto it = std::upper_bound(changes_.begin(), changes_.end(), start,
                                [](double t, const auto& change) { return t < change.first; });
-    std::string current = it == changes_.begin() ? "wait:rollout_waits_weights" : std::prev(it)->second;
+    WaitCause current = it == changes_.begin() ? WaitCause::rollout_waits_weights : std::prev(it)->second;
     double from = start;
     for (; it != changes_.end() && it->first < end; ++it) {
-      emit(current, from, it->first);
+      emit(GpuState::wait(current), from, it->first);
       current = it->second;
       from = it->first;
     }
-    emit(current, from, end);
+    emit(GpuState::wait(current), from, end);
   });
 }
 

@@ -2,11 +2,10 @@
 // instance waits. While trajectories are unfinished and some agent is in a tool call, idle
 // instances wait on agents (rollout_waits_agents); while trajectories are unfinished and none is
 // in a tool, they wait on the long tail elsewhere (long_tail); with no rollout work at all they
-// wait for new weights (rollout_waits_weights). Instances record "wait:idle"; classify() splits
+// wait for new weights (rollout_waits_weights). Instances record `wait:idle`; classify() splits
 // those intervals into causes at the end of the run.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "sim/platform/timeline.h"
@@ -20,16 +19,16 @@ class RolloutMonitor {
   void tool_started(double now) { ++in_tool_; note(now); }
   void tool_finished(double now) { --in_tool_; note(now); }
 
-  /// Replaces every "wait:idle" interval of `timeline` by the causes in force over it.
+  /// Replaces every `wait:idle` interval of `timeline` by the causes in force over it.
   void classify(Timeline& timeline) const;
 
  private:
-  const char* cause() const;
+  WaitCause cause() const;
   void note(double now);
 
   long unfinished_ = 0;
   long in_tool_ = 0;
-  std::vector<std::pair<double, std::string>> changes_;  ///< (time, cause from then on)
+  std::vector<std::pair<double, WaitCause>> changes_;  ///< (time, cause from then on)
 };
 
 }  // namespace rlsim

@@ -32,7 +32,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.kv_capacity_tokens =
       kv_capacity_tokens(s.model, pool.card, s.rollout.tp, s.rollout.weights, s.rollout.kv_cache, s.rollout.activation_memory_fraction);
   config.prefix_cache = s.rollout.prefix_cache;
-  config.swap_on_preempt = s.rollout.preemption == "swap";
+  config.swap_on_preempt = s.rollout.preemption == KvOverflow::swap;
   config.swap_bytes_per_s = s.rollout.swap_bandwidth_bytes_per_s;
   config.scale_up_bytes_per_s = pool.intra_node.bandwidth_bytes_per_s / 2.0;  // one direction, for ring all-reduce
   config.scale_up_latency_s = pool.intra_node.latency_s;

@@ -112,7 +112,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     timeline.clip(end);  // a failed instance may sit out its repair after the last step
   }
 
-  timeline.yield_to_others("wait:idle");
+  timeline.yield_to_others(GpuState::wait(WaitCause::idle));
   monitor.classify(timeline);
   // Label scheduling refuses AFD rollout (sim/scenario), so the advisor does not recommend it there.
   result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed, !scenario.rollout.afd);

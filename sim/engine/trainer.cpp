@@ -28,14 +28,14 @@ double Trainer::weight_bytes() const {
   return rlsim::weight_bytes(context_.scenario.model, context_.scenario.weight_sync.precision);
 }
 
-void Trainer::run_on_all(double seconds, const std::string& state, int step) {
+void Trainer::run_on_all(double seconds, GpuState state, int step) {
   if (seconds <= 0.0) return;
   const double start = sg4::Engine::get_clock();
   wait_all({gpus_.start_lockstep(seconds)}, state, start, step);
   context_.record(gpus_, state, start, sg4::Engine::get_clock(), step);
 }
 
-void Trainer::wait_all(std::vector<sg4::ActivityPtr> activities, const std::string& state, double start, int step) {
+void Trainer::wait_all(std::vector<sg4::ActivityPtr> activities, GpuState state, double start, int step) {
   const FaultState* faults = context_.faults;
   const std::optional<size_t> stop = faults ? faults->next_stop(start, gpus_.hosts) : std::nullopt;
   while (!activities.empty()) {
@@ -67,8 +67,8 @@ void Trainer::all_reduce_gradients(double bytes_per_gpu, int step) {
     const size_t peer = (i + replica) % gpus_.hosts.size();
     comms.push_back(sg4::Comm::sendto_async(gpus_.hosts[i], gpus_.hosts[peer], bytes));
   }
-  wait_all({comms.begin(), comms.end()}, "busy:train", start, step);
-  context_.record(gpus_, "busy:train", start, sg4::Engine::get_clock(), step);
+  wait_all({comms.begin(), comms.end()}, GpuState::busy(Phase::train), start, step);
+  context_.record(gpus_, GpuState::busy(Phase::train), start, sg4::Engine::get_clock(), step);
 }
 
 void Trainer::train(double tokens, int step) {
@@ -82,13 +82,13 @@ void Trainer::train(double tokens, int step) {
       // The job died (busy or not): after the repair it restarts, and going back to the last
       // checkpoint (taken after every checkpoint_interval-th step) loses the steps since then.
       sg4::this_actor::sleep_until(ready);
-      context_.record(gpus_, "wait:fault", now, ready, step);
+      context_.record(gpus_, GpuState::wait(WaitCause::fault), now, ready, step);
       restarting = true;
       const FaultsSpec& spec = faults->spec();
-      redo = spec.recovery == "checkpoint" ? step % spec.checkpoint_interval : 0;
+      redo = spec.recovery == FaultRecovery::checkpoint ? step % spec.checkpoint_interval : 0;
     }
     try {
-      if (restarting) run_on_all(faults->spec().restart_s, "switching", step);
+      if (restarting) run_on_all(faults->spec().restart_s, GpuState::switching(), step);
       for (; redo > 0; --redo) train_once(tokens, step);
       train_once(tokens, step);
       return;
@@ -109,15 +109,15 @@ void Trainer::train_once(double tokens, int step) {
   const TrainingStepTime cost = training_step_time(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
 
   // Extra forward passes over the whole batch before the update.
-  const int extra_forwards = t.algorithm == "ppo" ? 3 : 2;
-  run_on_all(extra_forwards * cost.forward_s, "busy:ref_logprob", step);
+  const int extra_forwards = t.algorithm == RlAlgorithm::ppo ? 3 : 2;
+  run_on_all(extra_forwards * cost.forward_s, GpuState::busy(Phase::ref_logprob), step);
 
-  const int models = t.algorithm == "ppo" ? 2 : 1;  // PPO trains the critic too
+  const int models = t.algorithm == RlAlgorithm::ppo ? 2 : 1;  // PPO trains the critic too
   for (int model = 0; model < models; ++model) {
     for (int mini = 0; mini < t.mini_batches; ++mini) {
-      run_on_all((cost.forward_s + cost.backward_s) / t.mini_batches, "busy:train", step);
+      run_on_all((cost.forward_s + cost.backward_s) / t.mini_batches, GpuState::busy(Phase::train), step);
       all_reduce_gradients(cost.gradient_bytes, step);
-      run_on_all(cost.optimizer_s, "busy:train", step);
+      run_on_all(cost.optimizer_s, GpuState::busy(Phase::train), step);
     }
   }
 }

@@ -31,10 +31,10 @@ class Trainer {
 
  private:
   void train_once(double tokens, int step);
-  void run_on_all(double seconds, const std::string& state, int step);
+  void run_on_all(double seconds, GpuState state, int step);
   /// Waits for `activities` (started at `start`, recorded as `state`); throws when a fault stops
   /// the trainer first, after cancelling them and recording the work done until then.
-  void wait_all(std::vector<simgrid::s4u::ActivityPtr> activities, const std::string& state, double start, int step);
+  void wait_all(std::vector<simgrid::s4u::ActivityPtr> activities, GpuState state, double start, int step);
   void all_reduce_gradients(double bytes_per_gpu, int step);
 
   RlContext& context_;

@@ -72,7 +72,7 @@ void TrajectoryManager::record(const LlmRequest& request, Direction direction) {
   if (record_s > 0.0) {
     const double start = sg4::Engine::get_clock();
     sg4::this_actor::execute(record_s);
-    timeline_.record(track_, "busy:record", start, sg4::Engine::get_clock(), step_);
+    timeline_.record(track_, GpuState::busy(Phase::record), start, sg4::Engine::get_clock(), step_);
   }
   if (direction == Direction::to_agent) {
     ledger_.push_back(LedgerEntry{request.trajectory, request.turn, request.step, request.instance,

@@ -51,10 +51,10 @@ void ring_broadcast(sg4::Host* source, const std::vector<sg4::Host*>& destinatio
 }  // namespace
 
 double sync_weights(sg4::Host* source, const std::vector<sg4::Host*>& destinations, double bytes,
-                    const std::string& method) {
+                    WeightSyncMethod method) {
   const double start = sg4::Engine::get_clock();
   if (destinations.empty() || bytes <= 0.0) return 0.0;
-  if (method == "ring") {
+  if (method == WeightSyncMethod::ring) {
     ring_broadcast(source, destinations, bytes);
   } else {
     tree_broadcast(source, destinations, bytes);

@@ -8,10 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "sim/scenario/choices.h"
+
 namespace rlsim {
 
 /// Blocks the calling actor until every destination holds `bytes`; returns the elapsed seconds.
-double sync_weights(simgrid::s4u::Host* source, const std::vector<simgrid::s4u::Host*>& destinations, double bytes,
-                    const std::string& method);
+double sync_weights(simgrid::s4u::Host* source, const std::vector<simgrid::s4u::Host*>& destinations,
+                    double bytes, WeightSyncMethod method);
 
 }  // namespace rlsim

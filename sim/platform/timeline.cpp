@@ -12,7 +12,7 @@ int Timeline::add_track(Track track) {
   return static_cast<int>(tracks_.size()) - 1;
 }
 
-void Timeline::record(int track, const std::string& state, double start_s, double end_s, int step) {
+void Timeline::record(int track, GpuState state, double start_s, double end_s, int step) {
   assert(track >= 0 && static_cast<size_t>(track) < tracks_.size() && "record on an unknown track");
   assert(end_s >= start_s && "an interval cannot end before it starts");
   if (end_s <= start_s) return;
@@ -29,7 +29,7 @@ void Timeline::record(int track, const std::string& state, double start_s, doubl
   intervals_.push_back(Interval{track, state, start_s, end_s, step});
 }
 
-void Timeline::split_intervals(const std::string& state,
+void Timeline::split_intervals(GpuState state,
                                const std::function<void(double, double, const Emit&)>& splitter) {
   std::vector<Interval> result;
   result.reserve(intervals_.size());
@@ -38,7 +38,7 @@ void Timeline::split_intervals(const std::string& state,
       result.push_back(interval);
       continue;
     }
-    splitter(interval.start_s, interval.end_s, [&](const std::string& piece, double start, double end) {
+    splitter(interval.start_s, interval.end_s, [&](GpuState piece, double start, double end) {
       if (end > start) result.push_back(Interval{interval.track, piece, start, end, interval.step});
     });
   }
@@ -46,11 +46,11 @@ void Timeline::split_intervals(const std::string& state,
   std::fill(last_interval_.begin(), last_interval_.end(), -1);
 }
 
-void Timeline::yield_to_others(const std::string& state) {
+void Timeline::yield_to_others(GpuState state) {
   cut([&](const Interval& i) { return i.state != state; }, [&](const Interval& i) { return i.state == state; });
 }
 
-void Timeline::resolve_overlaps(const std::function<int(const std::string&)>& rank) {
+void Timeline::resolve_overlaps(const std::function<int(GpuState)>& rank) {
   std::vector<size_t> order(intervals_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {

@@ -1,11 +1,14 @@
 // Timeline: what every resource (GPU, agent host, data-plane host) did when. Actors record
 // intervals through it; metrics and the Chrome trace are derived from it afterwards, so nothing in
-// the engine computes metrics inline. States are "busy:<phase>", "wait:<cause>", "switching", "down".
+// the engine computes metrics inline. What a track does over an interval is a GpuState
+// (sim/platform/gpu_state.h).
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "sim/platform/gpu_state.h"
 
 namespace rlsim {
 
@@ -18,7 +21,7 @@ struct Track {
 
 struct Interval {
   int track = 0;
-  std::string state;  ///< "busy:rollout", "wait:long_tail", ...
+  GpuState state;
   double start_s = 0.0;
   double end_s = 0.0;
   int step = 0;
@@ -48,18 +51,18 @@ class Timeline {
  public:
   int add_track(Track track);
   /// Records [start, end) in `state`; empty intervals are dropped.
-  void record(int track, const std::string& state, double start_s, double end_s, int step);
+  void record(int track, GpuState state, double start_s, double end_s, int step);
   void record_step(const StepRecord& step) { steps_.push_back(step); }
   /// Emits (state, start, end) pieces for one interval being split.
-  using Emit = std::function<void(const std::string&, double, double)>;
+  using Emit = std::function<void(GpuState, double, double)>;
   /// Replaces every interval in `state` by the pieces `splitter(start, end, emit)` emits.
-  void split_intervals(const std::string& state, const std::function<void(double, double, const Emit&)>& splitter);
+  void split_intervals(GpuState state, const std::function<void(double, double, const Emit&)>& splitter);
   /// Cuts the parts of `state` intervals that other intervals of the same track cover (a GPU that
   /// trains while its idle inference instance waits is training, not waiting).
-  void yield_to_others(const std::string& state);
+  void yield_to_others(GpuState state);
   /// Leaves each track in one state at a time: where intervals overlap, the one whose state has
   /// the lowest `rank` keeps the time (ties: the earlier recorded).
-  void resolve_overlaps(const std::function<int(const std::string&)>& rank);
+  void resolve_overlaps(const std::function<int(GpuState)>& rank);
   /// Drops what was recorded after `end_s` (actors still winding down after the last step).
   void clip(double end_s);
   void record_call(const CallRecord& call) { calls_.push_back(call); }

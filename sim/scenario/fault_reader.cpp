@@ -57,7 +57,7 @@ void read_target(YamlReader& r, const ClusterSpec& cluster, FaultEvent& e) {
 
 FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
   FaultsSpec f;
-  f.recovery = r.choice_or("recovery", {"restart_step", "checkpoint"}, "restart_step");
+  f.recovery = r.choice_or("recovery", FaultRecovery::restart_step);
   f.checkpoint_interval = static_cast<int>(r.integer_or("checkpoint_interval", 1, 1, 100000));
   f.restart_s = r.quantity_or("restart", Quantity::duration, 0.0, true);
   for (YamlReader& entry : r.map_list_or_empty("events")) {

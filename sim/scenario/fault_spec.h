@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/input_error.h"
+#include "sim/scenario/choices.h"
 
 namespace rlsim {
 
@@ -33,7 +34,7 @@ struct LinkFault {
 struct FaultsSpec {
   std::vector<FaultEvent> events;   ///< GPUs and nodes
   std::vector<LinkFault> link_events;
-  std::string recovery = "restart_step";  ///< restart_step | checkpoint
+  FaultRecovery recovery = FaultRecovery::restart_step;
   int checkpoint_interval = 1;            ///< steps between checkpoints (recovery: checkpoint)
   double restart_s = 0.0;                 ///< reloading a stopped job (weights, optimizer) after repair
 };

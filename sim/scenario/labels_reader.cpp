@@ -92,8 +92,8 @@ LabelsSpec read_labels(YamlReader& r, const Scenario& s) {
     }
   }
   labels.interruptible = r.flag_or("interruptible", true);
-  labels.launch = r.choice_or("launch", {"step", "rolling"}, "step");
-  labels.preemption = r.choice_or("preemption", {"save_kv", "recompute", "migrate"}, "save_kv");
+  labels.launch = r.choice_or("launch", LaunchMode::step);
+  labels.preemption = r.choice_or("preemption", Preemption::save_kv);
   r.finish();
   return labels;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/input_error.h"
+#include "sim/scenario/choices.h"
 
 namespace rlsim {
 
@@ -36,12 +37,12 @@ struct LabelsSpec {
   bool interruptible = true;
   /// What happens to interrupted calls: save_kv (KV to host memory and back), recompute (KV
   /// dropped, re-prefilled on resume), migrate (calls move to other instances, re-prefilled there).
-  std::string preemption = "save_kv";
+  Preemption preemption = Preemption::save_kv;
   /// How the rollout-tagged nodes are fed: `step` launches each step's trajectories together once
   /// the previous step's have all finished (the pipeline of policy `overlap`); `rolling` launches a
   /// new trajectory whenever one finishes, keeping one step's worth in flight, so the long tail of
   /// a step is filled with next-step work (partial-rollout style). Both respect max_staleness.
-  std::string launch = "step";
+  LaunchMode launch = LaunchMode::step;
 
   /// Tags of node `node` of pool `pool` (the default mapping when `nodes` is empty).
   std::vector<std::string> tags_of(const std::string& pool, int node, const std::string& training_pool) const {

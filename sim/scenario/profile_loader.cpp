@@ -54,7 +54,7 @@ OpClassProfile read_op(YamlReader& r) {
 
 CollectiveFit read_collective(YamlReader& r) {
   CollectiveFit c;
-  c.collective = r.choice_or("collective", {"all_reduce", "send_recv"}, "all_reduce");
+  c.collective = r.choice_or("collective", Collective::all_reduce);
   c.gpus = static_cast<int>(r.integer("gpus", 2, 1 << 20));
   c.gpus_per_node = static_cast<int>(r.integer("gpus_per_node", 1, c.gpus));
   c.alpha_s = r.quantity("alpha", Quantity::duration, true);

@@ -12,6 +12,7 @@
 #include "models/input_error.h"
 #include "models/model_arch.h"
 #include "models/precision.h"
+#include "sim/scenario/choices.h"
 #include "sim/scenario/distribution.h"
 #include "sim/scenario/fault_spec.h"
 #include "sim/scenario/labels_spec.h"
@@ -107,7 +108,7 @@ struct RolloutSpec {
   Precision kv_cache = Precision::bf16;
   std::string router = "least_loaded";
   bool prefix_cache = true;     ///< keep a trajectory's KV between turns (LRU)
-  std::string preemption = "recompute";  ///< recompute | swap, when KV runs out
+  KvOverflow preemption = KvOverflow::recompute;  ///< when KV runs out
   double swap_bandwidth_bytes_per_s = 25e9;  ///< host link per GPU for KV swap
   double activation_memory_fraction = 0.1;  ///< card memory kept for activations and workspace
   std::optional<AfdRolloutSpec> afd;        ///< set: the instances are AFD instances
@@ -116,7 +117,7 @@ struct RolloutSpec {
 struct TrainingSpec {
   std::string pool;
   int dp = 1, tp = 1, pp = 1;
-  std::string algorithm = "grpo";  ///< grpo | ppo
+  RlAlgorithm algorithm = RlAlgorithm::grpo;
   int mini_batches = 1;            ///< optimizer steps per RL step
   Precision weights = Precision::bf16;
   double sequence_tokens = 4096;   ///< typical training sequence (attention span for FLOPs)
@@ -129,7 +130,7 @@ struct ColocationSpec {
 };
 
 struct WeightSyncSpec {
-  std::string method = "broadcast";  ///< broadcast (tree) | ring
+  WeightSyncMethod method = WeightSyncMethod::broadcast;
   Precision precision = Precision::bf16;
 };
 

@@ -70,7 +70,7 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
   s.kv_cache = read_precision(r, "kv_cache", Precision::bf16);
   s.router = r.choice_or("router", router_names(), "least_loaded");
   s.prefix_cache = r.flag_or("prefix_cache", true);
-  s.preemption = r.choice_or("preemption", {"recompute", "swap"}, "recompute");
+  s.preemption = r.choice_or("preemption", KvOverflow::recompute);
   s.swap_bandwidth_bytes_per_s = r.quantity_or("swap_bandwidth", Quantity::bandwidth, 25e9);
   s.activation_memory_fraction = r.number_or("activation_memory_fraction", 0.1, 0.0, 0.9);
   if (r.has("afd")) {
@@ -95,7 +95,7 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster) {
     r.fail("dp", "dp × tp × pp = " + std::to_string(static_cast<int64_t>(s.dp) * s.tp * s.pp) + " must equal the " +
                      std::to_string(pool.gpus()) + " GPUs of pool '" + s.pool + "'");
   }
-  s.algorithm = r.choice_or("algorithm", {"grpo", "ppo"}, "grpo");
+  s.algorithm = r.choice_or("algorithm", RlAlgorithm::grpo);
   s.mini_batches = static_cast<int>(r.integer_or("mini_batches", 1, 1, 4096));
   s.weights = read_precision(r, "precision", Precision::bf16);
   s.sequence_tokens = r.number_or("sequence_tokens", 4096, 1, 1e7);
@@ -144,7 +144,7 @@ ScenarioKind scenario_kind(const std::string& path, const LoadOptions& options) 
   for (const auto& assignment : options.overrides) apply_override(source, assignment);
   YAML::Node ignored(YAML::NodeType::Map);
   YamlReader root(source, source.root, "", ignored);
-  return root.choice_or("kind", {"rl", "afd"}, "rl") == "afd" ? ScenarioKind::afd : ScenarioKind::rl;
+  return root.choice_or("kind", ScenarioKind::rl);
 }
 
 LoadedScenario load_scenario(const std::string& path, const LoadOptions& options) {
@@ -163,7 +163,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
     root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
   }
 
-  if (root.choice_or("kind", {"rl", "afd"}, "rl") == "afd") {
+  if (root.choice_or("kind", ScenarioKind::rl) == ScenarioKind::afd) {
     root.fail("kind", "this is an AFD scenario (kind: afd); it is loaded by load_afd_scenario");
   }
   loaded.catalog = load_scenario_catalog(root, path, options);
@@ -185,7 +185,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   }
 
   YamlReader sync = root.map_or_empty("weight_sync");
-  s.weight_sync.method = sync.choice_or("method", {"broadcast", "ring"}, "broadcast");
+  s.weight_sync.method = sync.choice_or("method", WeightSyncMethod::broadcast);
   s.weight_sync.precision = read_precision(sync, "precision", s.training.weights);
   sync.finish();
 

@@ -27,7 +27,6 @@ struct LoadedScenario {
 
 /// What a scenario file describes (its top-level `kind:`): an RL post-training run (the default)
 /// or one attention-FFN-disaggregated decode instance (sim/scenario/afd_reader.h).
-enum class ScenarioKind { rl, afd };
 /// The kind of the scenario at `path` after `--set` overrides; InputError as load_scenario.
 ScenarioKind scenario_kind(const std::string& path, const LoadOptions& options = {});
 

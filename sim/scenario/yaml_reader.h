@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/input_error.h"
+#include "models/named_enum.h"
 #include "models/units.h"
 
 namespace rlsim {
@@ -64,6 +65,11 @@ class YamlReader {
   bool flag_or(const std::string& key, bool fallback);
   /// One of `choices` (error lists them).
   std::string choice_or(const std::string& key, const std::vector<std::string>& choices, const std::string& fallback);
+  /// One of the values of the named enum E, read and written by their names.
+  template <class E>
+  E choice_or(const std::string& key, E fallback) {
+    return *parse_enum<E>(choice_or(key, enum_names<E>(), std::string(enum_name(fallback))));
+  }
   std::vector<std::string> text_list(const std::string& key);
   std::vector<int64_t> integer_list_or(const std::string& key, int64_t min, int64_t max);
 

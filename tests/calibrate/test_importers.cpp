@@ -38,7 +38,7 @@ TEST_CASE("vidur collective rows become all-reduce measurements", "[calibrate][i
   const MeasurementSet set = import_vidur_csv(test::vidur_file("h100_all_reduce_dgx.csv"));
   REQUIRE(!set.collectives.empty());
   CHECK(set.points.empty());
-  CHECK(set.collectives.front().collective == "all_reduce");
+  CHECK(set.collectives.front().collective == Collective::all_reduce);
   CHECK(set.collectives.front().bytes == 2048);
   CHECK(set.collectives.front().gpus == 8);
 }

@@ -27,7 +27,7 @@ TEST_CASE("Nelder-Mead finds the minimum of a shifted quadratic", "[calibrate][f
 TEST_CASE("alpha-beta fit recovers latency and bandwidth and scores held-out sizes", "[calibrate][fit]") {
   std::vector<CollectiveMeasurement> points;
   for (double bytes = 4096; bytes <= 64e6; bytes *= 1.5) {
-    points.push_back({"all_reduce", 8, 8, bytes, 20e-6 + bytes / 200e9, "synthetic"});
+    points.push_back({Collective::all_reduce, 8, 8, bytes, 20e-6 + bytes / 200e9, "synthetic"});
   }
   const auto fits = fit_collectives(points);
   REQUIRE(fits.size() == 1);

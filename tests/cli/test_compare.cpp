@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "sim/platform/gpu_state.h"
 #include "tests/cli/cli_support.h"
 
 using namespace rlsim::test;
@@ -36,7 +37,8 @@ TEST_CASE("compare runs each policy on the same workload and writes csv, svg and
   CHECK(lines[3].rfind("labels,", 0) == 0);
   const std::string svg = slurp(out / "compare.svg");
   CHECK(svg.rfind("<svg", 0) == 0);
-  CHECK_THAT(svg, Catch::Contains("busy:rollout") && Catch::Contains("labels") && Catch::Contains("</svg>"));
+  const std::string rollout = rlsim::to_string(rlsim::GpuState::busy(rlsim::Phase::rollout));
+  CHECK_THAT(svg, Catch::Contains(rollout) && Catch::Contains("labels") && Catch::Contains("</svg>"));
   CHECK(std::filesystem::exists(out / "labels" / "metrics.json"));
   // The same policy's row matches a plain run of it.
   const auto single = scratch_dir("compare-single") / "out";

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/platform/gpu_state.h"
 #include "tests/cli/cli_support.h"
 
 using namespace rlsim::test;
@@ -87,7 +88,10 @@ TEST_CASE("trace.json is valid Chrome trace JSON with one named track per GPU") 
       ++spans;
       CHECK(event["ts"].get<double>() >= 0.0);
       CHECK(event["dur"].get<double>() > 0.0);
-      CHECK((event["cat"] == "busy" || event["cat"] == "wait" || event["cat"] == "switching"));
+      using rlsim::StateKind;
+      const std::optional<StateKind> kind = rlsim::parse_enum<StateKind>(event["cat"].get<std::string>());
+      REQUIRE(kind);
+      CHECK((*kind == StateKind::busy || *kind == StateKind::wait || *kind == StateKind::switching));
     }
   }
   CHECK(threads == 16);

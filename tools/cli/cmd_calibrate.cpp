@@ -135,7 +135,7 @@ class CalibrateCommand : public Command {
       std::cout << std::left << std::setw(12) << "collective" << std::setw(6) << "gpus" << std::setw(10) << "per node"
                 << std::setw(10) << "alpha" << std::setw(12) << "bandwidth" << std::setw(10) << "MAPE" << "max err\n";
       for (const auto& c : p.collectives) {
-        std::cout << std::setw(12) << c.collective << std::setw(6) << c.gpus << std::setw(10) << c.gpus_per_node
+        std::cout << std::setw(12) << enum_name(c.collective) << std::setw(6) << c.gpus << std::setw(10) << c.gpus_per_node
                   << std::setw(10) << short_quantity(c.alpha_s, Quantity::duration) << std::setw(12)
                   << short_quantity(c.bandwidth_bytes_per_s, Quantity::bandwidth) << std::setw(10)
                   << percent(c.error.held_out_mape) << percent(c.error.held_out_max_error) << "\n";

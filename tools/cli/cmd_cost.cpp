@@ -180,7 +180,7 @@ class CostCommand : public Command {
       if (profile.card != card.name) {
         throw InputError(flag_location("--profile"), "profile was fitted for " + profile.card + ", not " + card.name);
       }
-      const CollectiveFit* fit = profile.find_collective("all_reduce", gpus_, per_node);
+      const CollectiveFit* fit = profile.find_collective(Collective::all_reduce, gpus_, per_node);
       if (!fit) throw InputError(flag_location("--profile"), "the profile has no all-reduce measurements; drop --profile");
       seconds = collective_seconds(*fit, gpus_, *bytes);
       source = "calibrated alpha-beta, measured at " + std::to_string(fit->gpus) + " GPUs with " +

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <unordered_map>
 #include <vector>
 
 namespace rlsim {
@@ -24,15 +23,13 @@ void append_micros(std::string& out, double micros) {
 // What an event says about its state, rendered once per distinct state.
 struct RenderedState {
   std::string name_and_category;  ///< `"name":"rollout","cat":"busy"`
-  std::string state_arg;          ///< `,"state":"busy:rollout"` (or empty)
+  std::string state_arg;          ///< `,"state":` and the state's name (or empty)
 };
 
-RenderedState render(const std::string& state, bool with_state_arg) {
-  const auto colon = state.find(':');
-  const std::string category = state.substr(0, colon);
-  const std::string name = colon == std::string::npos ? state : state.substr(colon + 1);
-  return {"\"name\":" + quoted(name) + ",\"cat\":" + quoted(category),
-          with_state_arg ? ",\"state\":" + quoted(state) : std::string()};
+RenderedState render(GpuState state, bool with_state_arg) {
+  return {"\"name\":" + quoted(std::string(detail_name(state))) +
+              ",\"cat\":" + quoted(std::string(enum_name(state.kind()))),
+          with_state_arg ? ",\"state\":" + quoted(to_string(state)) : std::string()};
 }
 
 }  // namespace
@@ -59,7 +56,7 @@ std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style
     out += "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + std::to_string(it->second) +
            ",\"tid\":" + std::to_string(t + 1) + ",\"args\":{\"name\":" + quoted(track.name) + "}}";
   }
-  std::unordered_map<std::string, RenderedState> rendered;
+  std::map<GpuState, RenderedState> rendered;
   const std::string index_key = quoted(style.index_key);
   for (const Interval& interval : timeline.intervals()) {
     auto state = rendered.find(interval.state);

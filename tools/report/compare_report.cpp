@@ -2,18 +2,20 @@
 #include "tools/report/compare_report.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <map>
 #include <set>
 
 #include "models/review/phase_preference.h"
+#include "sim/platform/gpu_state.h"
 #include "tools/report/text_format.h"
 
 namespace rlsim {
 namespace {
 
-const std::vector<std::string> kStandardCauses{"train_waits_rollout", "rollout_waits_weights", "rollout_waits_agents",
-                                               "long_tail"};
+/// The chart's name for GPU time that no interval covers (not a timeline state).
+const std::string kUnrecorded = "unrecorded";
 
 double number(const nlohmann::json& j, std::initializer_list<const char*> path) {
   const nlohmann::json* node = &j;
@@ -34,17 +36,24 @@ std::string text(const nlohmann::json& j, std::initializer_list<const char*> pat
 }
 
 /// Fill colour of a GPU state in the chart: busy phases cool, waits warm, switching amber.
-std::string colour(const std::string& state) {
-  static const std::map<std::string, std::string> fixed_colours{
-      {"busy:rollout", "#2e7d32"},          {"busy:train", "#1565c0"},
-      {"busy:ref_logprob", "#64b5f6"},      {"busy:weight_sync", "#7e57c2"},
-      {"switching", "#ffb300"},             {"wait:train_waits_rollout", "#c62828"},
-      {"wait:rollout_waits_weights", "#ef6c00"}, {"wait:rollout_waits_agents", "#f06292"},
-      {"wait:long_tail", "#e57373"},        {"down", "#212121"},
-      {"unrecorded", "#e0e0e0"}};
-  auto it = fixed_colours.find(state);
+std::string colour(const std::string& name) {
+  static const std::map<GpuState, std::string> fixed_colours{
+      {GpuState::busy(Phase::rollout), "#2e7d32"},
+      {GpuState::busy(Phase::train), "#1565c0"},
+      {GpuState::busy(Phase::ref_logprob), "#64b5f6"},
+      {GpuState::busy(Phase::weight_sync), "#7e57c2"},
+      {GpuState::switching(), "#ffb300"},
+      {GpuState::wait(WaitCause::train_waits_rollout), "#c62828"},
+      {GpuState::wait(WaitCause::rollout_waits_weights), "#ef6c00"},
+      {GpuState::wait(WaitCause::rollout_waits_agents), "#f06292"},
+      {GpuState::wait(WaitCause::long_tail), "#e57373"},
+      {GpuState::down(), "#212121"}};
+  if (name == kUnrecorded) return "#e0e0e0";
+  const std::optional<GpuState> state = parse_gpu_state(name);
+  assert(state && "metrics.json names only states of the name table");
+  auto it = fixed_colours.find(*state);
   if (it != fixed_colours.end()) return it->second;
-  return state.rfind("wait:", 0) == 0 ? "#ad1457" : "#9e9e9e";
+  return state->is(StateKind::wait) ? "#ad1457" : "#9e9e9e";
 }
 
 std::string xml_escape(const std::string& s) {
@@ -74,19 +83,24 @@ std::map<std::string, double> gpu_seconds_per_step(const nlohmann::json& m) {
     }
   }
   const double rest = gpus * number(m, {"sim_time_s"}) - recorded;
-  if (rest > 1e-6 * std::max(1.0, recorded)) states["unrecorded"] = rest / steps;
+  if (rest > 1e-6 * std::max(1.0, recorded)) states[kUnrecorded] = rest / steps;
   return states;
 }
 
 }  // namespace
 
 std::vector<std::string> compare_causes(const std::vector<ComparedPolicy>& rows) {
-  std::vector<std::string> causes = kStandardCauses;
-  std::set<std::string> extra;
+  std::vector<std::string> causes;
+  for (WaitCause cause : enum_values<WaitCause>()) {
+    if (always_reported(cause)) causes.emplace_back(enum_name(cause));
+  }
+  std::set<std::string> extra;  // alphabetical
   for (const auto& row : rows) {
     if (row.metrics.is_null() || !row.metrics.contains("bubble")) continue;
-    for (const auto& [cause, value] : row.metrics["bubble"]["by_cause"].items()) {
-      if (std::find(causes.begin(), causes.end(), cause) == causes.end()) extra.insert(cause);
+    for (const auto& [name, value] : row.metrics["bubble"]["by_cause"].items()) {
+      const std::optional<WaitCause> cause = parse_enum<WaitCause>(name);
+      assert(cause && "metrics.json names only causes of the name table");
+      if (!always_reported(*cause)) extra.insert(name);
     }
   }
   causes.insert(causes.end(), extra.begin(), extra.end());
@@ -156,11 +170,16 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
     bars.emplace_back(row.policy, per_step);
   }
   // Busy phases first, then switching, waits, down, unrecorded: the eye reads work left, loss right.
-  auto rank = [](const std::string& s) {
-    if (s.rfind("busy:", 0) == 0) return 0;
-    if (s == "switching") return 1;
-    if (s.rfind("wait:", 0) == 0) return 2;
-    if (s == "down") return 3;
+  auto rank = [](const std::string& name) {
+    const std::optional<GpuState> state = parse_gpu_state(name);
+    if (!state) return 4;  // unrecorded
+    switch (state->kind()) {
+      case StateKind::busy: return 0;
+      case StateKind::switching: return 1;
+      case StateKind::wait: return 2;
+      case StateKind::down: return 3;
+      case StateKind::transfer: break;
+    }
     return 4;
   };
   std::stable_sort(states.begin(), states.end(), [&](const auto& a, const auto& b) {

@@ -19,7 +19,8 @@ struct ComparedPolicy {
   std::string skipped;     ///< reason, when skipped
 };
 
-/// Bubble causes shown as columns: the four of docs/design.md §4, then any other cause a run reported.
+/// Bubble causes shown as columns: the four of docs/design.md §4 (always reported), then any other
+/// cause of the name table (sim/platform/gpu_state.h) a run reported, alphabetically.
 std::vector<std::string> compare_causes(const std::vector<ComparedPolicy>& rows);
 std::string compare_table(const std::string& scenario, const std::vector<ComparedPolicy>& rows);
 /// Header `policy,step_time_s,samples_per_s,bubble_fraction,<causes…>,usd_per_step,usd_per_1m_tokens,recommendation`.

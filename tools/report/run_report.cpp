@@ -24,12 +24,14 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["step_time_s"] = percentiles_json(m.step_time_s);
   j["throughput"] = {{"samples_per_s", m.samples_per_s}, {"tokens_per_s", m.tokens_per_s}};
   nlohmann::json causes = nlohmann::json::object();
-  for (const char* cause : {"train_waits_rollout", "rollout_waits_weights", "rollout_waits_agents", "long_tail"}) {
-    causes[cause] = 0.0;
+  for (WaitCause cause : enum_values<WaitCause>()) {
+    if (always_reported(cause)) causes[std::string(enum_name(cause))] = 0.0;
   }
-  for (const auto& [cause, fraction] : m.bubble_by_cause) causes[cause] = fraction;
+  for (const auto& [cause, fraction] : m.bubble_by_cause) causes[std::string(enum_name(cause))] = fraction;
   j["bubble"] = {{"fraction", m.bubble_fraction}, {"by_cause", causes}};
-  j["gpu_seconds_by_state"] = m.gpu_seconds_by_state;
+  nlohmann::json states = nlohmann::json::object();
+  for (const auto& [state, seconds] : m.gpu_seconds_by_state) states[to_string(state)] = seconds;
+  j["gpu_seconds_by_state"] = states;
   j["gpu_utilization"] = m.gpu_utilization;
   nlohmann::json pools = nlohmann::json::object();
   for (const auto& [name, p] : m.pools) {
@@ -112,9 +114,11 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   add("throughput", fmt("%.2f samples/s", m.samples_per_s) + ", " + fmt("%.0f tokens/s", m.tokens_per_s));
   add("GPU utilisation", fmt("%.1f %%", 100.0 * m.gpu_utilization));
   add("bubble (GPU time waiting)", fmt("%.1f %%", 100.0 * m.bubble_fraction));
-  for (const auto& [cause, fraction] : m.bubble_by_cause) {
-    add(("  wait:" + cause).c_str(), fmt("%.1f %%", 100.0 * fraction));
-  }
+  std::map<std::string, double> causes_by_name;  // listed alphabetically
+  for (const auto& [cause, fraction] : m.bubble_by_cause)
+    causes_by_name[to_string(GpuState::wait(cause))] = fraction;
+  for (const auto& [name, fraction] : causes_by_name)
+    add(("  " + name).c_str(), fmt("%.1f %%", 100.0 * fraction));
   for (const auto& [name, pool] : m.pools) {
     add(("pool " + name).c_str(), std::to_string(pool.gpus) + " GPUs, " + fmt("%.1f %% busy", 100.0 * pool.busy_fraction) +
                                       ", " + fmt("%.1f %% waiting", 100.0 * pool.wait_fraction));

@@ -1,4 +1,4 @@
-// Blast radius from the timeline's "down" and "wait:fault" intervals.
+// Blast radius from the timeline's `down` and `wait:fault` intervals.
 #include "sim/engine/faults/fault_metrics.h"
 
 #include <set>
@@ -11,8 +11,8 @@ FaultMetrics fault_metrics(const Timeline& timeline, int events) {
   std::set<int> failed, stopped;
   std::vector<std::pair<double, double>> windows;
   for (const Interval& i : timeline.intervals()) {
-    const bool down = i.state == "down";
-    if (!down && i.state != "wait:fault") continue;
+    const bool down = i.state == GpuState::down();
+    if (!down && i.state != GpuState::wait(WaitCause::fault)) continue;
     (down ? m.gpu_seconds_down : m.gpu_seconds_stopped) += i.end_s - i.start_s;
     if (down) failed.insert(i.track);
     stopped.insert(i.track);

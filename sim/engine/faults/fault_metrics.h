@@ -1,5 +1,5 @@
-// FaultMetrics: a run's blast radius — how many GPUs failed ("down"), how many stopped because of
-// a failure (down, or healthy but waiting out a repair: "wait:fault"), the GPU-seconds each lost,
+// FaultMetrics: a run's blast radius — how many GPUs failed (`down`), how many stopped because of
+// a failure (down, or healthy but waiting out a repair: `wait:fault`), the GPU-seconds each lost,
 // how many steps a failure overlapped (delayed), and how long failed links were down.
 #pragma once
 
@@ -12,7 +12,7 @@ struct FaultMetrics {
   int gpus_failed = 0;
   int gpus_stopped = 0;             ///< failed ones included
   double gpu_seconds_down = 0.0;
-  double gpu_seconds_stopped = 0.0; ///< healthy GPUs waiting out a repair ("wait:fault")
+  double gpu_seconds_stopped = 0.0; ///< healthy GPUs waiting out a repair (`wait:fault`)
   int steps_delayed = 0;
   int links_failed = 0;
   double link_seconds_down = 0.0;   ///< summed over link events

@@ -7,11 +7,11 @@
 
 namespace rlsim {
 
-int fault_state_rank(const std::string& state) {
-  if (state == "down") return 0;
-  if (state.rfind("busy:", 0) == 0) return 1;
-  if (state == "switching") return 2;
-  if (state == "wait:fault") return 3;
+int fault_state_rank(GpuState state) {
+  if (state == GpuState::down()) return 0;
+  if (state.is(StateKind::busy)) return 1;
+  if (state == GpuState::switching()) return 2;
+  if (state == GpuState::wait(WaitCause::fault)) return 3;
   return 4;
 }
 
@@ -64,7 +64,8 @@ double FaultState::running_again(double now, const std::vector<simgrid::s4u::Hos
 void FaultState::record_down(Timeline& timeline, double end_s) const {
   for (size_t e = 0; e < spec_.events.size(); ++e) {
     const double start = std::min(spec_.events[e].at_s, end_s);
-    for (int track : victim_tracks_[e]) timeline.record(track, "down", start, std::min(repaired_s(e), end_s), -1);
+    for (int track : victim_tracks_[e])
+      timeline.record(track, GpuState::down(), start, std::min(repaired_s(e), end_s), -1);
   }
 }
 

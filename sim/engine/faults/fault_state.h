@@ -25,7 +25,7 @@ struct GpuGroup;
 
 /// Which state keeps a GPU's time where records overlap under faults: down, then work, then
 /// switching, then waiting out a repair, then other waits (Timeline::resolve_overlaps).
-int fault_state_rank(const std::string& state);
+int fault_state_rank(GpuState state);
 
 class FaultState {
  public:
@@ -45,7 +45,7 @@ class FaultState {
   double running_again(double now, const std::vector<simgrid::s4u::Host*>& hosts) const;
   double repaired_s(size_t e) const { return spec_.events[e].at_s + spec_.events[e].repair_after_s; }
 
-  /// Records "down" on the failed GPUs of every event, clipped to [0, end_s).
+  /// Records GpuState::down() on the failed GPUs of every event, clipped to [0, end_s).
   void record_down(Timeline& timeline, double end_s) const;
 
 

@@ -34,14 +34,15 @@ class DisaggregatedPolicy : public Policy {
       const int count = launch_step(ctx, service, step);
       const TrainingBatch batch = collect(service, count);
       const double rollout_end = sg4::Engine::get_clock();
-      ctx.record(ctx.trainer, "wait:train_waits_rollout", record.start_s, rollout_end, step);
+      ctx.record(ctx.trainer, GpuState::wait(WaitCause::train_waits_rollout), record.start_s, rollout_end,
+                 step);
 
       trainer.train(batch.train_tokens, step);
       const double train_end = sg4::Engine::get_clock();
       sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(),
                    ctx.scenario.weight_sync.method);
       const double sync_end = sg4::Engine::get_clock();
-      ctx.record(ctx.trainer, "busy:weight_sync", train_end, sync_end, step);
+      ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
       service.update_weights(step + 1, 0.0);
 
       record.end_s = sync_end;

@@ -25,19 +25,13 @@ namespace rlsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-Preemption preemption_of(const LabelsSpec& labels) {
-  if (labels.preemption == "recompute") return Preemption::recompute;
-  if (labels.preemption == "migrate") return Preemption::migrate;
-  return Preemption::save_kv;
-}
-
 /// Feeds the rollout as labels.launch says — whole steps (`step`, the pipeline of `overlap`) or
 /// one trajectory per finished one (`rolling`) — never more than policy.max_staleness weight
 /// versions ahead of the trainer; sorts finished trajectories into per-step batches.
 class Launcher {
  public:
   Launcher(RlContext& ctx, RolloutService& service)
-      : ctx_(ctx), service_(service), rolling_(ctx.scenario.labels.launch == "rolling") {}
+      : ctx_(ctx), service_(service), rolling_(ctx.scenario.labels.launch == LaunchMode::rolling) {}
 
   /// Launches what is allowed with the trainer at weight version `version`.
   void launch_allowed(int version) {
@@ -128,7 +122,7 @@ class LabelsPolicy : public Policy {
     Trainer trainer(ctx, ctx.cost, ctx.trainer, s.training.dp);
     service.start();
     const PhaseSwitchCosts costs = phase_switch_costs(s);
-    const Preemption mode = preemption_of(s.labels);
+    const Preemption mode = s.labels.preemption;
     std::vector<sg4::Host*> sync_targets;
     for (int i : layout.rollout_only) sync_targets.push_back(layout.instances[static_cast<size_t>(i)].leader());
 
@@ -147,14 +141,15 @@ class LabelsPolicy : public Policy {
       const double wait_start = sg4::Engine::get_clock();
       auto* batch = sg4::Mailbox::by_name("label-batch-" + std::to_string(step))->get<TrainingBatch>();
       const double ready = sg4::Engine::get_clock();
-      ctx.record(layout.idle_trainers, "wait:train_waits_rollout", wait_start, ready, step);
+      ctx.record(layout.idle_trainers, GpuState::wait(WaitCause::train_waits_rollout), wait_start, ready,
+                 step);
 
       // Take the train-tagged instances away from rollout; the first to stop wait for the last.
       const std::vector<double> stopped = service.preempt(layout.flexible, mode);
       const double all_stopped = sg4::Engine::get_clock();
       for (size_t n = 0; n < stopped.size(); ++n) {
-        ctx.record(layout.instances[static_cast<size_t>(layout.flexible[n])], "wait:train_waits_rollout", stopped[n],
-                   all_stopped, step);
+        ctx.record(layout.instances[static_cast<size_t>(layout.flexible[n])],
+                   GpuState::wait(WaitCause::train_waits_rollout), stopped[n], all_stopped, step);
       }
       run_switch(ctx, layout.lent_trainers, costs.to_train_s, step);
       const double train_start = sg4::Engine::get_clock();
@@ -162,7 +157,7 @@ class LabelsPolicy : public Policy {
       const double train_end = sg4::Engine::get_clock();
       sync_weights(trainer.gpus().leader(), sync_targets, trainer.weight_bytes(), s.weight_sync.method);
       const double sync_end = sg4::Engine::get_clock();
-      ctx.record(ctx.trainer, "busy:weight_sync", train_end, sync_end, step);
+      ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
       version = step + 1;
       service.update_weights(version, s.policy.weight_swap_s, layout.rollout_only);
       run_switch(ctx, layout.lent_trainers, costs.to_rollout_s, step);

@@ -52,12 +52,12 @@ class OverlapPolicy : public Policy {
       const double wait_start = sg4::Engine::get_clock();
       auto* batch = batches->get<TrainingBatch>();
       const double train_start = sg4::Engine::get_clock();
-      ctx.record(ctx.trainer, "wait:train_waits_rollout", wait_start, train_start, step);
+      ctx.record(ctx.trainer, GpuState::wait(WaitCause::train_waits_rollout), wait_start, train_start, step);
       trainer.train(batch->train_tokens, step);
       const double train_end = sg4::Engine::get_clock();
       sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(), s.weight_sync.method);
       const double sync_end = sg4::Engine::get_clock();
-      ctx.record(ctx.trainer, "busy:weight_sync", train_end, sync_end, step);
+      ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
       service.update_weights(step + 1, s.policy.weight_swap_s);
       {
         std::unique_lock lock(*mutex);

@@ -18,7 +18,7 @@ void run_switch(RlContext& context, const GpuGroup& group, double seconds, int s
   if (seconds <= 0.0 || group.hosts.empty()) return;
   const double start = sg4::Engine::get_clock();
   group.start_lockstep(seconds)->wait();
-  context.record(group, "switching", start, sg4::Engine::get_clock(), step);
+  context.record(group, GpuState::switching(), start, sg4::Engine::get_clock(), step);
 }
 
 }  // namespace rlsim

@@ -15,7 +15,7 @@ struct PhaseSwitchCosts {
 
 PhaseSwitchCosts phase_switch_costs(const Scenario& scenario);
 
-/// Runs `seconds` of switching on every GPU of `group` at once; records "switching".
+/// Runs `seconds` of switching on every GPU of `group` at once; records `switching`.
 void run_switch(RlContext& context, const GpuGroup& group, double seconds, int step);
 
 }  // namespace rlsim

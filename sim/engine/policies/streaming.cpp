@@ -72,13 +72,14 @@ class StreamingPolicy : public Policy {
           while (launched < total && launched - consumed < ahead && launched < consumed + per_step) launch_one();
         }
         const double train_start = sg4::Engine::get_clock();
-        ctx.record(ctx.trainer, "wait:train_waits_rollout", wait_start, train_start, step);
+        ctx.record(ctx.trainer, GpuState::wait(WaitCause::train_waits_rollout), wait_start, train_start,
+                   step);
         record.rollout_s += train_start - wait_start;
         trainer.train(batch.train_tokens, step);
         const double train_end = sg4::Engine::get_clock();
         sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(), s.weight_sync.method);
         const double sync_end = sg4::Engine::get_clock();
-        ctx.record(ctx.trainer, "busy:weight_sync", train_end, sync_end, step);
+        ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
         service.update_weights(++version, s.policy.weight_swap_s);
         record.train_s += train_end - train_start;
         record.weight_sync_s += sync_end - train_end;

@@ -85,8 +85,8 @@ RunFigures simulate_figures(const Scenario& s) {
     test::Figures out;
     out.set_list("step_s", steps);
     out.set("bubble", r.metrics.bubble_fraction);
-    out.set("train_waits_rollout", r.metrics.bubble_by_cause["train_waits_rollout"]);
-    out.set("rollout_waits_weights", r.metrics.bubble_by_cause["rollout_waits_weights"]);
+    out.set("train_waits_rollout", r.metrics.bubble_by_cause[WaitCause::train_waits_rollout]);
+    out.set("rollout_waits_weights", r.metrics.bubble_by_cause[WaitCause::rollout_waits_weights]);
     return out;
   });
   return {figures.list("step_s"), figures.at("bubble"), figures.at("train_waits_rollout"),

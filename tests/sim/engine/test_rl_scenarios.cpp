@@ -33,7 +33,7 @@ Figures run_scenario(const std::string& file, const std::vector<std::string>& ov
     out.set("bubble_fraction", m.bubble_fraction);
     out.set("samples_per_s", m.samples_per_s);
     out.set("tpot_p50_s", m.tpot_s.p50);
-    for (const auto& [cause, fraction] : m.bubble_by_cause) out.set("wait_" + cause, fraction);
+    for (const auto& [cause, fraction] : m.bubble_by_cause) out.set("wait_" + std::string(enum_name(cause)), fraction);
     return out;
   });
 }

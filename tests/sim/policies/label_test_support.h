@@ -40,7 +40,7 @@ inline PolicyRun simulate_scenario(const std::string& file, const std::string& p
     const RunMetrics& m = r.metrics;
     double rollout_fault = 0.0, train_fault = 0.0;
     for (const auto& i : r.timeline.intervals()) {
-      if (i.state != "down" && i.state != "wait:fault") continue;
+      if (i.state != GpuState::down() && i.state != GpuState::wait(WaitCause::fault)) continue;
       const std::string& pool = r.timeline.tracks()[static_cast<size_t>(i.track)].group;
       (pool == "rollout" ? rollout_fault : train_fault) += i.end_s - i.start_s;
     }

@@ -43,7 +43,7 @@ struct PreemptRun {
   double finish_s = 0.0;
   double stopped_s = 0.0;
   double resumed_s = 0.0;
-  std::vector<double> switching_s;  ///< durations of the instance's "switching" intervals
+  std::vector<double> switching_s;  ///< durations of the instance's `switching` intervals
   int finished_on = -1;
 };
 
@@ -87,11 +87,11 @@ PreemptRun simulate_call(double preempt_at, double pause_s, Preemption mode) {
     });
     engine->run();
     for (const auto& i : timeline.intervals()) {
-      if (i.state == "switching" && i.track == 0) run.switching_s.push_back(i.end_s - i.start_s);
+      if (i.state == GpuState::switching() && i.track == 0) run.switching_s.push_back(i.end_s - i.start_s);
     }
     double last_busy = 0.0;  // the call's last token came from the instance busy last
     for (const auto& i : timeline.intervals()) {
-      if (i.state == "busy:rollout" && i.end_s > last_busy) {
+      if (i.state == GpuState::busy(Phase::rollout) && i.end_s > last_busy) {
         last_busy = i.end_s;
         run.finished_on = i.track;
       }
