@@ -128,7 +128,7 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   LoadedAfdScenario loaded;
   AfdScenario& s = loaded.scenario;
   s.file = path;
-  if (root.choice_or("kind", ScenarioKind::rl) != ScenarioKind::afd) {
+  if (root.choice_or("kind", ScenarioFileKind::rl) != ScenarioFileKind::afd) {
     root.fail("kind", "load_afd_scenario needs 'kind: afd'");
   }
   s.name = root.text_or("name", std::filesystem::path(path).stem().string());

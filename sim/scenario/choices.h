@@ -8,9 +8,10 @@
 
 namespace rlsim {
 
-/// `kind`: an RL post-training scenario or a single AFD decode instance (docs/afd.md).
+/// `kind` as the scenario loaders of sim/ know it: an RL post-training scenario or a single AFD
+/// decode instance (docs/afd.md). The CLI picks the kind from its own registry (tools/kinds/).
 #define RLSIM_SCENARIO_KINDS(X) X(rl) X(afd)
-RLSIM_NAMED_ENUM(ScenarioKind, RLSIM_SCENARIO_KINDS)
+RLSIM_NAMED_ENUM(ScenarioFileKind, RLSIM_SCENARIO_KINDS)
 
 /// `rollout.preemption`: what an inference instance does with a sequence it preempts when its KV
 /// cache runs out: drop the KV and prefill it again later, or swap it out to host memory and back.

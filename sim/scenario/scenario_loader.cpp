@@ -1,6 +1,7 @@
 // The scenario schema: each section's fields, defaults, units and ranges are declared once here.
 #include "sim/scenario/scenario_loader.h"
 
+#include <cassert>
 #include <filesystem>
 #include <set>
 
@@ -139,12 +140,14 @@ Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const L
   return catalog;
 }
 
-ScenarioKind scenario_kind(const std::string& path, const LoadOptions& options) {
+std::string scenario_kind(const std::string& path, const LoadOptions& options,
+                          const std::vector<std::string>& kinds) {
+  assert(!kinds.empty() && "the CLI registers at least one scenario kind");
   YamlSource source = load_yaml_file(path);
   for (const auto& assignment : options.overrides) apply_override(source, assignment);
   YAML::Node ignored(YAML::NodeType::Map);
   YamlReader root(source, source.root, "", ignored);
-  return root.choice_or("kind", ScenarioKind::rl);
+  return root.choice_or("kind", kinds, kinds.front());
 }
 
 LoadedScenario load_scenario(const std::string& path, const LoadOptions& options) {
@@ -163,7 +166,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
     root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
   }
 
-  if (root.choice_or("kind", ScenarioKind::rl) == ScenarioKind::afd) {
+  if (root.choice_or("kind", ScenarioFileKind::rl) == ScenarioFileKind::afd) {
     root.fail("kind", "this is an AFD scenario (kind: afd); it is loaded by load_afd_scenario");
   }
   loaded.catalog = load_scenario_catalog(root, path, options);

@@ -25,10 +25,12 @@ struct LoadedScenario {
   std::string resolved_yaml;  ///< text of resolved.yaml
 };
 
-/// What a scenario file describes (its top-level `kind:`): an RL post-training run (the default)
-/// or one attention-FFN-disaggregated decode instance (sim/scenario/afd_reader.h).
-/// The kind of the scenario at `path` after `--set` overrides; InputError as load_scenario.
-ScenarioKind scenario_kind(const std::string& path, const LoadOptions& options = {});
+/// What the scenario at `path` describes after `--set` overrides: its top-level `kind:`, one of
+/// `kinds` (the CLI's registered kinds, e.g. "rl" for an RL post-training run or "afd" for one
+/// attention-FFN-disaggregated decode instance), or kinds.front() when it has none. InputError at
+/// `kind` listing `kinds` when it names another, else as load_scenario.
+std::string scenario_kind(const std::string& path, const LoadOptions& options,
+                          const std::vector<std::string>& kinds);
 
 /// Loads an RL scenario (`kind: rl` or no kind); an AFD scenario is an InputError at its `kind`.
 LoadedScenario load_scenario(const std::string& path, const LoadOptions& options = {});

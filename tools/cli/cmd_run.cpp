@@ -2,13 +2,10 @@
 // trace.json and resolved.yaml into DIR (all or nothing).
 #include <iostream>
 
-#include "sim/engine/simulation.h"
-#include "sim/platform/topology.h"
-#include "tools/cli/afd_run.h"
 #include "tools/cli/command.h"
-#include "tools/report/output_dir.h"
-#include "tools/report/run_report.h"
 #include "tools/cli/scenario_args.h"
+#include "tools/kinds/scenario_kind.h"
+#include "tools/report/output_dir.h"
 
 namespace rlsim {
 namespace {
@@ -34,24 +31,18 @@ class RunCommand : public Command {
   }
 
   int run() override {
-    if (scenario_kind(args_.file, load_options(args_)) == ScenarioKind::afd) return run_afd(args_, out_, logs_);
-    LoadedScenario loaded = args_.load();
-    const Scenario& scenario = loaded.scenario;
-    Topology topology(scenario.cluster);  // reject unusable topologies before writing anything
-    check_policy(scenario);
+    const LoadOptions options = args_.load_options();
+    const std::unique_ptr<ScenarioKind> kind = scenario_kind_of(args_.file, options);
+    const std::unique_ptr<CheckedScenario> scenario = kind->load(args_.file, options);
     StagedOutput output(out_);
-    SimulationOptions options;
-    for (const auto& log : logs_) options.simgrid_args.push_back("--log=" + log);
-    SimulationResult result = simulate(scenario, options);
-    output.write("metrics.json", metrics_json(scenario, result.metrics).dump(2) + "\n");
-    output.write("trace.json", trace_json(scenario, result.timeline));
-    output.write("resolved.yaml", loaded.resolved_yaml);
-    const bool ledger = scenario.cluster.dataplane.ledger;
-    if (ledger) output.write("trajectories.jsonl", ledger_jsonl(result.ledger));
+    SimulationOptions simulation;
+    for (const auto& log : logs_) simulation.simgrid_args.push_back("--log=" + log);
+    const std::unique_ptr<FinishedRun> run = scenario->simulate(simulation);
+    run->write_outputs(output);
     output.commit();
-    std::cout << summary_table(scenario, result.metrics);
-    std::cout << "outputs: " << out_ << "/{metrics.json,trace.json,resolved.yaml" << (ledger ? ",trajectories.jsonl" : "")
-              << "}\n";
+    std::string files;
+    for (const auto& file : output.files()) files += (files.empty() ? "" : ",") + file;
+    std::cout << run->summary() << "outputs: " << out_ << "/{" << files << "}\n";
     return kExitOk;
   }
 

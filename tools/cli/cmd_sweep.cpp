@@ -5,13 +5,12 @@
 // default grid (`sweep:`), so `rlsim sweep scenarios/afd-step3.yaml --out DIR` needs no flags.
 #include <iostream>
 
-#include "tools/cli/afd_run.h"
 #include "sim/process/child_pool.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
+#include "tools/kinds/scenario_kind.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
-#include "tools/sweep/sweep_point.h"
 #include "tools/sweep/sweep_report.h"
 
 namespace rlsim {
@@ -53,31 +52,31 @@ class SweepCommand : public Command {
   }
 
   int run() override {
-    const LoadOptions base = load_options(args_);
-    const ScenarioKind kind = scenario_kind(args_.file, base);
+    const LoadOptions base = args_.load_options();
+    const std::unique_ptr<ScenarioKind> kind = scenario_kind_of(args_.file, base);
     std::vector<SweepAxis> axes;
     for (const auto& param : params_) axes.push_back(parse_sweep_param(param));
-    if (axes.empty()) axes = default_axes(kind);
+    if (axes.empty()) axes = default_axes(*kind, base);
     const SweepGrid grid(axes);
     const SweepShard shard = shard_.empty() ? SweepShard{} : parse_sweep_shard(shard_);
 
     SweepManifest manifest;
     manifest.scenario = args_.file;
-    manifest.kind = kind == ScenarioKind::afd ? "afd" : "rl";
+    manifest.kind = kind->name();
     manifest.sets = args_.sets;
     manifest.seed = args_.seed;
     manifest.axes = grid.axes();
     manifest.points = grid.size();
     manifest.header = {"point"};
     for (const auto& axis : grid.axes()) manifest.header.push_back(axis.path);
-    for (const auto& column : sweep_metric_columns(kind)) manifest.header.push_back(column);
+    for (const auto& column : kind->sweep_columns()) manifest.header.push_back(column);
 
     // Every point of this shard is checked before anything is written or simulated.
     std::vector<long> mine;
     for (long point = 0; point < grid.size(); ++point) {
       if (!shard.holds(point)) continue;
       mine.push_back(point);
-      check_sweep_point(args_.file, point_options(base, grid, point), kind);
+      kind->load(args_.file, point_options(base, grid, point));
     }
 
     const fs::path dir(out_);
@@ -104,7 +103,9 @@ class SweepCommand : public Command {
     const ChildOutcome failure = run_in_children(
         todo, jobs_,
         [&](long point) {
-          return csv_line(run_sweep_point(args_.file, point_options(base, grid, point), kind));
+          // Default SimulationOptions: a point's SimGrid stays silent.
+          return csv_line(
+              kind->load(args_.file, point_options(base, grid, point))->simulate({})->sweep_row());
         },
         [&](const ChildOutcome& outcome) {
           if (!outcome.ok) return;
@@ -124,20 +125,14 @@ class SweepCommand : public Command {
 
     SweepTable table = read_sweep_csv(csv);
     write_sweep_csv(csv, table);
-    report(dir, table, manifest, shard.count == 1);
+    report(dir, table, manifest, *kind, shard.count == 1);
     return kExitOk;
   }
 
  private:
-  std::vector<SweepAxis> default_axes(ScenarioKind kind) const {
-    std::vector<SweepAxis> axes;
-    if (kind == ScenarioKind::afd) {
-      const LoadedAfdScenario loaded = load_checked_afd(args_);
-      for (const auto& spec : loaded.scenario.sweep) {
-        axes.push_back(parse_sweep_axis(spec.path, spec.values,
-                                        {args_.file + " (sweep.params." + spec.path + ")", 0, 0}));
-      }
-    }
+  /// The grid the scenario declares; InputError when it declares none.
+  std::vector<SweepAxis> default_axes(const ScenarioKind& kind, const LoadOptions& base) const {
+    std::vector<SweepAxis> axes = kind.load(args_.file, base)->default_sweep_axes();
     if (axes.empty()) {
       throw InputError(
           {args_.file, 0, 0},
@@ -159,8 +154,10 @@ class SweepCommand : public Command {
     return out;
   }
 
-  void report(const fs::path& dir, const SweepTable& table, const SweepManifest& manifest, bool whole) const {
-    const SweepSummary summary = summarize_sweep(table, manifest, pareto_);
+  void report(const fs::path& dir, const SweepTable& table, const SweepManifest& manifest,
+              const ScenarioKind& kind, bool whole) const {
+    const SweepSummary summary =
+        summarize_sweep(table, manifest, kind.sweep_report(table, manifest), pareto_);
     std::cout << summary.text;
     if (!whole) {
       std::cout << "shard done: join the shards with `rlsim sweep-merge " << dir.string() << "`\n";

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "tools/cli/command.h"
+#include "tools/kinds/scenario_kind.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
 #include "tools/sweep/sweep_report.h"
@@ -35,6 +36,8 @@ class SweepMergeCommand : public Command {
 
   int run() override {
     const SweepManifest manifest = read_sweep_manifest(dirs_.front());
+    const std::unique_ptr<ScenarioKind> kind =
+        make_scenario_kind(manifest.kind, {manifest_path(dirs_.front()).string(), 1, 1});
     SweepTable merged;
     merged.header = manifest.header;
     for (const auto& dir : dirs_) {
@@ -72,7 +75,8 @@ class SweepMergeCommand : public Command {
     const fs::path out = out_.empty() ? fs::path(dirs_.front()) : fs::path(out_);
     claim_sweep_dir(out, manifest);
     write_sweep_csv(out / "sweep.csv", merged);
-    const SweepSummary summary = summarize_sweep(merged, manifest, pareto_);
+    const SweepSummary summary =
+        summarize_sweep(merged, manifest, kind->sweep_report(merged, manifest), pareto_);
     std::cout << summary.text;
     write_sweep_outputs(out, summary);
     std::cout << "merged " << merged.rows.size() << " points -> " << (out / "sweep.csv").string() << "\n";

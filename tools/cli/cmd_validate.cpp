@@ -2,11 +2,9 @@
 // policy constraints) without simulating it.
 #include <iostream>
 
-#include "sim/engine/simulation.h"
-#include "sim/platform/topology.h"
-#include "tools/cli/afd_run.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
+#include "tools/kinds/scenario_kind.h"
 
 namespace rlsim {
 namespace {
@@ -23,15 +21,10 @@ class ValidateCommand : public Command {
     return sub;
   }
   int run() override {
-    if (scenario_kind(args_.file, load_options(args_)) == ScenarioKind::afd) return validate_afd(args_);
-    LoadedScenario loaded = args_.load();
-    Topology topology(loaded.scenario.cluster);
-    check_policy(loaded.scenario);
-    int gpus = 0;
-    for (const auto& pool : loaded.scenario.cluster.pools) gpus += pool.gpus();
-    std::cout << args_.file << ": ok (" << loaded.scenario.name << ": " << gpus << " GPUs in "
-              << loaded.scenario.cluster.pools.size() << " pools, model " << loaded.scenario.model.name << ", policy "
-              << loaded.scenario.policy.name << ")\n";
+    const LoadOptions options = args_.load_options();
+    const std::unique_ptr<CheckedScenario> scenario =
+        scenario_kind_of(args_.file, options)->load(args_.file, options);
+    std::cout << args_.file << ": ok (" << scenario->description() << ")\n";
     return kExitOk;
   }
 

@@ -11,11 +11,11 @@ void ScenarioArgs::add_to(CLI::App* app) {
   app->add_option("--seed", seed, "Random seed (overrides the scenario's 'seed')");
 }
 
-LoadedScenario ScenarioArgs::load() const {
+LoadOptions ScenarioArgs::load_options() const {
   LoadOptions options;
   options.overrides = sets;
   options.seed = seed;
-  return load_scenario(file, options);
+  return options;
 }
 
 }  // namespace rlsim

@@ -1,5 +1,5 @@
 // The arguments every scenario-taking command shares: the file, `--set a.b=v` overrides and
-// `--seed`, and loading them into a checked scenario.
+// `--seed`, and the load options they make (tools/kinds/scenario_kind.h loads the file).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -18,7 +18,8 @@ struct ScenarioArgs {
   std::optional<uint64_t> seed;
 
   void add_to(CLI::App* app);
-  LoadedScenario load() const;
+  /// The `--set` overrides and `--seed` as the loaders take them.
+  LoadOptions load_options() const;
 };
 
 }  // namespace rlsim

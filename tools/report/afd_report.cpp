@@ -6,18 +6,10 @@
 #include <map>
 
 #include "tools/report/chrome_trace.h"
+#include "tools/report/text_format.h"
 #include "tools/sweep/sweep_csv.h"
 
 namespace rlsim {
-namespace {
-
-std::string fmt(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
-}  // namespace
 
 nlohmann::json afd_metrics_json(const AfdScenario& s, const AfdMetrics& m) {
   const AfdDeploymentSpec& d = s.afd;
@@ -75,24 +67,26 @@ std::string afd_summary_table(const AfdScenario& s, const AfdMetrics& m) {
   };
   add("batch / micro-batches", std::to_string(d.batch) + " sequences / " + std::to_string(d.micro_batches) +
                                    " (context " + std::to_string(d.context) + ")");
-  add("TPOT (target)", fmt("%.2f ms", 1e3 * m.tpot_s) + " (" + fmt("%.1f ms", 1e3 * d.target_tpot_s) + ", " +
+  add("TPOT (target)", formatted("%.2f ms", 1e3 * m.tpot_s) + " (" +
+                           formatted("%.1f ms", 1e3 * d.target_tpot_s) + ", " +
                            (m.meets_target ? "met" : "missed") + ")");
-  add("TPOT, analytic ping-pong",
-      fmt("%.2f ms", 1e3 * m.analytic.iteration_s) + fmt(" (needs m >= %.2f)", m.analytic.min_micro_batches));
-  add("throughput",
-      fmt("%.0f tokens/s", m.tokens_per_s) + ", " + fmt("%.0f tokens/s per GPU", m.tokens_per_s_per_gpu));
-  add("per layer: attention", fmt("%.3f ms", 1e3 * m.attention_s_per_layer));
-  add("per layer: transfer", fmt("%.3f ms", 1e3 * m.transfer_s_per_layer));
-  add("per layer: FFN", fmt("%.3f ms", 1e3 * m.ffn_s_per_layer));
-  add("FFN utilisation (FLOPs)", fmt("%.1f %%", 100.0 * m.ffn_utilization));
-  add("busy: attention / FFN", fmt("%.1f %%", 100.0 * m.attention_busy_fraction) + " / " +
-                                   fmt("%.1f %%", 100.0 * m.ffn_busy_fraction));
+  add("TPOT, analytic ping-pong", formatted("%.2f ms", 1e3 * m.analytic.iteration_s) +
+                                      formatted(" (needs m >= %.2f)", m.analytic.min_micro_batches));
+  add("throughput", formatted("%.0f tokens/s", m.tokens_per_s) + ", " +
+                        formatted("%.0f tokens/s per GPU", m.tokens_per_s_per_gpu));
+  add("per layer: attention", formatted("%.3f ms", 1e3 * m.attention_s_per_layer));
+  add("per layer: transfer", formatted("%.3f ms", 1e3 * m.transfer_s_per_layer));
+  add("per layer: FFN", formatted("%.3f ms", 1e3 * m.ffn_s_per_layer));
+  add("FFN utilisation (FLOPs)", formatted("%.1f %%", 100.0 * m.ffn_utilization));
+  add("busy: attention / FFN", formatted("%.1f %%", 100.0 * m.attention_busy_fraction) + " / " +
+                                   formatted("%.1f %%", 100.0 * m.ffn_busy_fraction));
   add("busiest link", m.busiest_link.empty()
                           ? std::string("-")
-                          : m.busiest_link + fmt(" (%.1f %%)", 100.0 * m.max_link_utilization));
-  add("memory: attention / FFN GPU", fmt("%.0f %%", 100.0 * m.attention_memory_fraction) + " / " +
-                                         fmt("%.0f %%", 100.0 * m.ffn_memory_fraction));
-  add("cost", fmt("%.2f USD/h", m.usd_per_hour) + ", " + fmt("%.3f USD per 1M tokens", m.usd_per_1m_tokens));
+                          : m.busiest_link + formatted(" (%.1f %%)", 100.0 * m.max_link_utilization));
+  add("memory: attention / FFN GPU", formatted("%.0f %%", 100.0 * m.attention_memory_fraction) + " / " +
+                                         formatted("%.0f %%", 100.0 * m.ffn_memory_fraction));
+  add("cost", formatted("%.2f USD/h", m.usd_per_hour) + ", " +
+                  formatted("%.3f USD per 1M tokens", m.usd_per_1m_tokens));
   return out;
 }
 

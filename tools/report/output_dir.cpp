@@ -25,6 +25,7 @@ void StagedOutput::write(const std::string& file_name, const std::string& conten
   std::ofstream out(staging_ / file_name, std::ios::binary);
   out << content;
   if (!out) throw std::runtime_error("cannot write " + (staging_ / file_name).string());
+  files_.push_back(file_name);
 }
 
 void StagedOutput::commit() {

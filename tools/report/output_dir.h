@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace rlsim {
 
@@ -19,10 +20,13 @@ class StagedOutput {
   /// Moves every staged file into the target folder (created if needed).
   void commit();
   const std::filesystem::path& target() const { return target_; }
+  /// The names written so far, in order (what `rlsim run` lists after "outputs:").
+  const std::vector<std::string>& files() const { return files_; }
 
  private:
   std::filesystem::path target_;
   std::filesystem::path staging_;
+  std::vector<std::string> files_;
   bool committed_ = false;
 };
 

@@ -13,6 +13,13 @@ inline std::string fixed(double value, int decimals) {
   return text;
 }
 
+/// `value` through one printf conversion, e.g. formatted("%.2f ms", 31.254) = "31.25 ms".
+inline std::string formatted(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
 /// `text` padded with spaces to `width` columns (one space added when it is already as wide).
 inline std::string padded(const std::string& text, size_t width) {
   return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');

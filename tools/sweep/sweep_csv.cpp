@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -58,6 +59,12 @@ int SweepTable::column(const std::string& name) const {
     if (header[i] == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+double SweepTable::number(long point, const std::string& name) const {
+  const int c = column(name);
+  if (c < 0) return 0.0;
+  return std::strtod(rows.at(point)[static_cast<size_t>(c)].c_str(), nullptr);
 }
 
 std::string csv_line(const std::vector<std::string>& cells) {

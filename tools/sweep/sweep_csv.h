@@ -20,6 +20,9 @@ struct SweepTable {
 
   /// Index of column `name`, or -1.
   int column(const std::string& name) const;
+  /// The cell of `point` (a row of the table) in column `name` as a number; 0 when the column is
+  /// absent, so reports read the columns of the kind they expect without checking each one.
+  double number(long point, const std::string& name) const;
 };
 
 /// Reads `path`; a missing file is an empty table. Lines that do not have the header's cell count

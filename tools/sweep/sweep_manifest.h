@@ -17,7 +17,7 @@ namespace rlsim {
 
 struct SweepManifest {
   std::string scenario;
-  std::string kind;  ///< "rl" or "afd"
+  std::string kind;  ///< the scenario kind's registered name (tools/kinds/scenario_kind.h)
   std::vector<std::string> sets;
   std::optional<uint64_t> seed;
   std::vector<SweepAxis> axes;

@@ -1,8 +1,7 @@
-// What a finished sweep prints and writes beside sweep.csv: a table of the points, and for AFD
-// sweeps per series (the points that differ only in batch) the best batch under the TPOT target and
-// the knee where transfer starts to dominate; an SVG plot (AFD: TPOT and throughput per GPU against
-// batch with the target line; RL: step time and samples/s against the first numeric axis); with
-// --pareto the points no other point beats on both TPOT and cost per 1M tokens.
+// What a finished sweep prints and writes beside sweep.csv: a table of the points, then what the
+// scenario kind adds (tools/kinds/: e.g. AFD's best batch under the TPOT target and knee), an SVG
+// plot of the kind's choosing, and with --pareto the points no other point beats on both TPOT and
+// cost per 1M tokens.
 #pragma once
 
 #include <filesystem>
@@ -10,21 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "tools/report/svg_plot.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
 
 namespace rlsim {
-
-/// Findings of one AFD series (rows sorted by batch).
-struct AfdSeriesFindings {
-  std::string label;         ///< the fixed axis values, e.g. "cluster.nic.bandwidth=200Gbps"
-  std::vector<long> points;  ///< by increasing batch
-  std::optional<long> best;  ///< highest tokens/s per GPU among points meeting the target and fitting memory
-  std::optional<long> knee;  ///< first point where transfer per layer exceeds both compute sides
-};
-
-/// Groups an AFD sweep's rows into series and finds each series' best batch and knee.
-std::vector<AfdSeriesFindings> analyse_afd_sweep(const SweepTable& table, const SweepManifest& manifest);
 
 /// Points on the cost-vs-TPOT frontier (columns tpot_ms / tpot_p50_ms and usd_per_1m_tokens), by TPOT.
 std::vector<long> pareto_points(const SweepTable& table);
@@ -35,7 +24,17 @@ struct SweepSummary {
   std::optional<SweepTable> pareto;  ///< pareto.csv
 };
 
-SweepSummary summarize_sweep(const SweepTable& table, const SweepManifest& manifest, bool pareto);
+/// A scenario kind's part of the summary (ScenarioKind::sweep_report).
+struct SweepKindReport {
+  std::vector<std::string> columns;  ///< the table's columns, in order (absent ones skipped)
+  std::string findings;              ///< printed after the table
+  std::optional<LinePlot> plot;      ///< sweep.svg
+};
+
+/// The summary of `table` (the points finished so far): the kind's table, findings and plot, and
+/// with `pareto` the frontier.
+SweepSummary summarize_sweep(const SweepTable& table, const SweepManifest& manifest,
+                             const SweepKindReport& kind, bool pareto);
 /// Writes DIR/sweep.svg and DIR/pareto.csv when the summary has them.
 void write_sweep_outputs(const std::filesystem::path& dir, const SweepSummary& summary);
 

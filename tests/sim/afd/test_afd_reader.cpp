@@ -52,7 +52,7 @@ TEST_CASE("afd-step3 loads with its deployment, precisions and default sweep") {
   REQUIRE(s.sweep.size() == 1);
   CHECK(s.sweep.front().path == "afd.batch");
   CHECK_THAT(loaded.resolved_yaml, Catch::Contains("kind: afd") && Catch::Contains("iterations: 2"));
-  CHECK(scenario_kind(step3_file()) == ScenarioKind::afd);
+  CHECK(scenario_kind(step3_file(), {}, {"rl", "afd"}) == "afd");
 }
 
 TEST_CASE("defaults: all GPUs of each pool, first pool attention, last pool FFN") {
@@ -133,8 +133,8 @@ TEST_CASE("the RL loader and the AFD loader each reject the other kind at 'kind'
   CHECK_THROWS_WITH(load_scenario(step3_file(), options),
                     Catch::Contains("afd-step3.yaml:") && Catch::Contains("AFD scenario"));
   const std::string quickstart = std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/quickstart.yaml";
-  CHECK(scenario_kind(quickstart) == ScenarioKind::rl);
+  CHECK(scenario_kind(quickstart, {}, {"rl", "afd"}) == "rl");
   CHECK_THROWS_WITH(load_afd(quickstart), Catch::Contains("kind: afd"));
-  CHECK_THROWS_WITH(scenario_kind(quickstart, {{"kind=dpo"}, std::nullopt, ""}),
+  CHECK_THROWS_WITH(scenario_kind(quickstart, {{"kind=dpo"}, std::nullopt, ""}, {"rl", "afd"}),
                     Catch::Contains("valid values are: rl, afd"));
 }

@@ -11,7 +11,7 @@
 using namespace rlsim;
 
 TEST_CASE("every scenario choice round-trips through its name table with unique names") {
-  test::check_name_table<ScenarioKind>();
+  test::check_name_table<ScenarioFileKind>();
   test::check_name_table<KvOverflow>();
   test::check_name_table<Preemption>();
   test::check_name_table<LaunchMode>();

@@ -1,0 +1,197 @@
+// The report of a finished sweep in process, from small hand-written tables: the RL summary as
+// `rlsim sweep` prints it, AFD series with their best batch and knee, the plot each kind draws,
+// the Pareto frontier, and the files (sweep.svg, pareto.csv) written beside sweep.csv.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+
+#include "tests/cli/cli_support.h"
+#include "tools/kinds/afd_sweep_findings.h"
+#include "tools/kinds/scenario_kind.h"
+#include "tools/sweep/sweep_report.h"
+
+using namespace rlsim;
+using rlsim::test::scratch_dir;
+using rlsim::test::slurp;
+
+namespace {
+
+/// A table whose header is "point", the manifest's axes and `kind`'s sweep columns; each row gives
+/// some columns by name, the others are "0".
+SweepTable make_table(const SweepManifest& manifest,
+                      const std::vector<std::map<std::string, std::string>>& rows) {
+  SweepTable table;
+  table.header = manifest.header;
+  for (size_t point = 0; point < rows.size(); ++point) {
+    std::vector<std::string> cells;
+    for (const auto& column : table.header) {
+      const auto it = rows[point].find(column);
+      cells.push_back(column == "point" ? std::to_string(point) : it == rows[point].end() ? "0" : it->second);
+    }
+    table.rows[static_cast<long>(point)] = cells;
+  }
+  return table;
+}
+
+SweepManifest manifest_of(const ScenarioKind& kind, const std::string& scenario,
+                          std::vector<SweepAxis> axes) {
+  SweepManifest manifest;
+  manifest.scenario = scenario;
+  manifest.kind = kind.name();
+  manifest.axes = std::move(axes);
+  manifest.points = SweepGrid(manifest.axes).size();
+  manifest.header = {"point"};
+  for (const auto& axis : manifest.axes) manifest.header.push_back(axis.path);
+  for (const auto& column : kind.sweep_columns()) manifest.header.push_back(column);
+  return manifest;
+}
+
+}  // namespace
+
+TEST_CASE("an RL sweep's summary, plot and Pareto frontier, as rlsim sweep prints and writes them") {
+  const auto rl = make_scenario_kind("rl", {"test", 0, 0});
+  const SweepManifest manifest =
+      manifest_of(*rl, "scenarios/quickstart.yaml", {parse_sweep_param("rollout.tp=1,2")});
+  const SweepTable table = make_table(manifest, {{{"rollout.tp", "1"},
+                                                  {"step_time_s", "65.2778"},
+                                                  {"samples_per_s", "3.9217"},
+                                                  {"bubble_fraction", "0.621563"},
+                                                  {"tpot_p50_ms", "8.19674"},
+                                                  {"usd_per_step", "0.406173"},
+                                                  {"usd_per_1m_tokens", "1.04769"}},
+                                                 {{"rollout.tp", "2"},
+                                                  {"step_time_s", "48.7307"},
+                                                  {"samples_per_s", "5.25336"},
+                                                  {"bubble_fraction", "0.545695"},
+                                                  {"tpot_p50_ms", "7.33888"},
+                                                  {"usd_per_step", "0.303214"},
+                                                  {"usd_per_1m_tokens", "0.782118"}}});
+  const SweepSummary summary = summarize_sweep(table, manifest, rl->sweep_report(table, manifest), true);
+  CHECK(summary.text ==
+        "sweep results (2 of 2 points):\n"
+        "  rollout.tp step_time_s samples_per_s bubble_fraction usd_per_step usd_per_1m_tokens\n"
+        "           1     65.2778        3.9217        0.621563     0.406173           1.04769\n"
+        "           2     48.7307       5.25336        0.545695     0.303214          0.782118\n"
+        "Pareto frontier (cost per 1M tokens vs TPOT, 1 points):\n"
+        "  point rollout.tp tpot_p50_ms usd_per_1m_tokens\n"
+        "      1          2     7.33888          0.782118\n");
+  REQUIRE(summary.svg);
+  CHECK_THAT(*summary.svg,
+             Catch::StartsWith("<svg") &&
+                 Catch::Contains("scenarios/quickstart.yaml: step time and samples/s vs rollout.tp"));
+  REQUIRE(summary.pareto);
+  CHECK(summary.pareto->rows.size() == 1);
+
+  const auto dir = scratch_dir("report-rl");
+  write_sweep_outputs(dir, summary);
+  CHECK(slurp(dir / "sweep.svg") == *summary.svg);
+  const SweepTable pareto = read_sweep_csv(dir / "pareto.csv");
+  CHECK(pareto.header == manifest.header);
+  CHECK(pareto.rows == summary.pareto->rows);
+}
+
+TEST_CASE("an RL sweep over a non-numeric first axis has no plot, and without --pareto no pareto.csv") {
+  const auto rl = make_scenario_kind("rl", {"test", 0, 0});
+  const SweepManifest manifest =
+      manifest_of(*rl, "s.yaml", {parse_sweep_param("policy.name=colocated,disaggregated")});
+  const SweepTable table =
+      make_table(manifest, {{{"policy.name", "colocated"}}, {{"policy.name", "disaggregated"}}});
+  const SweepSummary summary = summarize_sweep(table, manifest, rl->sweep_report(table, manifest), false);
+  CHECK_FALSE(summary.svg);
+  CHECK_FALSE(summary.pareto);
+  const auto dir = scratch_dir("report-rl-bare");
+  write_sweep_outputs(dir, summary);
+  CHECK(std::filesystem::is_empty(dir));
+}
+
+TEST_CASE("an AFD sweep is read per series: best batch under the target, knee, and their plot") {
+  const auto afd = make_scenario_kind("afd", {"test", 0, 0});
+  const SweepManifest manifest = manifest_of(*afd, "scenarios/afd-step3.yaml",
+                                             {parse_sweep_param("cluster.nic.bandwidth=200Gbps,100Gbps"),
+                                              parse_sweep_param("afd.batch=512,1024,2048")});
+  auto row = [](const char* nic, const char* batch, const char* tpot, const char* tokens,
+                const char* transfer, const char* meets, const char* attention_memory) {
+    return std::map<std::string, std::string>{{"cluster.nic.bandwidth", nic},
+                                              {"afd.batch", batch},
+                                              {"batch", batch},
+                                              {"tpot_ms", tpot},
+                                              {"target_tpot_ms", "50"},
+                                              {"meets_target", meets},
+                                              {"tokens_per_s_per_gpu", tokens},
+                                              {"attention_ms_per_layer", "0.35"},
+                                              {"transfer_ms_per_layer", transfer},
+                                              {"ffn_ms_per_layer", "0.45"},
+                                              {"attention_memory_fraction", attention_memory},
+                                              {"ffn_memory_fraction", "0.5"},
+                                              {"usd_per_1m_tokens", "1"}};
+  };
+  // 200Gbps: the transfer stays below compute, 1024 is the best batch meeting the target. 100Gbps:
+  // transfer dominates from 1024, where the attention side no longer fits, so 512 is the best.
+  const SweepTable table = make_table(manifest, {row("200Gbps", "512", "20", "100", "0.1", "1", "0.5"),
+                                                 row("200Gbps", "1024", "30", "180", "0.2", "1", "0.6"),
+                                                 row("200Gbps", "2048", "60", "200", "0.27", "0", "0.8"),
+                                                 row("100Gbps", "512", "25", "90", "0.2", "1", "0.5"),
+                                                 row("100Gbps", "1024", "40", "150", "0.5", "1", "1.2"),
+                                                 row("100Gbps", "2048", "70", "160", "0.9", "0", "1.5")});
+  const auto series = analyse_afd_sweep(table, manifest);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].label == "cluster.nic.bandwidth=200Gbps");
+  CHECK(series[0].points == std::vector<long>{0, 1, 2});
+  CHECK(series[0].best == 1);
+  CHECK_FALSE(series[0].knee);
+  CHECK(series[1].best == 3);
+  CHECK(series[1].knee == 4);
+
+  const SweepKindReport report = afd->sweep_report(table, manifest);
+  CHECK(report.columns.front() == "cluster.nic.bandwidth");  // the batch axis is the "batch" column
+  CHECK(std::count(report.columns.begin(), report.columns.end(), "afd.batch") == 0);
+  CHECK(report.findings ==
+        "[cluster.nic.bandwidth=200Gbps] best batch under the 50 ms TPOT target: 1024 (TPOT 30.00 ms, 180 "
+        "tokens/s per GPU, 1.000 USD per 1M tokens)\n"
+        "[cluster.nic.bandwidth=200Gbps] knee: transfer does not dominate within the swept batches (at most "
+        "60 % of the slower compute side, at batch 2048)\n"
+        "[cluster.nic.bandwidth=100Gbps] best batch under the 50 ms TPOT target: 512 (TPOT 25.00 ms, 90 "
+        "tokens/s per GPU, 1.000 USD per 1M tokens)\n"
+        "[cluster.nic.bandwidth=100Gbps] knee: transfer starts to dominate at batch 1024 (transfer 0.500 "
+        "ms/layer vs attention 0.350, FFN 0.450)\n");
+  REQUIRE(report.plot);
+  CHECK(report.plot->series.size() == 4);  // TPOT and tokens/s per GPU for each series
+  CHECK(report.plot->series[1].points.back() == std::make_pair(2048.0, 200.0));
+  CHECK(report.plot->reference == 50.0);
+
+  const SweepSummary summary = summarize_sweep(table, manifest, report, false);
+  CHECK_THAT(summary.text,
+             Catch::StartsWith("sweep results (6 of 6 points):\n  cluster.nic.bandwidth batch tpot_ms") &&
+                 Catch::EndsWith(report.findings));
+  REQUIRE(summary.svg);
+  CHECK_THAT(*summary.svg, Catch::Contains("target TPOT 50 ms"));
+}
+
+TEST_CASE("an AFD series that never meets the target says so") {
+  const auto afd = make_scenario_kind("afd", {"test", 0, 0});
+  const SweepManifest manifest = manifest_of(*afd, "s.yaml", {parse_sweep_param("afd.batch=4096")});
+  const SweepTable table = make_table(manifest, {{{"afd.batch", "4096"},
+                                                  {"batch", "4096"},
+                                                  {"target_tpot_ms", "50"},
+                                                  {"tpot_ms", "80"},
+                                                  {"transfer_ms_per_layer", "1"},
+                                                  {"attention_ms_per_layer", "0.5"},
+                                                  {"ffn_ms_per_layer", "0.5"}}});
+  CHECK(afd->sweep_report(table, manifest).findings ==
+        "no batch meets the 50 ms TPOT target (within memory)\n"
+        "knee: transfer starts to dominate at batch 4096 (transfer 1.000 ms/layer vs attention 0.500, FFN "
+        "0.500)\n");
+}
+
+TEST_CASE("the Pareto frontier: by increasing TPOT, each point cheaper than all before it") {
+  SweepTable table;
+  table.header = {"point", "tpot_ms", "usd_per_1m_tokens"};
+  table.rows = {{0, {"0", "10", "5"}},
+                {1, {"1", "20", "3"}},
+                {2, {"2", "15", "6"}},
+                {3, {"3", "30", "3"}},
+                {4, {"4", "40", "1"}}};
+  CHECK(pareto_points(table) == std::vector<long>{0, 1, 4});
+  table.header = {"point", "tpot_p50_ms", "usd_per_1m_tokens"};  // RL sweeps name their TPOT so
+  CHECK(pareto_points(table) == std::vector<long>{0, 1, 4});
+}

@@ -1,0 +1,94 @@
+// The AFD scenario kind (`kind: afd`): one attention-FFN-disaggregated decode instance, simulated
+// layer by layer by sim/afd. A run writes metrics.json, trace.json and resolved.yaml; a sweep
+// records the AFD columns (tools/report/afd_report.h), may default to the scenario's own `sweep:`
+// grid, and reports per series the best batch under the TPOT target and the knee.
+#include "sim/afd/afd_simulation.h"
+#include "sim/platform/topology.h"
+#include "sim/scenario/afd_reader.h"
+#include "tools/kinds/afd_sweep_findings.h"
+#include "tools/kinds/scenario_kind.h"
+#include "tools/report/afd_report.h"
+
+namespace rlsim {
+namespace {
+
+class FinishedAfdRun : public FinishedRun {
+ public:
+  FinishedAfdRun(std::shared_ptr<const LoadedAfdScenario> loaded, AfdResult result)
+      : loaded_(std::move(loaded)), result_(std::move(result)) {}
+
+  void write_outputs(StagedOutput& output) const override {
+    output.write("metrics.json", afd_metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
+    output.write("trace.json", afd_trace_json(loaded_->scenario, result_.timeline));
+    output.write("resolved.yaml", loaded_->resolved_yaml);
+  }
+  std::string summary() const override { return afd_summary_table(loaded_->scenario, result_.metrics); }
+  std::vector<std::string> sweep_row() const override {
+    return afd_sweep_values(loaded_->scenario, result_.metrics);
+  }
+
+ private:
+  std::shared_ptr<const LoadedAfdScenario> loaded_;
+  AfdResult result_;
+};
+
+class CheckedAfdScenario : public CheckedScenario {
+ public:
+  explicit CheckedAfdScenario(LoadedAfdScenario loaded)
+      : loaded_(std::make_shared<const LoadedAfdScenario>(std::move(loaded))) {
+    Topology topology(loaded_->scenario.cluster, ServiceZones::optional);  // pools must reach each other
+  }
+
+  std::string description() const override {
+    const AfdScenario& s = loaded_->scenario;
+    return s.name + ": AFD, model " + s.model.name + ", " + std::to_string(s.afd.attention_gpus) +
+           " attention GPUs on " + s.afd.attention_pool + " + " + std::to_string(s.afd.ffn_gpus) +
+           " FFN GPUs on " + s.afd.ffn_pool + ", batch " + std::to_string(s.afd.batch) + " in " +
+           std::to_string(s.afd.micro_batches) + " micro-batches";
+  }
+  std::vector<SweepAxis> default_sweep_axes() const override {
+    std::vector<SweepAxis> axes;
+    for (const auto& spec : loaded_->scenario.sweep) {
+      axes.push_back(parse_sweep_axis(spec.path, spec.values,
+                                      {loaded_->scenario.file + " (sweep.params." + spec.path + ")", 0, 0}));
+    }
+    return axes;
+  }
+  std::unique_ptr<FinishedRun> simulate(const SimulationOptions& options) const override {
+    return std::make_unique<FinishedAfdRun>(loaded_, simulate_afd(loaded_->scenario, options));
+  }
+
+ private:
+  std::shared_ptr<const LoadedAfdScenario> loaded_;  // shared with the runs it simulates
+};
+
+class AfdKind : public ScenarioKind {
+ public:
+  using ScenarioKind::ScenarioKind;
+
+  std::unique_ptr<CheckedScenario> load(const std::string& file, const LoadOptions& options) const override {
+    return std::make_unique<CheckedAfdScenario>(load_afd_scenario(file, options));
+  }
+  const std::vector<std::string>& sweep_columns() const override { return afd_sweep_columns(); }
+  SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
+    SweepKindReport report;
+    // The batch is the table's own "batch" column; the other axes name each row's series.
+    for (const auto& axis : manifest.axes) {
+      if (axis.path != kAfdBatchAxis) report.columns.push_back(axis.path);
+    }
+    for (const char* c :
+         {"batch", "tpot_ms", "tokens_per_s_per_gpu", "attention_ms_per_layer", "transfer_ms_per_layer",
+          "ffn_ms_per_layer", "ffn_utilization", "usd_per_1m_tokens", "meets_target"}) {
+      report.columns.emplace_back(c);
+    }
+    const auto series = analyse_afd_sweep(table, manifest);
+    report.findings = afd_findings_text(table, series);
+    report.plot = afd_sweep_plot(table, manifest, series);
+    return report;
+  }
+};
+
+}  // namespace
+RLSIM_REGISTER_SCENARIO_KIND(AfdKind, "afd", 2,
+                             "one attention-FFN-disaggregated decode instance, layer by layer");
+}  // namespace rlsim

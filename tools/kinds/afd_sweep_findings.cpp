@@ -1,0 +1,118 @@
+// Finding the best batch and the knee of each series of an AFD sweep, and its plot.
+#include "tools/kinds/afd_sweep_findings.h"
+
+#include <algorithm>
+#include <map>
+
+#include "tools/report/text_format.h"
+
+namespace rlsim {
+
+std::vector<AfdSeriesFindings> analyse_afd_sweep(const SweepTable& table, const SweepManifest& manifest) {
+  // A series: the rows that share every swept value except the batch.
+  std::map<std::string, AfdSeriesFindings> by_label;
+  std::vector<std::string> order;
+  for (const auto& [point, cells] : table.rows) {
+    std::string label;
+    for (const auto& axis : manifest.axes) {
+      if (axis.path == kAfdBatchAxis) continue;
+      label +=
+          (label.empty() ? "" : " ") + axis.path + "=" + cells[static_cast<size_t>(table.column(axis.path))];
+    }
+    if (label.empty()) label = "all points";
+    auto [it, inserted] = by_label.try_emplace(label);
+    if (inserted) order.push_back(label);
+    it->second.label = label;
+    it->second.points.push_back(point);
+  }
+  std::vector<AfdSeriesFindings> series;
+  for (const auto& label : order) {
+    AfdSeriesFindings s = by_label[label];
+    std::stable_sort(s.points.begin(), s.points.end(),
+                     [&](long a, long b) { return table.number(a, "batch") < table.number(b, "batch"); });
+    for (long point : s.points) {
+      const bool fits = table.number(point, "attention_memory_fraction") <= 1.0 &&
+                        table.number(point, "ffn_memory_fraction") <= 1.0;
+      if (fits && table.number(point, "meets_target") > 0.5 &&
+          (!s.best ||
+           table.number(point, "tokens_per_s_per_gpu") > table.number(*s.best, "tokens_per_s_per_gpu"))) {
+        s.best = point;
+      }
+      const double transfer = table.number(point, "transfer_ms_per_layer");
+      if (!s.knee && transfer > table.number(point, "attention_ms_per_layer") &&
+          transfer > table.number(point, "ffn_ms_per_layer")) {
+        s.knee = point;
+      }
+    }
+    series.push_back(std::move(s));
+  }
+  return series;
+}
+
+std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeriesFindings>& series) {
+  std::string out;
+  for (const auto& s : series) {
+    const std::string prefix = series.size() > 1 ? "[" + s.label + "] " : "";
+    const double target = s.points.empty() ? 0.0 : table.number(s.points.front(), "target_tpot_ms");
+    if (s.best) {
+      out += prefix + "best batch under the " + formatted("%g ms", target) +
+             " TPOT target: " + formatted("%.0f", table.number(*s.best, "batch")) + " (TPOT " +
+             formatted("%.2f ms", table.number(*s.best, "tpot_ms")) + ", " +
+             formatted("%.0f tokens/s per GPU", table.number(*s.best, "tokens_per_s_per_gpu")) + ", " +
+             formatted("%.3f USD per 1M tokens", table.number(*s.best, "usd_per_1m_tokens")) + ")\n";
+    } else {
+      out += prefix + "no batch meets the " + formatted("%g ms", target) + " TPOT target (within memory)\n";
+    }
+    if (s.knee) {
+      out += prefix + "knee: transfer starts to dominate at batch " +
+             formatted("%.0f", table.number(*s.knee, "batch")) + " (transfer " +
+             formatted("%.3f", table.number(*s.knee, "transfer_ms_per_layer")) + " ms/layer vs attention " +
+             formatted("%.3f", table.number(*s.knee, "attention_ms_per_layer")) + ", FFN " +
+             formatted("%.3f", table.number(*s.knee, "ffn_ms_per_layer")) + ")\n";
+    } else if (!s.points.empty()) {
+      // Say how close the network came: the largest share of the slower compute side it reached.
+      double share = 0.0;
+      long at = s.points.front();
+      for (long point : s.points) {
+        const double compute =
+            std::max(table.number(point, "attention_ms_per_layer"), table.number(point, "ffn_ms_per_layer"));
+        const double ratio = compute > 0.0 ? table.number(point, "transfer_ms_per_layer") / compute : 0.0;
+        if (ratio > share) {
+          share = ratio;
+          at = point;
+        }
+      }
+      out += prefix + "knee: transfer does not dominate within the swept batches (at most " +
+             formatted("%.0f %%", 100.0 * share) + " of the slower compute side, at batch " +
+             formatted("%.0f", table.number(at, "batch")) + ")\n";
+    }
+  }
+  return out;
+}
+
+LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
+                        const std::vector<AfdSeriesFindings>& series) {
+  LinePlot plot;
+  plot.title = manifest.scenario + ": TPOT and throughput per GPU vs batch";
+  plot.x_label = "decode batch (sequences)";
+  plot.left_label = "TPOT (ms), solid";
+  plot.right_label = "tokens/s per GPU, dashed";
+  for (const auto& s : series) {
+    PlotSeries tpot{(series.size() > 1 ? s.label + " " : "") + "TPOT", {}, false, false};
+    PlotSeries throughput{(series.size() > 1 ? s.label + " " : "") + "tokens/s/GPU", {}, true, true};
+    for (long point : s.points) {
+      const double batch = table.number(point, "batch");
+      tpot.points.emplace_back(batch, table.number(point, "tpot_ms"));
+      throughput.points.emplace_back(batch, table.number(point, "tokens_per_s_per_gpu"));
+    }
+    plot.series.push_back(std::move(tpot));
+    plot.series.push_back(std::move(throughput));
+  }
+  if (!table.rows.empty()) {
+    plot.reference = table.number(table.rows.begin()->first, "target_tpot_ms");
+    plot.reference_label = "target TPOT " + formatted("%g ms", *plot.reference);
+  }
+  return plot;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,132 @@
+// The RL scenario kind (`kind: rl`, the default): an RL post-training run on a cluster, simulated
+// by sim/engine. A run writes metrics.json, trace.json, resolved.yaml and, when the data plane's
+// ledger is on, trajectories.jsonl; a sweep records step time, throughput, bubbles, utilisation,
+// TPOT and cost per point and plots step time and samples/s against the first numeric axis.
+#include <algorithm>
+#include <cstdlib>
+
+#include "sim/engine/simulation.h"
+#include "sim/platform/topology.h"
+#include "tools/kinds/scenario_kind.h"
+#include "tools/report/run_report.h"
+#include "tools/sweep/sweep_csv.h"
+
+namespace rlsim {
+namespace {
+
+// Read from metrics.json (docs/design.md §5 names) rather than engine structs: the columns follow what
+// users see in a run's own output.
+std::vector<std::string> rl_sweep_values(const nlohmann::json& m) {
+  return {csv_number(m["step_time_s"]["mean"].get<double>()),
+          csv_number(m["step_time_s"]["p99"].get<double>()),
+          csv_number(m["throughput"]["samples_per_s"].get<double>()),
+          csv_number(m["throughput"]["tokens_per_s"].get<double>()),
+          csv_number(m["bubble"]["fraction"].get<double>()),
+          csv_number(m["gpu_utilization"].get<double>()),
+          csv_number(1e3 * m["inference"]["tpot_s"]["p50"].get<double>()),
+          csv_number(m["cost"]["usd_per_step"].get<double>()),
+          csv_number(m["cost"]["usd_per_1m_tokens"].get<double>())};
+}
+
+bool numeric(const std::string& text) {
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
+/// Step time and samples/s against the first axis, when its values are numbers.
+std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManifest& manifest) {
+  if (manifest.axes.empty() || table.rows.empty()) return std::nullopt;
+  const SweepAxis& axis = manifest.axes.front();
+  if (!std::all_of(axis.values.begin(), axis.values.end(), numeric)) return std::nullopt;
+  LinePlot plot;
+  plot.title = manifest.scenario + ": step time and samples/s vs " + axis.path;
+  plot.x_label = axis.path;
+  plot.left_label = "step time (s), solid";
+  plot.right_label = "samples/s, dashed";
+  PlotSeries step{"step time", {}, false, false}, samples{"samples/s", {}, true, true};
+  std::vector<long> points;
+  for (const auto& [point, cells] : table.rows) points.push_back(point);
+  std::sort(points.begin(), points.end(),
+            [&](long a, long b) { return table.number(a, axis.path) < table.number(b, axis.path); });
+  for (long point : points) {
+    const double x = table.number(point, axis.path);
+    step.points.emplace_back(x, table.number(point, "step_time_s"));
+    samples.points.emplace_back(x, table.number(point, "samples_per_s"));
+  }
+  plot.series = {step, samples};
+  return plot;
+}
+
+class FinishedRlRun : public FinishedRun {
+ public:
+  FinishedRlRun(std::shared_ptr<const LoadedScenario> loaded, SimulationResult result)
+      : loaded_(std::move(loaded)), result_(std::move(result)) {}
+
+  void write_outputs(StagedOutput& output) const override {
+    output.write("metrics.json", metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
+    output.write("trace.json", trace_json(loaded_->scenario, result_.timeline));
+    output.write("resolved.yaml", loaded_->resolved_yaml);
+    if (loaded_->scenario.cluster.dataplane.ledger)
+      output.write("trajectories.jsonl", ledger_jsonl(result_.ledger));
+  }
+  std::string summary() const override { return summary_table(loaded_->scenario, result_.metrics); }
+  std::vector<std::string> sweep_row() const override {
+    return rl_sweep_values(metrics_json(loaded_->scenario, result_.metrics));
+  }
+
+ private:
+  std::shared_ptr<const LoadedScenario> loaded_;
+  SimulationResult result_;
+};
+
+class CheckedRlScenario : public CheckedScenario {
+ public:
+  explicit CheckedRlScenario(LoadedScenario loaded)
+      : loaded_(std::make_shared<const LoadedScenario>(std::move(loaded))) {
+    Topology topology(loaded_->scenario.cluster);  // reject unusable topologies before anything runs
+    check_policy(loaded_->scenario);
+  }
+
+  std::string description() const override {
+    const Scenario& s = loaded_->scenario;
+    int gpus = 0;
+    for (const auto& pool : s.cluster.pools) gpus += pool.gpus();
+    return s.name + ": " + std::to_string(gpus) + " GPUs in " + std::to_string(s.cluster.pools.size()) +
+           " pools, model " + s.model.name + ", policy " + s.policy.name;
+  }
+  std::unique_ptr<FinishedRun> simulate(const SimulationOptions& options) const override {
+    return std::make_unique<FinishedRlRun>(loaded_, rlsim::simulate(loaded_->scenario, options));
+  }
+
+ private:
+  std::shared_ptr<const LoadedScenario> loaded_;  // shared with the runs it simulates
+};
+
+class RlKind : public ScenarioKind {
+ public:
+  using ScenarioKind::ScenarioKind;
+
+  std::unique_ptr<CheckedScenario> load(const std::string& file, const LoadOptions& options) const override {
+    return std::make_unique<CheckedRlScenario>(load_scenario(file, options));
+  }
+  const std::vector<std::string>& sweep_columns() const override {
+    static const std::vector<std::string> columns{"step_time_s",  "step_time_p99_s", "samples_per_s",
+                                                  "tokens_per_s", "bubble_fraction", "gpu_utilization",
+                                                  "tpot_p50_ms",  "usd_per_step",    "usd_per_1m_tokens"};
+    return columns;
+  }
+  SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
+    SweepKindReport report;
+    for (const auto& axis : manifest.axes) report.columns.push_back(axis.path);
+    for (const char* c :
+         {"step_time_s", "samples_per_s", "bubble_fraction", "usd_per_step", "usd_per_1m_tokens"})
+      report.columns.emplace_back(c);
+    report.plot = rl_sweep_plot(table, manifest);
+    return report;
+  }
+};
+
+}  // namespace
+RLSIM_REGISTER_SCENARIO_KIND(RlKind, "rl", 1, "an RL post-training run on a cluster (the default kind)");
+}  // namespace rlsim
