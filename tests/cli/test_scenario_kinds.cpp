@@ -26,7 +26,7 @@ LoadOptions options_with(std::vector<std::string> overrides = {}) {
 /// In a child: simulates `file` as its kind and returns the files `run` writes, the width of the
 /// sweep row against the kind's columns, its first cell, and " summary" when there is one.
 std::string simulate_in_child(const std::string& file, const LoadOptions& options) {
-  return rlsim::test::run_in_child([&] {
+  const test::Figures figures = test::figures_in_child([&] {
     const auto kind = scenario_kind_of(file, options);
     const auto run = kind->load(file, options)->simulate({});
     const auto dir = std::filesystem::temp_directory_path() /
@@ -39,8 +39,11 @@ std::string simulate_in_child(const std::string& file, const LoadOptions& option
     answer +=
         std::to_string(row.size()) + "/" + std::to_string(kind->sweep_columns().size()) + ":" + row.front();
     if (!run->summary().empty()) answer += " summary";
-    return answer;
+    test::Figures out;
+    out.set_text("answer", answer);
+    return out;
   });
+  return figures.text("answer");
 }
 
 }  // namespace
