@@ -1,32 +1,10 @@
 // rlsim's entry point: builds the subcommands that registered themselves, parses, runs the chosen
 // one, and maps errors to exit codes (0 ok, 2 bad input, 1 internal error).
-#include <algorithm>
 #include <iostream>
 
 #include "build_info.h"
 #include "models/input_error.h"
 #include "tools/cli/command.h"
-
-namespace rlsim {
-namespace {
-std::vector<CommandEntry>& registry() {
-  static std::vector<CommandEntry> entries;
-  return entries;
-}
-}  // namespace
-
-bool register_command(CommandEntry entry) {
-  registry().push_back(std::move(entry));
-  return true;
-}
-
-std::vector<CommandEntry> registered_commands() {
-  auto entries = registry();
-  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
-  return entries;
-}
-
-}  // namespace rlsim
 
 int main(int argc, char** argv) {
   using namespace rlsim;
@@ -43,8 +21,8 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   std::vector<std::pair<std::unique_ptr<Command>, CLI::App*>> commands;
-  for (const auto& entry : registered_commands()) {
-    auto command = entry.make();
+  for (const auto& entry : CommandRegistry::instance().entries()) {
+    auto command = entry.make({});
     CLI::App* sub = command->add_to(app);
     commands.emplace_back(std::move(command), sub);
   }
