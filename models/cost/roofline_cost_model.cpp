@@ -1,9 +1,11 @@
-// The datasheet roofline cost model (see roofline_cost_model.h).
+// The datasheet roofline cost model (see roofline_cost_model.h) and its registration, whose
+// schema makes every RooflineEfficiency field a parameter with the struct's default.
 #include "models/cost/roofline_cost_model.h"
 
 #include <algorithm>
 #include <cassert>
 
+#include "models/cost/cost_model_registry.h"
 #include "models/cost/roofline.h"
 
 namespace rlsim {
@@ -37,5 +39,39 @@ double RooflineCostModel::seconds(const Op& op, const HardwareSpec& card) const 
   const double memory_s = bandwidth > 0.0 ? op.bytes / bandwidth : 0.0;
   return std::max(compute_s, memory_s) + efficiency_.launch_overhead_s;
 }
+
+namespace {
+
+std::unique_ptr<CostModel> make_roofline(const ParamValues& params, const std::string& profile,
+                                         const SourceLocation& where) {
+  if (!profile.empty()) {
+    throw InputError(where, "the roofline cost model uses datasheet figures only; a profile ('" + profile +
+                                "') needs the 'profile' cost model");
+  }
+  RooflineEfficiency e;
+  e.gemm_compute = params.number("gemm_compute");
+  e.gemm_half_dim = params.number("gemm_half_dim");
+  e.attention_compute = params.number("attention_compute");
+  e.bandwidth = params.number("bandwidth");
+  e.launch_overhead_s = params.number("launch_overhead");
+  return std::make_unique<RooflineCostModel>(e);
+}
+
+const RooflineEfficiency kDefault;
+
+}  // namespace
+
+RLSIM_REGISTER_COST_MODEL(
+    make_roofline, "roofline", "datasheet peaks and bandwidth times typical kernel efficiencies",
+    ParamSpec::number("gemm_compute", kDefault.gemm_compute, 0.01, 1,
+                      "fraction of the dense peak a large GEMM reaches"),
+    ParamSpec::number("gemm_half_dim", kDefault.gemm_half_dim, 1, 65536,
+                      "GEMM dimension (m, n or k) at which the GEMM reaches half of gemm_compute"),
+    ParamSpec::number("attention_compute", kDefault.attention_compute, 0.01, 1,
+                      "fraction of the dense peak attention kernels reach"),
+    ParamSpec::number("bandwidth", kDefault.bandwidth, 0.01, 1,
+                      "fraction of the HBM bandwidth streaming kernels reach"),
+    ParamSpec::quantity_of("launch_overhead", Quantity::duration, kDefault.launch_overhead_s,
+                           "fixed cost of one kernel launch, added to every op"));
 
 }  // namespace rlsim

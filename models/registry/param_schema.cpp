@@ -1,6 +1,7 @@
 // ParamSpec builders and display, and ParamValues lookups.
 #include "models/registry/param_schema.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace rlsim {
@@ -69,6 +70,24 @@ ParamSpec ParamSpec::choice(std::string key, std::vector<std::string> choices, s
   return p;
 }
 
+std::string ParamSpec::type_text() const {
+  switch (type) {
+    case ParamType::integer: return "integer";
+    case ParamType::number: return "number";
+    case ParamType::quantity:
+      switch (quantity) {
+        case Quantity::bandwidth: return "bandwidth";
+        case Quantity::duration: return "duration";
+        case Quantity::flop_rate: return "flop rate";
+        case Quantity::bytes: return "bytes";
+      }
+      return "quantity";
+    case ParamType::flag: return "flag";
+    case ParamType::choice: return "choice";
+  }
+  return "";
+}
+
 std::string ParamSpec::default_text() const {
   switch (type) {
     case ParamType::integer: return std::to_string(std::get<int64_t>(fallback));
@@ -96,6 +115,10 @@ std::string ParamSpec::range_text() const {
   return "";
 }
 
+bool declares(const ParamSchema& schema, const std::string& key) {
+  return std::any_of(schema.begin(), schema.end(), [&](const ParamSpec& spec) { return spec.key == key; });
+}
+
 void ParamValues::set(const std::string& key, Value value, SourceLocation where) {
   values_[key] = Located{std::move(value), std::move(where)};
 }
@@ -115,6 +138,14 @@ const SourceLocation& ParamValues::where(const std::string& key) const { return 
 ParamValues ParamValues::defaults(const ParamSchema& schema, const SourceLocation& where) {
   ParamValues values;
   for (const auto& spec : schema) values.set(spec.key, spec.fallback, where);
+  return values;
+}
+
+ParamValues ParamValues::with_defaults(const ParamSchema& schema) const {
+  ParamValues values = *this;
+  for (const auto& spec : schema) {
+    if (!has(spec.key)) values.set(spec.key, spec.fallback, {"(default)", 0, 0});
+  }
   return values;
 }
 

@@ -38,6 +38,8 @@ struct ParamSpec {
   static ParamSpec choice(std::string key, std::vector<std::string> choices, std::string fallback,
                           std::string help);
 
+  /// The kind of value, for listings ("integer", "number", "duration", "flag", "choice").
+  std::string type_text() const;
   /// The default as a person writes it ("1", "0.9", "25GBps", "true", "recompute").
   std::string default_text() const;
   /// The accepted values ("0 to 1000", "> 0 s", "recompute | swap").
@@ -45,6 +47,9 @@ struct ParamSpec {
 };
 
 using ParamSchema = std::vector<ParamSpec>;
+
+/// Whether `schema` has a parameter `key`.
+bool declares(const ParamSchema& schema, const std::string& key);
 
 /// The values of one plug-in's parameters, read and checked against its schema.
 class ParamValues {
@@ -63,6 +68,8 @@ class ParamValues {
 
   /// Every default of `schema`, located at `where` (for plug-ins made in code, not from YAML).
   static ParamValues defaults(const ParamSchema& schema, const SourceLocation& where = {"(default)", 0, 0});
+  /// These values plus the default of every key of `schema` not among them.
+  ParamValues with_defaults(const ParamSchema& schema) const;
 
  private:
   struct Located {

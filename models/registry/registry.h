@@ -1,10 +1,13 @@
 // Registry<Product, Args...>: the one by-name registry behind every extension point (orchestration
-// policies, routers, cost models, CLI commands, replica schedulers). An entry carries its name, a
-// one-line description and the schema of its parameters; `make` builds the product from parameter
-// values already read and checked against that schema (sim/scenario/param_reader.h reads them from
-// a YAML block), so a plug-in owns its parameters and each default is declared once, in its entry.
-// Entries register from a static initialiser in the plug-in's own file (RLSIM_REGISTER in the
-// extension point's header); libraries holding plug-ins are linked whole-archive so none is dropped.
+// policies, routers, cost models, CLI commands). An entry carries its name, a one-line description
+// and the schema of its parameters; `make` builds the product from parameter values read and
+// checked against that schema (sim/scenario/param_reader.h reads them from a YAML block) and the
+// extension point's own arguments (`Args`, e.g. a router's instance count), so a plug-in owns its
+// parameters and each default is declared once, in its entry. Entries register from a static
+// initialiser in the plug-in's own file, in one line (RLSIM_REGISTRY_ADD, wrapped by a macro in
+// each extension point's header); libraries holding plug-ins are linked whole-archive so none is
+// dropped. The registry needs `Product` complete only where an entry is added or made, so a layer
+// below the plug-ins can list names and schemas from a forward declaration.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -20,14 +24,23 @@
 
 namespace rlsim {
 
+/// Which entry of a registry a scenario chose, its parameter values, and where it was chosen.
+struct PluginSpec {
+  std::string name;
+  ParamValues params{};    ///< a key not set here takes its schema default when the plug-in is made
+  SourceLocation where{};  ///< of the name (or of its block when defaulted), for errors found later
+};
+
 template <class Product, class... Args>
 class Registry {
  public:
+  using Factory = std::function<std::unique_ptr<Product>(const ParamValues&, Args...)>;
+
   struct Entry {
     std::string name;
     std::string description;  ///< one line, shown by `rlsim list`
     ParamSchema params;       ///< what the entry reads from its YAML block (may be empty)
-    std::function<std::unique_ptr<Product>(const ParamValues&, Args...)> make;
+    Factory make;
     int order = 0;  ///< listing order (then by name); 0 for all = alphabetical
   };
 
@@ -45,6 +58,21 @@ class Registry {
       return a.order != b.order ? a.order < b.order : a.name < b.name;
     });
     return true;
+  }
+
+  /// Adds `Type`, made from (parameter values, Args...) when it has that constructor, else from
+  /// (Args...) alone: a plug-in without parameters needs no constructor for them.
+  template <class Type>
+  bool add_type(std::string name, std::string description, ParamSchema params = {}, int order = 0) {
+    Factory make = [](const ParamValues& values, Args... args) -> std::unique_ptr<Product> {
+      if constexpr (std::is_constructible_v<Type, const ParamValues&, Args...>) {
+        return std::make_unique<Type>(values, std::forward<Args>(args)...);
+      } else {
+        (void)values;
+        return std::make_unique<Type>(std::forward<Args>(args)...);
+      }
+    };
+    return add({std::move(name), std::move(description), std::move(params), std::move(make), order});
   }
 
   /// Every entry, in listing order.
@@ -66,6 +94,14 @@ class Registry {
     throw InputError(where, "unknown " + what + " '" + name + "'; valid values are: " + valid);
   }
 
+  /// Makes the entry `name` (InputError at `where` when unknown) from `values`, a parameter not
+  /// among them taking its schema default, so a plug-in chosen in code gets the defaults YAML gives.
+  std::unique_ptr<Product> make(const std::string& name, const ParamValues& values,
+                                const SourceLocation& where, const std::string& what, Args... args) const {
+    const Entry& entry = at(name, where, what);
+    return entry.make(values.with_defaults(entry.params), std::forward<Args>(args)...);
+  }
+
   /// Names in listing order.
   std::vector<std::string> names() const {
     std::vector<std::string> out;
@@ -78,3 +114,8 @@ class Registry {
 };
 
 }  // namespace rlsim
+
+/// Registers `Type` in `RegistryType` from a static initialiser; the rest are add_type's arguments.
+#define RLSIM_REGISTRY_ADD(RegistryType, Type, ...)            \
+  [[maybe_unused]] static const bool rlsim_registered_##Type = \
+      RegistryType::instance().add_type<Type>(__VA_ARGS__)

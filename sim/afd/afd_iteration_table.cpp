@@ -39,7 +39,7 @@ AfdScenario afd_point_scenario(const Scenario& s, int64_t batch, int64_t context
   point.model = s.model;
   point.cluster = s.cluster;
   point.cost_model = s.cost_model;
-  point.cost_options.profile = s.profile;
+  point.profile = s.profile;
   AfdDeploymentSpec& d = point.afd;
   d.attention_pool = s.rollout.pool;
   d.ffn_pool = a.ffn_pool;

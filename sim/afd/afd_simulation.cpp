@@ -278,7 +278,7 @@ void fill_metrics(const AfdScenario& scenario, const AfdPlan& plan, const AfdIns
 }  // namespace
 
 AfdResult simulate_afd(const AfdScenario& scenario, const SimulationOptions& options) {
-  const auto cost = make_cost_model(scenario.cost_model, scenario.cost_options);
+  const auto cost = make_cost_model(scenario.cost_model, scenario.profile);
   const AfdPlan plan = make_afd_plan(scenario, *cost);
 
   const auto engine = make_engine(options.simgrid_args);

@@ -29,7 +29,7 @@ GpuGroup make_group(const std::vector<sg4::Host*>& hosts, const std::vector<int>
 
 }  // namespace
 
-void check_policy(const Scenario& scenario) { make_policy(scenario.policy.name)->check(scenario); }
+void check_policy(const Scenario& scenario) { make_policy(scenario.policy)->check(scenario); }
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   check_policy(scenario);
@@ -53,9 +53,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     }
   }
 
-  CostModelOptions cost_options;
-  cost_options.profile = scenario.profile;
-  const auto cost = make_cost_model(scenario.cost_model, cost_options);
+  const auto cost = make_cost_model(scenario.cost_model, scenario.profile);
   RolloutMonitor monitor;
   RlContext context{scenario, platform, timeline, *cost, monitor, std::mt19937_64(scenario.seed), {}, {}, {}};
   const PoolPlatform& rollout_pool = platform.pool(scenario.rollout.pool);
@@ -89,7 +87,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     context.pools.push_back(std::move(group));
   }
 
-  auto policy = make_policy(scenario.policy.name);
+  auto policy = make_policy(scenario.policy);
   FaultState faults(scenario.faults, context.pools);
   faults.set_single_job(policy->single_job());
   context.faults = &faults;

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "models/cost/cost_model_registry.h"
 #include "sim/scenario/cluster_reader.h"
+#include "sim/scenario/param_reader.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
@@ -83,6 +85,7 @@ std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster,
 }
 
 AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
+  const AfdDeploymentSpec defaults;
   AfdDeploymentSpec d;
   YamlReader attention = r.map_or_empty("attention");
   std::tie(d.attention_pool, d.attention_gpus) =
@@ -90,19 +93,19 @@ AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
   YamlReader ffn = r.map_or_empty("ffn");
   std::tie(d.ffn_pool, d.ffn_gpus) =
       read_side(ffn, cluster, cluster.pools.back().name, d.attention_gpus, d.attention_pool);
-  d.micro_batches = static_cast<int>(r.integer_or("micro_batches", 3, 1, 64));
+  d.micro_batches = static_cast<int>(r.integer_or("micro_batches", defaults.micro_batches, 1, 64));
   d.batch = r.integer("batch", 1, kMaxBatch);
   if (d.batch < d.micro_batches) {
     r.fail("batch", "batch " + std::to_string(d.batch) + " is smaller than micro_batches (" +
                         std::to_string(d.micro_batches) + "): every micro-batch needs a sequence");
   }
-  d.context = r.integer_or("context", 4096, 0, kMaxBatch);
-  d.precisions.weights = read_precision(r, "weights", Precision::fp8);
-  d.precisions.kv = read_precision(r, "kv_cache", Precision::fp8);
-  d.precisions.dispatch = read_precision(r, "dispatch", Precision::fp8);
-  d.precisions.combine = read_precision(r, "combine", Precision::bf16);
-  d.target_tpot_s = r.quantity_or("target_tpot", Quantity::duration, 0.05);
-  d.iterations = static_cast<int>(r.integer_or("iterations", 2, 1, 100));
+  d.context = r.integer_or("context", defaults.context, 0, kMaxBatch);
+  d.precisions.weights = read_precision(r, "weights", defaults.precisions.weights);
+  d.precisions.kv = read_precision(r, "kv_cache", defaults.precisions.kv);
+  d.precisions.dispatch = read_precision(r, "dispatch", defaults.precisions.dispatch);
+  d.precisions.combine = read_precision(r, "combine", defaults.precisions.combine);
+  d.target_tpot_s = r.quantity_or("target_tpot", Quantity::duration, defaults.target_tpot_s);
+  d.iterations = static_cast<int>(r.integer_or("iterations", defaults.iterations, 1, 100));
   r.finish();
   return d;
 }
@@ -125,6 +128,7 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
 
   YAML::Node resolved(YAML::NodeType::Map);
   YamlReader root(source, source.root, "", resolved);
+  const AfdScenario defaults;
   LoadedAfdScenario loaded;
   AfdScenario& s = loaded.scenario;
   s.file = path;
@@ -132,7 +136,7 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
     root.fail("kind", "load_afd_scenario needs 'kind: afd'");
   }
   s.name = root.text_or("name", std::filesystem::path(path).stem().string());
-  s.seed = static_cast<uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
+  s.seed = static_cast<uint64_t>(root.integer_or("seed", static_cast<int64_t>(defaults.seed), 0, INT64_MAX));
   if (options.seed) {
     s.seed = *options.seed;
     root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
@@ -148,13 +152,14 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   s.afd = read_deployment(afd, s.cluster);
 
   YamlReader cost = root.map_or_empty("cost_model");
-  s.cost_model = cost.text_or("name", "roofline");
-  s.cost_options.profile = cost.text_or("profile", "");
-  if (!s.cost_options.profile.empty() && std::filesystem::path(s.cost_options.profile).is_relative()) {
-    s.cost_options.profile = (std::filesystem::path(path).parent_path() / s.cost_options.profile).string();
+  const CostModelRegistry& cost_models = CostModelRegistry::instance();
+  s.cost_model = read_plugin_name(cost, cost_models, defaults.cost_model.name);
+  s.profile = cost.text_or("profile", defaults.profile);
+  if (!s.profile.empty() && std::filesystem::path(s.profile).is_relative()) {
+    s.profile = (std::filesystem::path(path).parent_path() / s.profile).string();
   }
-  make_cost_model(s.cost_model, s.cost_options,
-                  cost.where("name"));  // unknown names fail here, listing the valid
+  read_plugin_params(cost, cost_models, "cost model", s.cost_model);
+  make_cost_model(s.cost_model, s.profile);  // a profile the model cannot use fails here
   cost.finish();
 
   YamlReader sweep = root.map_or_empty("sweep");

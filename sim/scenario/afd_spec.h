@@ -2,7 +2,8 @@
 // catalog row, optionally edited for design sweeps), the cluster, which GPUs run attention and
 // which run the experts, the decode batch and its micro-batches, precisions, the TPOT target, and
 // the sweep the scenario declares by default. Produced from YAML (`kind: afd`) by afd_reader; the
-// AFD engine (sim/afd/) reads only these structs. SI units throughout.
+// AFD engine (sim/afd/) reads only these structs. SI units throughout. The member initialisers are
+// the YAML defaults, declared only here (afd_reader reads absent fields from a default struct).
 #pragma once
 
 #include <cstdint>
@@ -11,8 +12,8 @@
 #include <vector>
 
 #include "models/afd/afd_stages.h"
-#include "models/cost/cost_model_registry.h"
 #include "models/model_arch.h"
+#include "models/registry/registry.h"
 #include "sim/scenario/scenario.h"
 
 namespace rlsim {
@@ -43,8 +44,8 @@ struct AfdScenario {
   ModelArch model;
   ClusterSpec cluster;
   AfdDeploymentSpec afd;
-  std::string cost_model = "roofline";
-  CostModelOptions cost_options;
+  PluginSpec cost_model{"roofline"};  ///< registered cost model (models/cost/cost_model_registry.h)
+  std::string profile;                ///< calibrated hardware profile (path) for the "profile" model
   std::vector<SweepAxisSpec> sweep;  ///< the default sweep of `rlsim sweep` (may be empty)
 };
 

@@ -12,6 +12,7 @@ const std::vector<std::string> kReservedEndpoints{"agents", "dataplane"};
 
 PoolSpec read_pool(YamlReader& r, const Catalog& catalog, const std::optional<LinkParams>& intra_default,
                    const std::optional<LinkParams>& nic_default) {
+  const PoolSpec defaults;
   PoolSpec pool;
   pool.where = r.where();
   pool.name = r.text("name");
@@ -21,11 +22,11 @@ PoolSpec read_pool(YamlReader& r, const Catalog& catalog, const std::optional<Li
   const std::string gpu = r.text("gpu");
   pool.card = catalog.card(gpu, r.where("gpu"));
   pool.nodes = static_cast<int>(r.integer("nodes", 1, kMaxCount));
-  pool.gpus_per_node = static_cast<int>(r.integer_or("gpus_per_node", 8, 1, 64));
-  // Scale-up and NIC links default to the card's datasheet figures, unless the cluster or the pool
-  // says otherwise.
-  const LinkParams card_intra{pool.card.intra_node_bw_bytes_per_s, 1e-6};
-  const LinkParams card_nic{pool.card.nic_bw_bytes_per_s, 2e-6};
+  pool.gpus_per_node = static_cast<int>(r.integer_or("gpus_per_node", defaults.gpus_per_node, 1, 64));
+  // Scale-up and NIC links default to the card's datasheet bandwidth, unless the cluster or the
+  // pool says otherwise.
+  const LinkParams card_intra{pool.card.intra_node_bw_bytes_per_s, defaults.intra_node.latency_s};
+  const LinkParams card_nic{pool.card.nic_bw_bytes_per_s, defaults.nic.latency_s};
   YamlReader intra = r.map_or_empty("intra_node");
   pool.intra_node = read_link(intra, intra_default.value_or(card_intra));
   YamlReader nic = r.map_or_empty("nic");
@@ -51,18 +52,20 @@ Precision read_precision(YamlReader& r, const std::string& key, Precision fallba
 }
 
 ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
+  const ClusterSpec defaults;
+  const PoolSpec pool_defaults;
   ClusterSpec cluster;
   // Cluster-wide link settings apply to every pool that does not set its own.
   std::optional<LinkParams> intra_default, nic_default;
   if (r.has("intra_node")) {
     YamlReader intra = r.map("intra_node");
-    intra_default = read_link(intra, {0.0, 1e-6});
+    intra_default = read_link(intra, pool_defaults.intra_node);
   } else {
     r.raw("intra_node");
   }
   if (r.has("nic")) {
     YamlReader nic = r.map("nic");
-    nic_default = read_link(nic, {0.0, 2e-6});
+    nic_default = read_link(nic, pool_defaults.nic);
   } else {
     r.raw("nic");
   }
@@ -79,23 +82,27 @@ ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
   } else {
     cluster.fabric.bandwidth_bytes_per_s = fabric.quantity("bandwidth", Quantity::bandwidth);
   }
-  cluster.fabric.latency_s = fabric.quantity_or("latency", Quantity::duration, 1e-6, true);
+  cluster.fabric.latency_s =
+      fabric.quantity_or("latency", Quantity::duration, defaults.fabric.latency_s, true);
   fabric.finish();
 
   YamlReader agents = r.map_or_empty("agents");
-  cluster.agents.hosts = static_cast<int>(agents.integer_or("hosts", 1, 1, kMaxCount));
-  cluster.agents.cores = static_cast<int>(agents.integer_or("cores", 64, 1, 1 << 20));
+  cluster.agents.hosts = static_cast<int>(agents.integer_or("hosts", defaults.agents.hosts, 1, kMaxCount));
+  cluster.agents.cores = static_cast<int>(agents.integer_or("cores", defaults.agents.cores, 1, 1 << 20));
   YamlReader agent_nic = agents.map_or_empty("nic");
-  cluster.agents.nic = read_link(agent_nic, {25e9, 5e-6});
+  cluster.agents.nic = read_link(agent_nic, defaults.agents.nic);
   agents.finish();
 
   YamlReader dataplane = r.map_or_empty("dataplane");
-  cluster.dataplane.enabled = dataplane.flag_or("enabled", true);
+  const DataPlaneSpec& plane = defaults.dataplane;
+  cluster.dataplane.enabled = dataplane.flag_or("enabled", plane.enabled);
   YamlReader dp_nic = dataplane.map_or_empty("nic");
-  cluster.dataplane.nic = read_link(dp_nic, {25e9, 5e-6});
-  cluster.dataplane.seconds_per_record = dataplane.quantity_or("cost_per_record", Quantity::duration, 0.0, true);
-  cluster.dataplane.bytes_per_s = dataplane.quantity_or("record_bandwidth", Quantity::bandwidth, 1e9);
-  cluster.dataplane.ledger = dataplane.flag_or("ledger", false);
+  cluster.dataplane.nic = read_link(dp_nic, plane.nic);
+  cluster.dataplane.seconds_per_record =
+      dataplane.quantity_or("cost_per_record", Quantity::duration, plane.seconds_per_record, true);
+  cluster.dataplane.bytes_per_s =
+      dataplane.quantity_or("record_bandwidth", Quantity::bandwidth, plane.bytes_per_s);
+  cluster.dataplane.ledger = dataplane.flag_or("ledger", plane.ledger);
   if (cluster.dataplane.ledger && !cluster.dataplane.enabled) {
     dataplane.fail("ledger", "expected dataplane.enabled: true for a ledger (the ledger is what the data plane "
                              "records), found the data plane disabled");
@@ -106,6 +113,7 @@ ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
   endpoints.insert(endpoints.end(), kReservedEndpoints.begin(), kReservedEndpoints.end());
   for (YamlReader& l : r.map_list_or_empty("links")) {
     ClusterLinkSpec link;
+    const double default_latency_s = link.params.latency_s;
     link.where = l.where();
     auto between = l.text_list("between");
     if (between.size() != 2) l.fail("between", "expected two endpoints in 'between', found " + std::to_string(between.size()));
@@ -120,7 +128,7 @@ ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
     link.a = between[0];
     link.b = between[1];
     link.params.bandwidth_bytes_per_s = l.quantity("bandwidth", Quantity::bandwidth);
-    link.params.latency_s = l.quantity_or("latency", Quantity::duration, 5e-6, true);
+    link.params.latency_s = l.quantity_or("latency", Quantity::duration, default_latency_s, true);
     l.finish();
     cluster.links.push_back(link);
   }

@@ -26,4 +26,11 @@ struct Distribution {
   double nominal_mean() const;
 };
 
+/// Always `value`.
+inline Distribution fixed_distribution(double value) {
+  Distribution d;
+  d.value = value;
+  return d;
+}
+
 }  // namespace rlsim

@@ -43,13 +43,6 @@ double Distribution::nominal_mean() const {
   return 0.0;
 }
 
-Distribution fixed_distribution(double value) {
-  Distribution d;
-  d.kind = Distribution::Kind::fixed;
-  d.value = value;
-  return d;
-}
-
 Distribution read_distribution(YamlReader& parent, const std::string& key, std::optional<Quantity> unit,
                                const Distribution& fallback, double min_allowed) {
   YAML::Node node = parent.raw(key);
@@ -145,8 +138,9 @@ Distribution read_distribution(YamlReader& parent, const std::string& key, std::
     }
     r.record("empirical", resolved_bins);
   }
-  d.min = read_value_or(r, "min", unit, 0.0);
-  d.max = read_value_or(r, "max", unit, 0.0);
+  const Distribution defaults;
+  d.min = read_value_or(r, "min", unit, defaults.min);
+  d.max = read_value_or(r, "max", unit, defaults.max);
   if (d.max > 0.0 && d.max < d.min) r.fail("max", "cap 'max' must not be below 'min'");
   r.finish();
   return d;

@@ -20,6 +20,4 @@ namespace rlsim {
 Distribution read_distribution(YamlReader& parent, const std::string& key, std::optional<Quantity> unit,
                                const Distribution& fallback, double min_allowed);
 
-Distribution fixed_distribution(double value);
-
 }  // namespace rlsim

@@ -56,10 +56,12 @@ void read_target(YamlReader& r, const ClusterSpec& cluster, FaultEvent& e) {
 }  // namespace
 
 FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
+  const FaultsSpec defaults;
   FaultsSpec f;
-  f.recovery = r.choice_or("recovery", FaultRecovery::restart_step);
-  f.checkpoint_interval = static_cast<int>(r.integer_or("checkpoint_interval", 1, 1, 100000));
-  f.restart_s = r.quantity_or("restart", Quantity::duration, 0.0, true);
+  f.recovery = r.choice_or("recovery", defaults.recovery);
+  f.checkpoint_interval =
+      static_cast<int>(r.integer_or("checkpoint_interval", defaults.checkpoint_interval, 1, 100000));
+  f.restart_s = r.quantity_or("restart", Quantity::duration, defaults.restart_s, true);
   for (YamlReader& entry : r.map_list_or_empty("events")) {
     if (entry.has("link")) {
       if (entry.has("gpu") || entry.has("node")) {

@@ -91,9 +91,10 @@ LabelsSpec read_labels(YamlReader& r, const Scenario& s) {
       }
     }
   }
-  labels.interruptible = r.flag_or("interruptible", true);
-  labels.launch = r.choice_or("launch", LaunchMode::step);
-  labels.preemption = r.choice_or("preemption", Preemption::save_kv);
+  const LabelsSpec defaults;
+  labels.interruptible = r.flag_or("interruptible", defaults.interruptible);
+  labels.launch = r.choice_or("launch", defaults.launch);
+  labels.preemption = r.choice_or("preemption", defaults.preemption);
   r.finish();
   return labels;
 }

@@ -1,4 +1,5 @@
-// read_params: one YamlReader getter per parameter type.
+// read_params: one YamlReader getter per parameter type; reject_foreign_params: a key that belongs
+// to another plug-in of the same extension point.
 #include "sim/scenario/param_reader.h"
 
 namespace rlsim {
@@ -28,6 +29,32 @@ ParamValues read_params(YamlReader& r, const ParamSchema& schema) {
     }
   }
   return values;
+}
+
+void reject_foreign_params(const YamlReader& r, const SchemaList& entries, const std::string& chosen,
+                           const std::string& what) {
+  const ParamSchema* own = nullptr;
+  for (const auto& [name, schema] : entries) {
+    if (name == chosen) own = schema;
+  }
+  for (const auto& item : r.node()) {
+    const std::string key = item.first.as<std::string>("");
+    if (key == "name" || (own && declares(*own, key))) continue;
+    std::vector<std::string> owners;
+    for (const auto& [name, schema] : entries) {
+      if (declares(*schema, key)) owners.push_back(name);
+    }
+    if (owners.empty()) continue;
+    std::vector<std::string> keys;
+    if (own) {
+      for (const auto& spec : *own) keys.push_back(spec.key);
+    }
+    const std::string last = owners.back();
+    owners.pop_back();
+    r.fail(key, "'" + key + "' is not a parameter of " + what + " '" + chosen + "', which takes " +
+                    (keys.empty() ? "none" : join(keys)) + "; it belongs to " +
+                    (owners.empty() ? last : join(owners) + " and " + last));
+  }
 }
 
 }  // namespace rlsim

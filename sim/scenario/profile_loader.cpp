@@ -10,20 +10,23 @@ namespace rlsim {
 namespace {
 
 FitError read_error(YamlReader& r) {
+  const FitError d;
   FitError e;
-  e.fit_points = static_cast<int>(r.integer_or("fit_points", 0, 0, 1 << 30));
-  e.held_out_points = static_cast<int>(r.integer_or("held_out_points", 0, 0, 1 << 30));
-  e.held_out_mape = r.number_or("held_out_mape", 0.0, 0.0, 1e6);
-  e.held_out_max_error = r.number_or("held_out_max_error", 0.0, 0.0, 1e6);
-  e.baseline_held_out_mape = r.number_or("baseline_held_out_mape", 0.0, 0.0, 1e6);
-  e.datasheet_held_out_mape = r.number_or("datasheet_held_out_mape", 0.0, 0.0, 1e6);
-  e.jitter_floor_mape = r.number_or("jitter_floor_mape", 0.0, 0.0, 1e6);
+  e.fit_points = static_cast<int>(r.integer_or("fit_points", d.fit_points, 0, 1 << 30));
+  e.held_out_points = static_cast<int>(r.integer_or("held_out_points", d.held_out_points, 0, 1 << 30));
+  e.held_out_mape = r.number_or("held_out_mape", d.held_out_mape, 0.0, 1e6);
+  e.held_out_max_error = r.number_or("held_out_max_error", d.held_out_max_error, 0.0, 1e6);
+  e.baseline_held_out_mape = r.number_or("baseline_held_out_mape", d.baseline_held_out_mape, 0.0, 1e6);
+  e.datasheet_held_out_mape = r.number_or("datasheet_held_out_mape", d.datasheet_held_out_mape, 0.0, 1e6);
+  e.jitter_floor_mape = r.number_or("jitter_floor_mape", d.jitter_floor_mape, 0.0, 1e6);
   r.finish();
   return e;
 }
 
 OpClass read_op_class(YamlReader& r) {
-  const std::string name = r.choice_or("op_class", {"gemm", "grouped_gemm", "attention_decode", "attention_prefill", "memory_bound"}, "gemm");
+  const std::string name = r.choice_or(
+      "op_class", {"gemm", "grouped_gemm", "attention_decode", "attention_prefill", "memory_bound"},
+      std::string(to_string(OpClassProfile{}.op_class)));
   for (OpClass c : {OpClass::gemm, OpClass::grouped_gemm, OpClass::attention_decode, OpClass::attention_prefill, OpClass::memory_bound}) {
     if (to_string(c) == name) return c;
   }
@@ -35,17 +38,18 @@ OpClassProfile read_op(YamlReader& r) {
   op.op_class = read_op_class(r);
   std::vector<std::string> precisions;
   for (Precision p : all_precisions()) precisions.emplace_back(to_string(p));
-  op.precision = *parse_precision(r.choice_or("precision", precisions, "bf16"));
+  op.precision = *parse_precision(r.choice_or("precision", precisions, std::string(to_string(op.precision))));
   r.choice_or("model", {"tiled_roofline"}, "tiled_roofline");
+  const KernelFit d;
   KernelFit& f = op.fit;
   f.launch_overhead_s = r.quantity("launch_overhead", Quantity::duration, true);
   f.compute_efficiency = r.number("compute_efficiency", 1e-6, 1.0);
   f.memory_efficiency = r.number("memory_efficiency", 1e-6, 1.0);
-  f.tile_k_overhead = r.number_or("tile_k_overhead", 0.0, 0.0, 1e9);
-  f.tile_edge_cost = r.number_or("tile_edge_cost", 0.0, 0.0, 1e9);
-  f.overlap_exponent = r.number_or("overlap_exponent", 64.0, 1.0, 1e6);
-  f.wave_quantization = r.number_or("wave_quantization", 1.0, 0.0, 1.0);
-  f.l2_band = r.number_or("l2_band", 0.0, 0.0, 1e300);
+  f.tile_k_overhead = r.number_or("tile_k_overhead", d.tile_k_overhead, 0.0, 1e9);
+  f.tile_edge_cost = r.number_or("tile_edge_cost", d.tile_edge_cost, 0.0, 1e9);
+  f.overlap_exponent = r.number_or("overlap_exponent", d.overlap_exponent, 1.0, 1e6);
+  f.wave_quantization = r.number_or("wave_quantization", d.wave_quantization, 0.0, 1.0);
+  f.l2_band = r.number_or("l2_band", d.l2_band, 0.0, 1e300);
   YamlReader error = r.map_or_empty("error");
   op.error = read_error(error);
   r.finish();
@@ -59,8 +63,8 @@ CollectiveFit read_collective(YamlReader& r) {
   c.gpus_per_node = static_cast<int>(r.integer("gpus_per_node", 1, c.gpus));
   c.alpha_s = r.quantity("alpha", Quantity::duration, true);
   c.bandwidth_bytes_per_s = r.quantity("bandwidth", Quantity::bandwidth);
-  c.min_bytes = r.quantity_or("min_message", Quantity::bytes, 0.0, true);
-  c.max_bytes = r.quantity_or("max_message", Quantity::bytes, 0.0, true);
+  c.min_bytes = r.quantity_or("min_message", Quantity::bytes, c.min_bytes, true);
+  c.max_bytes = r.quantity_or("max_message", Quantity::bytes, c.max_bytes, true);
   YamlReader error = r.map_or_empty("error");
   c.error = read_error(error);
   r.finish();
@@ -74,11 +78,11 @@ HardwareProfile read_profile(const YamlSource& source) {
   p.device = r.text_or("device", p.card);
   p.date = r.text_or("date", "unknown");
   p.sm_count = static_cast<int>(r.integer("sm_count", 1, 1 << 20));
-  p.l2_bytes = r.quantity_or("l2_cache", Quantity::bytes, 0.0, true);
+  p.l2_bytes = r.quantity_or("l2_cache", Quantity::bytes, p.l2_bytes, true);
   for (YamlReader& s : r.map_list_or_empty("sources")) {
     ProfileSource src;
     src.file = s.text("file");
-    src.points = static_cast<int>(s.integer_or("points", 0, 0, 1 << 30));
+    src.points = static_cast<int>(s.integer_or("points", src.points, 0, 1 << 30));
     s.finish();
     p.sources.push_back(std::move(src));
   }
@@ -97,17 +101,19 @@ HardwareProfile read_profile(const YamlSource& source) {
   return p;
 }
 
-std::unique_ptr<CostModel> make_profiled(const CostModelOptions& options, const SourceLocation& where) {
-  if (options.profile.empty()) {
+std::unique_ptr<CostModel> make_profiled(const ParamValues&, const std::string& profile,
+                                         const SourceLocation& where) {
+  if (profile.empty()) {
     throw InputError(where, "the profile cost model needs a profile file (e.g. calibrate/profiles/h100.yaml)");
   }
-  if (!options.settings.empty()) throw InputError(where, "the profile cost model takes no settings; its numbers come from the profile");
-  return std::make_unique<ProfiledCostModel>(load_profile(options.profile), std::make_unique<RooflineCostModel>());
+  return std::make_unique<ProfiledCostModel>(load_profile(profile), std::make_unique<RooflineCostModel>());
 }
 
-const bool profile_registered = register_cost_model("profile", make_profiled);
-
 }  // namespace
+
+RLSIM_REGISTER_COST_MODEL(
+    make_profiled, kProfileCostModel,
+    "per-op fits from a calibrated hardware profile (rlsim calibrate); roofline where it has none");
 
 HardwareProfile load_profile(const std::string& path) { return read_profile(load_yaml_file(path)); }
 

@@ -1,6 +1,6 @@
 // Reading a hardware profile written by `rlsim calibrate` (calibrate/profile_writer) back into a
 // HardwareProfile, with located errors and unknown keys rejected. Also registers the "profile"
-// cost model, which loads its `profile` option with this reader.
+// cost model, which loads the scenario's `profile:` file with this reader.
 #pragma once
 
 #include <string>
@@ -8,6 +8,9 @@
 #include "models/cost/profile.h"
 
 namespace rlsim {
+
+/// The cost model a scenario's `profile:` file selects unless it names another.
+inline constexpr const char* kProfileCostModel = "profile";
 
 /// Reads the profile at `path`; InputError (FILE:LINE:COL) on anything malformed.
 HardwareProfile load_profile(const std::string& path);

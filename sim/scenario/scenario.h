@@ -1,6 +1,10 @@
 // Scenario: a what-if as plain structs — the cluster, the workload, how rollout and training are
 // laid out, and the orchestration policy. Produced once from YAML by scenario_loader; the engine
-// reads only these structs. All quantities are in SI units (bytes, bytes/s, seconds).
+// reads only these structs. All quantities are in SI units (bytes, bytes/s, seconds). The member
+// initialisers are the schema's defaults, declared only here: the loader reads every absent field
+// as the default-constructed struct's value, so a Scenario built in code runs as its YAML would.
+// Plug-ins (policy, router, cost model) are a PluginSpec: a registered name and the values of
+// that entry's own parameters (defaults in its registration).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +16,7 @@
 #include "models/input_error.h"
 #include "models/model_arch.h"
 #include "models/precision.h"
+#include "models/registry/registry.h"
 #include "sim/scenario/choices.h"
 #include "sim/scenario/distribution.h"
 #include "sim/scenario/fault_spec.h"
@@ -29,9 +34,9 @@ struct PoolSpec {
   std::string name;
   HardwareSpec card;
   int nodes = 0;
-  int gpus_per_node = 0;
-  LinkParams intra_node;  ///< per-GPU scale-up port (NVLink…)
-  LinkParams nic;         ///< per-GPU scale-out NIC
+  int gpus_per_node = 8;
+  LinkParams intra_node{0.0, 1e-6};  ///< per-GPU scale-up port (NVLink…); bandwidth: the card's
+  LinkParams nic{0.0, 2e-6};         ///< per-GPU scale-out NIC; bandwidth: the card's
   SourceLocation where;
 
   int gpus() const { return nodes * gpus_per_node; }
@@ -40,27 +45,27 @@ struct PoolSpec {
 /// A link between two endpoints of the cluster: pools by name, "agents" or "dataplane".
 struct ClusterLinkSpec {
   std::string a, b;
-  LinkParams params;
+  LinkParams params{0.0, 5e-6};  ///< bandwidth is required
   SourceLocation where;
 };
 
 struct AgentHostsSpec {
   int hosts = 1;
   int cores = 64;       ///< concurrent tool executions per host
-  LinkParams nic;
+  LinkParams nic{25e9, 5e-6};
 };
 
 struct DataPlaneSpec {
   bool enabled = true;              ///< route every LLM call through the trajectory manager
-  LinkParams nic;
+  LinkParams nic{25e9, 5e-6};
   double seconds_per_record = 0.0;  ///< fixed recording cost per LLM input or output
-  double bytes_per_s = 0.0;         ///< recording throughput (disk/CPU); 0 = free
+  double bytes_per_s = 1e9;         ///< recording throughput (disk/CPU)
   bool ledger = false;              ///< write the recorded calls as trajectories.jsonl
 };
 
 struct ClusterSpec {
   std::vector<PoolSpec> pools;
-  LinkParams fabric;  ///< within a pool, node to node; bandwidth 0 = non-blocking (fat pipe)
+  LinkParams fabric{0.0, 1e-6};  ///< within a pool, node to node; bandwidth 0 = non-blocking (fat pipe)
   std::vector<ClusterLinkSpec> links;
   AgentHostsSpec agents;
   DataPlaneSpec dataplane;
@@ -74,14 +79,14 @@ struct ClusterSpec {
 };
 
 struct WorkloadSpec {
-  int steps = 1;
-  int prompts_per_step = 1;
-  int samples_per_prompt = 1;   ///< GRPO group size
-  Distribution turns;           ///< LLM calls per trajectory
-  Distribution prompt_tokens;   ///< first-turn prompt length
-  Distribution output_tokens;   ///< tokens generated per LLM call
-  Distribution observation_tokens;  ///< tokens a tool appends before the next call
-  Distribution tool_latency_s;  ///< seconds a tool call takes
+  int steps = 3;
+  int prompts_per_step = 1;                                 ///< required in YAML
+  int samples_per_prompt = 8;                               ///< GRPO group size
+  Distribution turns = fixed_distribution(1);               ///< LLM calls per trajectory
+  Distribution prompt_tokens = fixed_distribution(512);     ///< first-turn prompt length
+  Distribution output_tokens = fixed_distribution(1024);    ///< tokens generated per LLM call
+  Distribution observation_tokens = fixed_distribution(0);  ///< tokens a tool appends before the next call
+  Distribution tool_latency_s = fixed_distribution(0);      ///< seconds a tool call takes
   double max_context_tokens = 0;  ///< a trajectory ends when its context would pass this (0 = no limit)
 
   int trajectories_per_step() const { return prompts_per_step * samples_per_prompt; }
@@ -106,7 +111,7 @@ struct RolloutSpec {
   int max_batch = 256;          ///< concurrent sequences per instance
   Precision weights = Precision::bf16;
   Precision kv_cache = Precision::bf16;
-  std::string router = "least_loaded";
+  PluginSpec router{"least_loaded"};  ///< sim/engine/routers/
   bool prefix_cache = true;     ///< keep a trajectory's KV between turns (LRU)
   KvOverflow preemption = KvOverflow::recompute;  ///< when KV runs out
   double swap_bandwidth_bytes_per_s = 25e9;  ///< host link per GPU for KV swap
@@ -134,11 +139,8 @@ struct WeightSyncSpec {
   Precision precision = Precision::bf16;
 };
 
-struct PolicySpec {
-  std::string name = "disaggregated";
-  int max_staleness = 1;  ///< overlap/streaming: how many weight versions rollout may lag
-  double weight_swap_s = 0.0;  ///< streaming: pause of an instance to load staged weights
-};
+/// The orchestration policy (sim/engine/policies/) and its own parameters (`rlsim list policies`).
+using PolicySpec = PluginSpec;
 
 struct Scenario {
   std::string name;
@@ -151,10 +153,10 @@ struct Scenario {
   TrainingSpec training;
   WeightSyncSpec weight_sync;
   ColocationSpec colocation;
-  PolicySpec policy;
+  PolicySpec policy{"disaggregated"};
   LabelsSpec labels;                    ///< capability tags for the `labels` policy
   FaultsSpec faults;                    ///< failures injected during the run
-  std::string cost_model = "roofline";  ///< registered models/ cost model
+  PluginSpec cost_model{"roofline"};    ///< registered cost model (models/cost/cost_model_registry.h)
   std::string profile;                  ///< calibrated hardware profile (path) for the "profile" model
 };
 

@@ -1,4 +1,6 @@
-// The scenario schema: each section's fields, defaults, units and ranges are declared once here.
+// The scenario schema: each section's fields, units and ranges are declared once here; defaults
+// are the member initialisers of the structs in scenario.h (read from a default-constructed one),
+// and a plug-in's parameters come from its registry entry (param_reader.h).
 #include "sim/scenario/scenario_loader.h"
 
 #include <cassert>
@@ -6,11 +8,13 @@
 #include <set>
 
 #include "models/cost/cost_model_registry.h"
-#include "sim/engine/routers/router.h"
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/fault_reader.h"
 #include "sim/scenario/labels_reader.h"
+#include "sim/scenario/param_reader.h"
+#include "sim/scenario/plugins.h"
+#include "sim/scenario/profile_loader.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
@@ -19,21 +23,24 @@ namespace {
 constexpr int64_t kMaxCount = 1'000'000;
 
 WorkloadSpec read_workload(YamlReader& r) {
+  const WorkloadSpec d;
   WorkloadSpec w;
-  w.steps = static_cast<int>(r.integer_or("steps", 3, 1, 100000));
+  w.steps = static_cast<int>(r.integer_or("steps", d.steps, 1, 100000));
   w.prompts_per_step = static_cast<int>(r.integer("prompts_per_step", 1, kMaxCount));
-  w.samples_per_prompt = static_cast<int>(r.integer_or("samples_per_prompt", 8, 1, 4096));
-  w.turns = read_distribution(r, "turns", std::nullopt, fixed_distribution(1), 1.0);
-  w.prompt_tokens = read_distribution(r, "prompt_tokens", std::nullopt, fixed_distribution(512), 1.0);
-  w.output_tokens = read_distribution(r, "output_tokens", std::nullopt, fixed_distribution(1024), 1.0);
-  w.observation_tokens = read_distribution(r, "observation_tokens", std::nullopt, fixed_distribution(0), 0.0);
-  w.tool_latency_s = read_distribution(r, "tool_latency", Quantity::duration, fixed_distribution(0.0), 0.0);
-  w.max_context_tokens = static_cast<double>(r.integer_or("max_context_tokens", 0, 0, 100'000'000));
+  w.samples_per_prompt = static_cast<int>(r.integer_or("samples_per_prompt", d.samples_per_prompt, 1, 4096));
+  w.turns = read_distribution(r, "turns", std::nullopt, d.turns, 1.0);
+  w.prompt_tokens = read_distribution(r, "prompt_tokens", std::nullopt, d.prompt_tokens, 1.0);
+  w.output_tokens = read_distribution(r, "output_tokens", std::nullopt, d.output_tokens, 1.0);
+  w.observation_tokens = read_distribution(r, "observation_tokens", std::nullopt, d.observation_tokens, 0.0);
+  w.tool_latency_s = read_distribution(r, "tool_latency", Quantity::duration, d.tool_latency_s, 0.0);
+  w.max_context_tokens = static_cast<double>(
+      r.integer_or("max_context_tokens", static_cast<int64_t>(d.max_context_tokens), 0, 100'000'000));
   r.finish();
   return w;
 }
 
 AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const ClusterSpec& cluster) {
+  const AfdRolloutSpec d;
   AfdRolloutSpec a;
   a.where = r.where();
   a.ffn_pool = r.text("ffn_pool");
@@ -52,28 +59,31 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
                            std::to_string(a.attention_gpus) + " and " + std::to_string(ffn.gpus()) + " GPUs of '" +
                            a.ffn_pool + "' by ffn_gpus " + std::to_string(a.ffn_gpus));
   }
-  a.micro_batches = static_cast<int>(r.integer_or("micro_batches", 3, 1, 64));
-  a.dispatch = read_precision(r, "dispatch", Precision::fp8);
-  a.combine = read_precision(r, "combine", Precision::bf16);
+  a.micro_batches = static_cast<int>(r.integer_or("micro_batches", d.micro_batches, 1, 64));
+  a.dispatch = read_precision(r, "dispatch", d.dispatch);
+  a.combine = read_precision(r, "combine", d.combine);
   r.finish();
   return a;
 }
 
 RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
+  const RolloutSpec d;
   RolloutSpec s;
   s.pool = r.text_or("pool", cluster.pools.front().name);
   check_pool_reference(r, "pool", s.pool, cluster);
   const PoolSpec& pool = *cluster.pool(s.pool);
-  s.tp = static_cast<int>(r.integer_or("tp", 1, 1, pool.gpus_per_node));
+  s.tp = static_cast<int>(r.integer_or("tp", d.tp, 1, pool.gpus_per_node));
   if (pool.gpus_per_node % s.tp != 0) r.fail("tp", "tp must divide gpus_per_node (" + std::to_string(pool.gpus_per_node) + ")");
-  s.max_batch = static_cast<int>(r.integer_or("max_batch", 256, 1, 1 << 20));
-  s.weights = read_precision(r, "weights", Precision::bf16);
-  s.kv_cache = read_precision(r, "kv_cache", Precision::bf16);
-  s.router = r.choice_or("router", router_names(), "least_loaded");
-  s.prefix_cache = r.flag_or("prefix_cache", true);
-  s.preemption = r.choice_or("preemption", KvOverflow::recompute);
-  s.swap_bandwidth_bytes_per_s = r.quantity_or("swap_bandwidth", Quantity::bandwidth, 25e9);
-  s.activation_memory_fraction = r.number_or("activation_memory_fraction", 0.1, 0.0, 0.9);
+  s.max_batch = static_cast<int>(r.integer_or("max_batch", d.max_batch, 1, 1 << 20));
+  s.weights = read_precision(r, "weights", d.weights);
+  s.kv_cache = read_precision(r, "kv_cache", d.kv_cache);
+  s.router = read_plugin(r, "router", RouterRegistry::instance(), "router", d.router.name);
+  s.prefix_cache = r.flag_or("prefix_cache", d.prefix_cache);
+  s.preemption = r.choice_or("preemption", d.preemption);
+  s.swap_bandwidth_bytes_per_s =
+      r.quantity_or("swap_bandwidth", Quantity::bandwidth, d.swap_bandwidth_bytes_per_s);
+  s.activation_memory_fraction =
+      r.number_or("activation_memory_fraction", d.activation_memory_fraction, 0.0, 0.9);
   if (r.has("afd")) {
     YamlReader a = r.map("afd");
     s.afd = read_afd_rollout(a, s, cluster);
@@ -85,23 +95,38 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
 }
 
 TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster) {
+  const TrainingSpec d;
   TrainingSpec s;
   s.pool = r.text_or("pool", cluster.pools.back().name);
   check_pool_reference(r, "pool", s.pool, cluster);
   const PoolSpec& pool = *cluster.pool(s.pool);
-  s.tp = static_cast<int>(r.integer_or("tp", 1, 1, pool.gpus_per_node));
-  s.pp = static_cast<int>(r.integer_or("pp", 1, 1, 1024));
+  s.tp = static_cast<int>(r.integer_or("tp", d.tp, 1, pool.gpus_per_node));
+  s.pp = static_cast<int>(r.integer_or("pp", d.pp, 1, 1024));
   s.dp = static_cast<int>(r.integer_or("dp", pool.gpus() / (s.tp * s.pp) > 0 ? pool.gpus() / (s.tp * s.pp) : 1, 1, kMaxCount));
   if (static_cast<int64_t>(s.dp) * s.tp * s.pp != pool.gpus()) {
     r.fail("dp", "dp × tp × pp = " + std::to_string(static_cast<int64_t>(s.dp) * s.tp * s.pp) + " must equal the " +
                      std::to_string(pool.gpus()) + " GPUs of pool '" + s.pool + "'");
   }
-  s.algorithm = r.choice_or("algorithm", RlAlgorithm::grpo);
-  s.mini_batches = static_cast<int>(r.integer_or("mini_batches", 1, 1, 4096));
-  s.weights = read_precision(r, "precision", Precision::bf16);
-  s.sequence_tokens = r.number_or("sequence_tokens", 4096, 1, 1e7);
+  s.algorithm = r.choice_or("algorithm", d.algorithm);
+  s.mini_batches = static_cast<int>(r.integer_or("mini_batches", d.mini_batches, 1, 4096));
+  s.weights = read_precision(r, "precision", d.weights);
+  s.sequence_tokens = r.number_or("sequence_tokens", d.sequence_tokens, 1, 1e7);
   r.finish();
   return s;
+}
+
+/// LoadOptions::policy: `policy` replaces policy.name; parameters it does not take are dropped.
+void switch_policy(YamlSource& source, const std::string& policy) {
+  apply_override(source, "policy.name=" + policy);
+  const PolicyRegistry::Entry* entry = PolicyRegistry::instance().find(policy);
+  if (!entry) return;  // reported at policy.name by the loader, listing the valid names
+  YAML::Node block = source.root["policy"];
+  std::vector<std::string> dropped;
+  for (const auto& item : block) {
+    const std::string key = item.first.as<std::string>("");
+    if (key != "name" && !declares(entry->params, key)) dropped.push_back(key);
+  }
+  for (const auto& key : dropped) block.remove(key);
 }
 
 void check_every_pool_used(const Scenario& s) {
@@ -153,14 +178,16 @@ std::string scenario_kind(const std::string& path, const LoadOptions& options,
 LoadedScenario load_scenario(const std::string& path, const LoadOptions& options) {
   YamlSource source = load_yaml_file(path);
   for (const auto& assignment : options.overrides) apply_override(source, assignment);
+  if (!options.policy.empty()) switch_policy(source, options.policy);
 
   YAML::Node resolved(YAML::NodeType::Map);
   YamlReader root(source, source.root, "", resolved);
+  const Scenario d;
   LoadedScenario loaded;
   Scenario& s = loaded.scenario;
   s.file = path;
   s.name = root.text_or("name", std::filesystem::path(path).stem().string());
-  s.seed = static_cast<uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
+  s.seed = static_cast<uint64_t>(root.integer_or("seed", static_cast<int64_t>(d.seed), 0, INT64_MAX));
   if (options.seed) {
     s.seed = *options.seed;
     root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
@@ -188,19 +215,19 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   }
 
   YamlReader sync = root.map_or_empty("weight_sync");
-  s.weight_sync.method = sync.choice_or("method", WeightSyncMethod::broadcast);
+  s.weight_sync.method = sync.choice_or("method", d.weight_sync.method);
   s.weight_sync.precision = read_precision(sync, "precision", s.training.weights);
   sync.finish();
 
   YamlReader colocation = root.map_or_empty("colocation");
-  s.colocation.host_bandwidth_bytes_per_s = colocation.quantity_or("host_bandwidth", Quantity::bandwidth, 25e9);
-  s.colocation.optimizer_bytes_per_param = colocation.number_or("optimizer_bytes_per_param", 12.0, 0.0, 64.0);
+  s.colocation.host_bandwidth_bytes_per_s =
+      colocation.quantity_or("host_bandwidth", Quantity::bandwidth, d.colocation.host_bandwidth_bytes_per_s);
+  s.colocation.optimizer_bytes_per_param =
+      colocation.number_or("optimizer_bytes_per_param", d.colocation.optimizer_bytes_per_param, 0.0, 64.0);
   colocation.finish();
 
   YamlReader policy = root.map_or_empty("policy");
-  s.policy.name = policy.choice_or("name", known_policy_names(), "disaggregated");
-  s.policy.max_staleness = static_cast<int>(policy.integer_or("max_staleness", 1, 0, 1000));
-  s.policy.weight_swap_s = policy.quantity_or("weight_swap", Quantity::duration, 0.0, true);
+  s.policy = read_plugin_block(policy, PolicyRegistry::instance(), "policy", d.policy.name);
   policy.finish();
   YamlReader labels = root.map_or_empty("labels");
   s.labels = read_labels(labels, s);
@@ -222,8 +249,11 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   } else {
     root.raw("profile");
   }
-  s.cost_model = root.choice_or("cost_model", cost_model_names(), s.profile.empty() ? "roofline" : "profile");
-  if (s.cost_model == "profile" && s.profile.empty()) root.fail("cost_model", "cost_model 'profile' needs a 'profile:' file");
+  s.cost_model = read_plugin(root, "cost_model", CostModelRegistry::instance(), "cost model",
+                             s.profile.empty() ? d.cost_model.name : kProfileCostModel);
+  if (s.cost_model.name == kProfileCostModel && s.profile.empty()) {
+    root.fail("cost_model", "cost_model 'profile' needs a 'profile:' file");
+  }
 
   check_every_pool_used(s);
   root.finish();

@@ -17,6 +17,10 @@ struct LoadOptions {
   std::vector<std::string> overrides;  ///< "a.b=value" from --set
   std::optional<uint64_t> seed;        ///< --seed, wins over the file
   std::string data_dir;                ///< where scenarios/catalog lives; empty = default_data_dir()
+  /// Set: run under this policy — it replaces policy.name (as `--set policy.name=` would) and the
+  /// policy block's parameters it does not take are dropped, so one file runs under every policy
+  /// (`rlsim compare`) even when it sets another policy's parameters.
+  std::string policy{};
 };
 
 struct LoadedScenario {
@@ -40,8 +44,5 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
 Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options);
 /// InputError at `key` (with a did-you-mean) unless `name` is a pool of `cluster`.
 void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name, const ClusterSpec& cluster);
-
-/// Valid policy names; the engine's registry fills this (the loader checks `policy.name` against it).
-std::vector<std::string> known_policy_names();
 
 }  // namespace rlsim

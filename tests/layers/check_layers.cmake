@@ -22,10 +22,7 @@ set(allowed_sim/engine models sim/scenario sim/platform sim/afd sim/process)
 set(sim_layers sim/scenario sim/platform sim/process sim/afd sim/engine)
 
 # Known violations, each "FILE -> INCLUDED": exempt from both checks until the fix lands.
-set(known_violations
-    # TODO(registries): the scenario loader reads the router names from sim/engine's registry;
-    # the registry refactor moves that lookup out of sim/scenario. Delete this entry when it lands.
-    "sim/scenario/scenario_loader.cpp -> sim/engine/routers/router.h")
+set(known_violations)
 
 # Headers written into the build folder by configure_file, and the layer of their template.
 set(generated_build_info.h tools)

@@ -51,41 +51,50 @@ TEST_CASE("times are never negative and grow with work", "[cost]") {
 }
 
 TEST_CASE("cost models are made by name and unknown names list the valid ones", "[cost]") {
-  auto model = make_cost_model("roofline");
+  auto model = make_cost_model({"roofline"});
   REQUIRE(model);
   CHECK(model->name() == "roofline");
   try {
-    make_cost_model("rooflin", {}, {"scenario.yaml", 3, 5});
+    make_cost_model({"rooflin", {}, {"scenario.yaml", 3, 5}});
     FAIL("expected an InputError");
   } catch (const InputError& e) {
     CHECK_THAT(std::string(e.what()),
                Contains("scenario.yaml:3:5") && Contains("valid values are: ") && Contains("roofline"));
   }
-  CHECK_THROWS_AS(make_cost_model("roofline", {"h100.yaml", {}}), InputError);
+  CHECK_THROWS_AS(make_cost_model({"roofline"}, "h100.yaml"), InputError);
 }
 
-TEST_CASE("roofline settings override the defaults and are checked", "[cost]") {
-  CostModelOptions options;
-  options.settings["bandwidth"] = "0.5";
-  auto model = make_cost_model("roofline", options);
+TEST_CASE("the roofline's parameters default to RooflineEfficiency and override it when set", "[cost]") {
+  const auto& roofline = *CostModelRegistry::instance().find("roofline");
+  const RooflineEfficiency defaults;
+  const ParamValues values = ParamValues::defaults(roofline.params);
+  CHECK(values.number("gemm_compute") == defaults.gemm_compute);
+  CHECK(values.number("gemm_half_dim") == defaults.gemm_half_dim);
+  CHECK(values.number("attention_compute") == defaults.attention_compute);
+  CHECK(values.number("bandwidth") == defaults.bandwidth);
+  CHECK(values.number("launch_overhead") == defaults.launch_overhead_s);
+
+  PluginSpec choice{"roofline"};
+  choice.params.set("bandwidth", 0.5, {"scenario.yaml", 4, 3});
+  auto model = make_cost_model(choice);
   const Op op = make_memory_op("copy", 1e9);
-  CHECK_THAT(model->seconds(op, test::h100()), WithinRel(1e9 / (3.35e12 * 0.5) + 4e-6, 1e-12));
-  options.settings["bandwidth"] = "fast";
-  CHECK_THROWS_AS(make_cost_model("roofline", options), InputError);
-  options.settings.clear();
-  options.settings["bandwith"] = "0.5";
-  CHECK_THROWS_AS(make_cost_model("roofline", options), InputError);
+  CHECK_THAT(model->seconds(op, test::h100()),
+             WithinRel(1e9 / (3.35e12 * 0.5) + defaults.launch_overhead_s, 1e-12));
 }
 
 TEST_CASE("other cost models can register themselves", "[cost]") {
-  register_cost_model("test-constant", [](const CostModelOptions&, const SourceLocation&) {
-    struct Constant : CostModel {
-      double seconds(const Op&, const HardwareSpec&) const override { return 1.0; }
-      std::string name() const override { return "test-constant"; }
-    };
-    return std::unique_ptr<CostModel>(std::make_unique<Constant>());
-  });
-  const auto names = cost_model_names();
+  struct Constant : CostModel {
+    double seconds(const Op&, const HardwareSpec&) const override { return 1.0; }
+    std::string name() const override { return "test-constant"; }
+  };
+  CostModelRegistry::instance().add({"test-constant",
+                                     "one second per op",
+                                     {},
+                                     [](const ParamValues&, const std::string&, const SourceLocation&) {
+                                       return std::unique_ptr<CostModel>(std::make_unique<Constant>());
+                                     },
+                                     0});
+  const auto names = CostModelRegistry::instance().names();
   CHECK(std::find(names.begin(), names.end(), "test-constant") != names.end());
-  CHECK(make_cost_model("test-constant")->seconds(make_memory_op("x", 1), test::h100()) == 1.0);
+  CHECK(make_cost_model({"test-constant"})->seconds(make_memory_op("x", 1), test::h100()) == 1.0);
 }

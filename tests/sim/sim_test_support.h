@@ -61,4 +61,29 @@ inline LoadedScenario load_inline(const std::string& name, const std::string& ya
   return load_scenario(write_scenario(name, yaml), options);
 }
 
+/// A small RL scenario on two 1-node pools (rollout H20, train H800), every default left to the
+/// schema; 11 lines, so a test appending a section knows its line numbers (it starts at 12).
+inline const char* const kTwoPools = R"(
+model: qwen3-8b
+cluster:
+  pools:
+    - {name: rollout, gpu: H20, nodes: 1}
+    - {name: train, gpu: H800, nodes: 1}
+  links:
+    - {between: [rollout, train], bandwidth: 400Gbps}
+    - {between: [agents, rollout], bandwidth: 100Gbps}
+    - {between: [dataplane, rollout], bandwidth: 100Gbps}
+workload: {prompts_per_step: 2}
+)";
+
+/// The InputError that loading `yaml` throws; std::logic_error when it loads.
+inline InputError load_error(const std::string& yaml, std::vector<std::string> overrides = {}) {
+  try {
+    load_inline("bad", yaml, std::move(overrides));
+  } catch (const InputError& e) {
+    return e;
+  }
+  throw std::logic_error("expected an InputError");
+}
+
 }  // namespace rlsim::test

@@ -58,7 +58,7 @@ class CompareCommand : public Command {
     for (const auto& policy : policies) {
       LoadOptions o;
       o.overrides = args_.sets;
-      o.overrides.push_back("policy.name=" + policy);
+      o.policy = policy;
       o.seed = args_.seed;
       LoadedScenario loaded = load_scenario(args_.file, o);
       Topology topology(loaded.scenario.cluster);

@@ -157,8 +157,8 @@ class CostCommand : public Command {
 
  private:
   std::unique_ptr<CostModel> cost_model(const CostTarget& target, const HardwareSpec& card) const {
-    if (target.profile.empty()) return make_cost_model("roofline");
-    auto model = make_cost_model("profile", CostModelOptions{target.profile, {}}, flag_location("--profile"));
+    if (target.profile.empty()) return make_cost_model({"roofline"});
+    auto model = make_cost_model({kProfileCostModel, {}, flag_location("--profile")}, target.profile);
     const auto& profile = static_cast<const ProfiledCostModel&>(*model).profile();
     if (profile.card != card.name) {
       throw InputError(flag_location("--profile"), "profile '" + target.profile + "' was fitted for " + profile.card +

@@ -1,15 +1,17 @@
-// `rlsim list hardware|models|policies`: what the built-in catalogs and registries hold.
+// `rlsim list hardware|models|policies|routers|cost-models`: what the built-in catalogs and the
+// registries hold; a registry entry is listed with the table of its parameters (key, type, range,
+// unit, default, help), which is what its YAML block accepts.
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
 
 #include "models/arch_params.h"
+#include "models/cost/cost_model_registry.h"
 #include "models/cost/roofline.h"
 #include "models/units.h"
 #include "sim/scenario/catalog.h"
-#include "models/cost/cost_model_registry.h"
-#include "sim/engine/policies/policy.h"
-#include "sim/engine/routers/router.h"
+#include "sim/scenario/plugins.h"
 #include "tools/cli/command.h"
 
 namespace rlsim {
@@ -75,16 +77,45 @@ void list_models(const Catalog& catalog) {
   }
 }
 
-template <typename Entry>
-void list_registered(const std::vector<Entry>& entries) {
-  for (const auto& entry : entries) std::cout << std::left << std::setw(16) << entry.name << entry.description << "\n";
+/// Each entry's name and description, then its parameters as a table aligned across entries.
+template <class Product, class... Args>
+void list_registered(const Registry<Product, Args...>& registry) {
+  const std::vector<std::string> header{"parameter", "type", "range", "unit", "default"};
+  std::vector<size_t> width(header.size(), 0);
+  auto row_of = [](const ParamSpec& p) {
+    return std::vector<std::string>{p.key, p.type_text(), p.range_text(), p.unit.empty() ? "-" : p.unit,
+                                    p.default_text()};
+  };
+  for (size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
+  for (const auto& entry : registry.entries()) {
+    for (const auto& param : entry.params) {
+      const auto row = row_of(param);
+      for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    }
+  }
+  const std::string indent(4, ' ');
+  auto print_row = [&](const std::vector<std::string>& cells, const std::string& last) {
+    std::cout << indent;
+    for (size_t c = 0; c < cells.size(); ++c)
+      std::cout << std::left << std::setw(static_cast<int>(width[c] + 2)) << cells[c];
+    std::cout << last << "\n";
+  };
+  for (const auto& entry : registry.entries()) {
+    std::cout << std::left << std::setw(16) << entry.name << entry.description << "\n";
+    if (entry.params.empty()) continue;
+    print_row(header, "help");
+    for (const auto& param : entry.params) print_row(row_of(param), param.help);
+  }
 }
 
 class ListCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& root) override {
     CLI::App* sub = root.add_subcommand("list", "List hardware, models, policies, routers or cost models");
-    sub->footer("Examples:\n  rlsim list hardware\n  rlsim list models\n  rlsim list policies");
+    sub->footer(
+        "Policies, routers and cost models are listed with the parameters their YAML block\n"
+        "takes, e.g. policy: {name: overlap, max_staleness: 2}.\n\n"
+        "Examples:\n  rlsim list hardware\n  rlsim list models\n  rlsim list policies");
     sub->add_option("what", what_, "What to list")
         ->required()
         ->check(CLI::IsMember({"hardware", "models", "policies", "routers", "cost-models"}));
@@ -92,15 +123,15 @@ class ListCommand : public Command {
   }
   int run() override {
     if (what_ == "policies") {
-      list_registered(registered_policies());
+      list_registered(PolicyRegistry::instance());
       return kExitOk;
     }
     if (what_ == "routers") {
-      list_registered(registered_routers());
+      list_registered(RouterRegistry::instance());
       return kExitOk;
     }
     if (what_ == "cost-models") {
-      for (const auto& name : cost_model_names()) std::cout << name << "\n";
+      list_registered(CostModelRegistry::instance());
       return kExitOk;
     }
     Catalog catalog = load_builtin_catalog();

@@ -5,10 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <functional>
-#include <memory>
-#include <string>
-#include <vector>
+#include "models/registry/registry.h"
 
 namespace rlsim {
 
@@ -21,16 +18,9 @@ class Command {
   virtual int run() = 0;
 };
 
-struct CommandEntry {
-  std::string name;
-  int order;  ///< position in `rlsim --help`
-  std::function<std::unique_ptr<Command>()> make;
-};
-
-/// Registers a command factory; called from static initialisers.
-bool register_command(CommandEntry entry);
-/// All registered commands in help order.
-std::vector<CommandEntry> registered_commands();
+/// Every command, in `rlsim --help` order (an entry's `order`). Commands take no parameters: their
+/// options are CLI11's (Command::add_to).
+using CommandRegistry = Registry<Command>;
 
 /// Exit codes shared by every command (docs/design.md §5).
 constexpr int kExitOk = 0;
@@ -39,6 +29,6 @@ constexpr int kExitBadInput = 2;
 
 }  // namespace rlsim
 
-#define RLSIM_REGISTER_COMMAND(Type, name, order)                                                   \
-  static const bool rlsim_command_registered_##Type = ::rlsim::register_command(                  \
-      {name, order, []() -> std::unique_ptr<::rlsim::Command> { return std::make_unique<Type>(); }})
+/// RLSIM_REGISTER_COMMAND(Type, "name", order): `order` is its position in `rlsim --help`.
+#define RLSIM_REGISTER_COMMAND(Type, name, order) \
+  RLSIM_REGISTRY_ADD(::rlsim::CommandRegistry, Type, name, "", {}, order)

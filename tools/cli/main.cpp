@@ -21,8 +21,8 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   std::vector<std::pair<std::unique_ptr<Command>, CLI::App*>> commands;
-  for (const auto& entry : registered_commands()) {
-    auto command = entry.make();
+  for (const auto& entry : CommandRegistry::instance().entries()) {
+    auto command = entry.make({});
     CLI::App* sub = command->add_to(app);
     commands.emplace_back(std::move(command), sub);
   }

@@ -17,8 +17,9 @@ class DisaggregatedPolicy : public Policy {
  public:
   void check(const Scenario& s) const override {
     if (s.rollout.pool == s.training.pool) {
-      throw InputError({s.file, 1, 1}, "policy 'disaggregated' needs rollout.pool and training.pool to differ (both are '" +
-                                           s.rollout.pool + "'); use policy 'colocated' to time-share one pool");
+      throw InputError(s.policy.where,
+                       "policy 'disaggregated' needs rollout.pool and training.pool to differ (both are '" +
+                           s.rollout.pool + "'); use policy 'colocated' to time-share one pool");
     }
   }
 

@@ -17,6 +17,7 @@
 #include "sim/engine/policies/phase_switch.h"
 #include "sim/engine/policies/policy.h"
 #include "sim/engine/policies/rl_step.h"
+#include "sim/engine/policies/weight_lag.h"
 #include "sim/engine/trainer.h"
 #include "sim/engine/weight_sync.h"
 #include "sim/engine/workload.h"
@@ -30,22 +31,25 @@ namespace {
 /// versions ahead of the trainer; sorts finished trajectories into per-step batches.
 class Launcher {
  public:
-  Launcher(RlContext& ctx, RolloutService& service)
-      : ctx_(ctx), service_(service), rolling_(ctx.scenario.labels.launch == LaunchMode::rolling) {}
+  Launcher(RlContext& ctx, RolloutService& service, int max_staleness)
+      : ctx_(ctx),
+        service_(service),
+        rolling_(ctx.scenario.labels.launch == LaunchMode::rolling),
+        staleness_(max_staleness) {}
 
   /// Launches what is allowed with the trainer at weight version `version`.
   void launch_allowed(int version) {
     const WorkloadSpec& w = ctx_.scenario.workload;
     const int per_step = w.trajectories_per_step();
-    const int staleness = ctx_.scenario.policy.max_staleness;
     if (!rolling_) {
-      if (launched_ < per_step * w.steps && finished_ == launched_ && launched_ / per_step <= version + staleness) {
+      if (launched_ < per_step * w.steps && finished_ == launched_ &&
+          launched_ / per_step <= version + staleness_) {
         launched_ += launch_step(ctx_, service_, launched_ / per_step);
       }
       return;
     }
     while (launched_ < per_step * w.steps && launched_ - finished_ < per_step &&
-           launched_ / per_step <= version + staleness) {
+           launched_ / per_step <= version + staleness_) {
       if (next_ == pending_.size()) {
         pending_ = sample_step(w, ctx_.rng, ctx_.next_trajectory);
         ctx_.next_trajectory += static_cast<int>(pending_.size());
@@ -78,6 +82,7 @@ class Launcher {
   RlContext& ctx_;
   RolloutService& service_;
   bool rolling_;
+  int staleness_;                    ///< policy max_staleness
   std::vector<Trajectory> pending_;  ///< rolling: the step being sampled from
   size_t next_ = 0;
   int launched_ = 0;
@@ -107,6 +112,8 @@ void keep_for_training(LabelLayout& layout) {
 
 class LabelsPolicy : public Policy {
  public:
+  explicit LabelsPolicy(const ParamValues& params) : lag_(params) {}
+
   void check(const Scenario& s) const override {
     if (s.rollout.afd) {
       throw InputError(s.rollout.afd->where, "expected policy disaggregated, overlap or streaming with an AFD "
@@ -127,7 +134,7 @@ class LabelsPolicy : public Policy {
     for (int i : layout.rollout_only) sync_targets.push_back(layout.instances[static_cast<size_t>(i)].leader());
 
     int version = 0;  // weights after training step k are version k + 1
-    Launcher launcher(ctx, service);
+    Launcher launcher(ctx, service, lag_.max_staleness);
     launcher.launch_allowed(version);
     sg4::ActorPtr collector = sg4::Actor::create("label-collector", sg4::this_actor::get_host(),
                                                  [&launcher, &version]() { launcher.collect_all(version); });
@@ -159,7 +166,7 @@ class LabelsPolicy : public Policy {
       const double sync_end = sg4::Engine::get_clock();
       ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
       version = step + 1;
-      service.update_weights(version, s.policy.weight_swap_s, layout.rollout_only);
+      service.update_weights(version, lag_.weight_swap_s, layout.rollout_only);
       run_switch(ctx, layout.lent_trainers, costs.to_rollout_s, step);
       service.resume(layout.flexible, version, 0.0);
       // Launched after the resume, so the router spreads the new work over every instance.
@@ -177,9 +184,14 @@ class LabelsPolicy : public Policy {
     collector->join();
     stop_rollout(ctx, service);
   }
+
+ private:
+  WeightLag lag_;
 };
 
 }  // namespace
-RLSIM_REGISTER_POLICY(LabelsPolicy, "labels",
-                      "tagged GPUs switch phase: train-tagged nodes roll out while training waits, are preempted to train");
+RLSIM_REGISTER_POLICY(
+    LabelsPolicy, "labels",
+    "tagged GPUs switch phase: train-tagged nodes roll out while training waits, are preempted to train",
+    max_staleness_param(), weight_swap_param());
 }  // namespace rlsim

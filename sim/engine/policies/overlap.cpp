@@ -7,6 +7,7 @@
 
 #include "sim/engine/policies/policy.h"
 #include "sim/engine/policies/rl_step.h"
+#include "sim/engine/policies/weight_lag.h"
 #include "sim/engine/trainer.h"
 #include "sim/engine/weight_sync.h"
 
@@ -16,10 +17,13 @@ namespace {
 
 class OverlapPolicy : public Policy {
  public:
+  explicit OverlapPolicy(const ParamValues& params) : lag_(params) {}
+
   void check(const Scenario& s) const override {
     if (s.rollout.pool == s.training.pool) {
-      throw InputError({s.file, 1, 1}, "policy 'overlap' needs separate rollout and training pools (both are '" +
-                                           s.rollout.pool + "')");
+      throw InputError(
+          s.policy.where,
+          "policy 'overlap' needs separate rollout and training pools (both are '" + s.rollout.pool + "')");
     }
   }
 
@@ -38,7 +42,7 @@ class OverlapPolicy : public Policy {
       for (int step = 0; step < s.workload.steps; ++step) {
         {
           std::unique_lock lock(*mutex);
-          while (version < step - s.policy.max_staleness) published->wait(lock);
+          while (version < step - lag_.max_staleness) published->wait(lock);
         }
         service.set_step(step);
         launched[static_cast<size_t>(step)] = sg4::Engine::get_clock();
@@ -58,7 +62,7 @@ class OverlapPolicy : public Policy {
       sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(), s.weight_sync.method);
       const double sync_end = sg4::Engine::get_clock();
       ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
-      service.update_weights(step + 1, s.policy.weight_swap_s);
+      service.update_weights(step + 1, lag_.weight_swap_s);
       {
         std::unique_lock lock(*mutex);
         version = step + 1;
@@ -79,9 +83,13 @@ class OverlapPolicy : public Policy {
     rollout->join();
     stop_rollout(ctx, service);
   }
+
+ private:
+  WeightLag lag_;
 };
 
 }  // namespace
 RLSIM_REGISTER_POLICY(OverlapPolicy, "overlap",
-                      "rollout of step k+1 while training step k, weights at most max_staleness steps old");
+                      "rollout of step k+1 while training step k, weights at most max_staleness steps old",
+                      max_staleness_param(), weight_swap_param());
 }  // namespace rlsim

@@ -1,15 +1,16 @@
 // Policy: the extension point for orchestration — how rollout, weight sync and training are laid
 // out in time. A policy's `run` executes inside the orchestrator actor: it may block on SimGrid
 // activities, spawn actors, and must record every GPU's time on the timeline (busy or wait with a
-// cause) so metrics add up. Implementations live in sim/engine/policies/ and register by name.
+// cause) so metrics add up. Implementations live in sim/engine/policies/ and register by name,
+// with the parameters they read from the scenario's `policy:` block, in one line of their own file:
+//   RLSIM_REGISTER_POLICY(OverlapPolicy, "overlap", "description", max_staleness_param(), ...);
+// A policy with parameters has a constructor taking the ParamValues read for it.
 #pragma once
 
-#include <functional>
 #include <memory>
-#include <string>
-#include <vector>
 
 #include "sim/engine/rl_context.h"
+#include "sim/scenario/plugins.h"
 
 namespace rlsim {
 
@@ -24,20 +25,13 @@ class Policy {
   virtual bool single_job() const { return false; }
 };
 
-struct PolicyEntry {
-  std::string name;
-  std::string description;
-  std::function<std::unique_ptr<Policy>()> make;
-};
-
-bool register_policy(PolicyEntry entry);
-/// Registered policies, by name.
-std::vector<PolicyEntry> registered_policies();
-/// The policy `name`; asserts it exists (the scenario loader checks names).
-std::unique_ptr<Policy> make_policy(const std::string& name);
+/// The policy the scenario chose, with its parameters; InputError at `spec.where` for an unknown name.
+inline std::unique_ptr<Policy> make_policy(const PolicySpec& spec) {
+  return PolicyRegistry::instance().make(spec.name, spec.params, spec.where, "policy");
+}
 
 }  // namespace rlsim
 
-#define RLSIM_REGISTER_POLICY(Type, name, description)                                                 \
-  static const bool rlsim_policy_registered_##Type = ::rlsim::register_policy(                       \
-      {name, description, []() -> std::unique_ptr<::rlsim::Policy> { return std::make_unique<Type>(); }})
+/// RLSIM_REGISTER_POLICY(Type, "name", "description", ParamSpec...): the ParamSpecs are its schema.
+#define RLSIM_REGISTER_POLICY(Type, name, description, ...) \
+  RLSIM_REGISTRY_ADD(::rlsim::PolicyRegistry, Type, name, description, ::rlsim::ParamSchema{__VA_ARGS__})

@@ -7,6 +7,7 @@
 
 #include "sim/engine/policies/policy.h"
 #include "sim/engine/policies/rl_step.h"
+#include "sim/engine/policies/weight_lag.h"
 #include "sim/engine/trainer.h"
 #include "sim/engine/weight_sync.h"
 #include "sim/engine/workload.h"
@@ -17,13 +18,16 @@ namespace {
 
 class StreamingPolicy : public Policy {
  public:
+  explicit StreamingPolicy(const ParamValues& params) : lag_(params) {}
+
   void check(const Scenario& s) const override {
     if (s.rollout.pool == s.training.pool) {
-      throw InputError({s.file, 1, 1}, "policy 'streaming' needs separate rollout and training pools (both are '" +
-                                           s.rollout.pool + "')");
+      throw InputError(
+          s.policy.where,
+          "policy 'streaming' needs separate rollout and training pools (both are '" + s.rollout.pool + "')");
     }
     if (s.workload.trajectories_per_step() % s.training.mini_batches != 0) {
-      throw InputError({s.file, 1, 1}, "policy 'streaming' needs training.mini_batches (" +
+      throw InputError(s.policy.where, "policy 'streaming' needs training.mini_batches (" +
                                            std::to_string(s.training.mini_batches) +
                                            ") to divide the trajectories per step (" +
                                            std::to_string(s.workload.trajectories_per_step()) + ")");
@@ -53,7 +57,7 @@ class StreamingPolicy : public Policy {
       service.launch(pending[next_pending++], launch_step_index - 1);
       ++launched;
     };
-    const int ahead = per_step * (s.policy.max_staleness + 1);
+    const int ahead = per_step * (lag_.max_staleness + 1);
     while (launched < std::min(total, per_step)) launch_one();
 
     double previous_end = 0.0;
@@ -80,7 +84,7 @@ class StreamingPolicy : public Policy {
         sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(), s.weight_sync.method);
         const double sync_end = sg4::Engine::get_clock();
         ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
-        service.update_weights(++version, s.policy.weight_swap_s);
+        service.update_weights(++version, lag_.weight_swap_s);
         record.train_s += train_end - train_start;
         record.weight_sync_s += sync_end - train_end;
         record.samples += batch.samples;
@@ -93,9 +97,14 @@ class StreamingPolicy : public Policy {
     }
     stop_rollout(ctx, service);
   }
+
+ private:
+  WeightLag lag_;
 };
 
 }  // namespace
-RLSIM_REGISTER_POLICY(StreamingPolicy, "streaming",
-                      "trainer consumes finished trajectories in mini-batches; instances swap weights mid-flight");
+RLSIM_REGISTER_POLICY(
+    StreamingPolicy, "streaming",
+    "trainer consumes finished trajectories in mini-batches; instances swap weights mid-flight",
+    max_staleness_param(), weight_swap_param());
 }  // namespace rlsim

@@ -3,15 +3,18 @@
 // [0, instances); `on_finish` is called when that call's reply leaves the instance. Routers keep
 // only their own bookkeeping (no SimGrid calls). An instance taken away from rollout (label
 // scheduling, a fault) is marked unavailable; routers pick an available one while any is.
-// Implementations live in sim/engine/routers/ and register by name; `rlsim list routers` shows them.
+// Implementations live in sim/engine/routers/ and register by name, with the parameters they read
+// from `rollout.router: {name: x, ...}`, in one line of their own file:
+//   RLSIM_REGISTER_ROUTER(RoundRobinRouter, "round_robin", "description", ParamSpec...);
+// A router is constructed from (ParamValues, instances), or from (instances) when it takes no
+// parameters. `rlsim list routers` shows them.
 #pragma once
 
-#include <functional>
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "sim/engine/request.h"
+#include "sim/scenario/plugins.h"
 
 namespace rlsim {
 
@@ -30,20 +33,13 @@ class Router {
   std::vector<int> unavailable_;  ///< instance indices not taking calls, sorted
 };
 
-struct RouterEntry {
-  std::string name;
-  std::string description;
-  std::function<std::unique_ptr<Router>(int instances)> make;
-};
-
-bool register_router(RouterEntry entry);
-std::vector<RouterEntry> registered_routers();
-std::vector<std::string> router_names();
-/// The router `name` over `instances` instances; asserts the name exists (the loader checks it).
-std::unique_ptr<Router> make_router(const std::string& name, int instances);
+/// The router the scenario chose over `instances` instances; InputError at `spec.where` when unknown.
+inline std::unique_ptr<Router> make_router(const PluginSpec& spec, int instances) {
+  return RouterRegistry::instance().make(spec.name, spec.params, spec.where, "router", instances);
+}
 
 }  // namespace rlsim
 
-#define RLSIM_REGISTER_ROUTER(Type, name, description)                                                  \
-  static const bool rlsim_router_registered_##Type = ::rlsim::register_router(                         \
-      {name, description, [](int instances) -> std::unique_ptr<::rlsim::Router> { return std::make_unique<Type>(instances); }})
+/// RLSIM_REGISTER_ROUTER(Type, "name", "description", ParamSpec...): the ParamSpecs are its schema.
+#define RLSIM_REGISTER_ROUTER(Type, name, description, ...) \
+  RLSIM_REGISTRY_ADD(::rlsim::RouterRegistry, Type, name, description, ::rlsim::ParamSchema{__VA_ARGS__})

@@ -68,7 +68,7 @@ afd: {batch: 64}
   CHECK(s.afd.attention_gpus == 16);
   CHECK(s.afd.ffn_pool == "f");
   CHECK(s.afd.ffn_gpus == 8);
-  CHECK(s.cost_model == "roofline");
+  CHECK(s.cost_model.name == "roofline");
   CHECK(s.sweep.empty());
 }
 

@@ -28,7 +28,7 @@ workload: {prompts_per_step: 4}
 
 TEST_CASE("a scenario's profile is found in the rlsim tree and selects the profile cost model") {
   const Scenario s = test::load_inline("profiled", kH100).scenario;
-  CHECK(s.cost_model == "profile");
+  CHECK(s.cost_model.name == "profile");
   CHECK_THAT(s.profile, Catch::EndsWith("calibrate/profiles/h100.yaml"));
   CHECK_THROWS_AS(test::load_inline("missing", std::string(kH100) + "cost_model: roofline\n",
                                     {"profile=no/such/profile.yaml"}),
@@ -37,10 +37,8 @@ TEST_CASE("a scenario's profile is found in the rlsim tree and selects the profi
 
 TEST_CASE("the profile changes times on its own card and leaves other cards to the datasheet roofline") {
   const Scenario s = test::load_inline("profiled", kH100).scenario;
-  CostModelOptions options;
-  options.profile = s.profile;
-  const auto profiled = make_cost_model("profile", options);
-  const auto roofline = make_cost_model("roofline");
+  const auto profiled = make_cost_model(s.cost_model, s.profile);
+  const auto roofline = make_cost_model({"roofline"});
   const HardwareSpec& h100 = s.cluster.pools[0].card;
   const HardwareSpec& h20 = s.cluster.pools[1].card;
   double largest_change = 0.0;

@@ -49,7 +49,7 @@ struct Phases {
 };
 
 Phases by_hand(const Scenario& s) {
-  const auto cost = make_cost_model("roofline");
+  const auto cost = make_cost_model({"roofline"});
   const HardwareSpec& card = s.cluster.pools[0].card;
   Phases p;
   // All calls arrive together: one prefill of every prompt, then 255 decode iterations of the
@@ -115,6 +115,17 @@ TEST_CASE("overlap steady-state step = max(rollout, train + weight sync)") {
   REQUIRE(f.step_s.size() == 4);
   for (size_t i = 1; i < 4; ++i)
     CHECK(f.step_s[i] == Approx(std::max(p.rollout, p.train + p.sync)).epsilon(0.01));
+}
+
+TEST_CASE(
+    "overlap with max_staleness 0 waits for each step's weights: step = rollout + train + weight sync") {
+  const Scenario s =
+      test::load_inline("fixed", kFixed, {"policy.name=overlap", "policy.max_staleness=0"}).scenario;
+  const Phases p = by_hand(s);
+  const auto f = simulate_figures(s);
+  REQUIRE(f.size() == 7);
+  for (int i = 1; i < 4; ++i)
+    CHECK(f[static_cast<size_t>(i)] == Approx(p.rollout + p.train + p.sync).epsilon(0.01));
 }
 
 TEST_CASE("colocated step = rollout + switch + train + switch") {

@@ -58,7 +58,7 @@ PreemptRun simulate_call(double preempt_at, double pause_s, Preemption mode) {
     Platform platform = build_platform(s.cluster, topology);
     Timeline timeline;
     RolloutMonitor monitor;
-    const auto cost = make_cost_model(s.cost_model);
+    const auto cost = make_cost_model(s.cost_model, s.profile);
     RlContext ctx{s, platform, timeline, *cost, monitor, std::mt19937_64(s.seed), {}, {}};
     const auto& gpus = platform.pool("rollout").gpus;
     for (size_t g = 0; g < gpus.size(); ++g) {
