@@ -53,7 +53,8 @@ std::vector<CollectiveFit> fit_collectives(const std::vector<CollectiveMeasureme
   for (const auto& p : points) groups[{p.collective, p.gpus, p.gpus_per_node}].push_back(p);
   std::vector<CollectiveFit> fits;
   for (auto& [key, group] : groups) {
-    std::stable_sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+    std::stable_sort(group.begin(), group.end(),
+                     [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
     std::vector<CollectiveMeasurement> train, held_out;
     for (size_t i = 0; i < group.size(); ++i) (i % 5 == 2 ? held_out : train).push_back(group[i]);
     if (train.empty()) train = group;

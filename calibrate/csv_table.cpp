@@ -58,7 +58,8 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& file) {
       continue;
     }
     if (row.cells.size() != table.header_.cells.size()) {
-      throw InputError({file, line_number, 1}, "row has " + std::to_string(row.cells.size()) + " cells, the header has " +
+      throw InputError({file, line_number, 1}, "row has " + std::to_string(row.cells.size()) +
+                                                   " cells, the header has " +
                                                    std::to_string(table.header_.cells.size()));
     }
     table.rows_.push_back(std::move(row));
@@ -118,8 +119,9 @@ bool CsvTable::flag(const CsvRow& row, size_t column) const {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (text == "true" || text == "1") return true;
   if (text == "false" || text == "0") return false;
-  throw InputError(where(&row, column), "'" + header_.cells.at(column).text + "' must be True or False, found '" +
-                                            row.cells.at(column).text + "'");
+  throw InputError(where(&row, column), "'" + header_.cells.at(column).text +
+                                            "' must be True or False, found '" + row.cells.at(column).text +
+                                            "'");
 }
 
 }  // namespace rlsim

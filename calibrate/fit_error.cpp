@@ -19,7 +19,9 @@ std::vector<SeriesPoints> gemm_series(const std::vector<Measurement>& points) {
   for (const Measurement& m : points) {
     if (m.op.op_class != OpClass::gemm && m.op.op_class != OpClass::grouped_gemm) continue;
     const GemmShape& g = m.op.gemm;
-    series[{m.group, static_cast<int>(m.op.op_class), static_cast<int>(m.op.compute), g.n, g.k, g.groups}][g.m].push_back(&m);
+    series[{m.group, static_cast<int>(m.op.op_class), static_cast<int>(m.op.compute), g.n, g.k, g.groups}]
+          [g.m]
+              .push_back(&m);
   }
   std::vector<SeriesPoints> out;
   for (auto& entry : series) out.push_back(std::move(entry.second));
@@ -58,7 +60,8 @@ std::vector<double> solve_symmetric_tridiagonal(std::vector<double> diag, const 
 
 }  // namespace
 
-RelativeErrors score_points(const std::vector<Measurement>& points, const std::function<double(const Op&)>& predict,
+RelativeErrors score_points(const std::vector<Measurement>& points,
+                            const std::function<double(const Op&)>& predict,
                             const std::function<bool(const Measurement&)>& keep) {
   RelativeErrors e;
   double sum = 0.0;
@@ -73,7 +76,8 @@ RelativeErrors neighbour_interpolation_errors(const std::vector<Measurement>& po
                                               const std::function<bool(const Measurement&)>& keep) {
   // Each M's median time is what its neighbours offer.
   auto median_seconds = [](std::vector<const Measurement*> at) {
-    std::sort(at.begin(), at.end(), [](const Measurement* a, const Measurement* b) { return a->seconds < b->seconds; });
+    std::sort(at.begin(), at.end(),
+              [](const Measurement* a, const Measurement* b) { return a->seconds < b->seconds; });
     const size_t n = at.size();
     return n % 2 == 1 ? at[n / 2]->seconds : 0.5 * (at[n / 2 - 1]->seconds + at[n / 2]->seconds);
   };
@@ -84,7 +88,8 @@ RelativeErrors neighbour_interpolation_errors(const std::vector<Measurement>& po
     for (auto mid = std::next(by_m.begin()); std::next(mid) != by_m.end(); ++mid) {
       const auto lo = std::prev(mid), hi = std::next(mid);
       const double t_lo = median_seconds(lo->second), t_hi = median_seconds(hi->second);
-      const double x = static_cast<double>(mid->first - lo->first) / static_cast<double>(hi->first - lo->first);
+      const double x =
+          static_cast<double>(mid->first - lo->first) / static_cast<double>(hi->first - lo->first);
       const double predicted = t_lo + (t_hi - t_lo) * x;
       for (const Measurement* m : mid->second) {
         if (!keep || keep(*m)) add_error(e, sum, predicted, m->seconds);

@@ -17,7 +17,8 @@ struct RelativeErrors {
 };
 
 /// Scores `predict` against measured times; `keep` (optional) selects which points count.
-RelativeErrors score_points(const std::vector<Measurement>& points, const std::function<double(const Op&)>& predict,
+RelativeErrors score_points(const std::vector<Measurement>& points,
+                            const std::function<double(const Op&)>& predict,
                             const std::function<bool(const Measurement&)>& keep = nullptr);
 
 /// How far each measured GEMM lies from the straight line through its two neighbours in token

@@ -35,7 +35,10 @@ struct Scanner {
       while (true) {
         skip_space();
         if (pos >= text.size() || text[pos] == '}') break;
-        if (text[pos] == ',') { ++pos; continue; }
+        if (text[pos] == ',') {
+          ++pos;
+          continue;
+        }
         const std::string key = read_string();
         skip_space();
         ++pos;  // colon
@@ -48,7 +51,10 @@ struct Scanner {
       while (true) {
         skip_space();
         if (pos >= text.size() || text[pos] == ']') break;
-        if (text[pos] == ',') { ++pos; continue; }
+        if (text[pos] == ',') {
+          ++pos;
+          continue;
+        }
         value(pointer + "/" + std::to_string(index++), depth + 1);
       }
       ++pos;

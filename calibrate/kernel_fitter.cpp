@@ -49,13 +49,15 @@ double roofline_seconds(const Op& op, const HardwareSpec& card) {
 
 }  // namespace
 
-KernelFit fit_kernel(const std::vector<Measurement>& points, const HardwareSpec& card, int sm_count, double l2_bytes) {
+KernelFit fit_kernel(const std::vector<Measurement>& points, const HardwareSpec& card, int sm_count,
+                     double l2_bytes) {
   assert(!points.empty() && "fit_kernel needs measurements");
   const auto free = free_parameters(points.front().op.op_class);
   auto objective = [&](const std::vector<double>& x) {
     KernelFit fit = decode(x, free);
     double sum = 0.0;
-    for (const Measurement& m : points) sum += std::abs(kernel_seconds(fit, m.op, card, sm_count, l2_bytes) / m.seconds - 1.0);
+    for (const Measurement& m : points)
+      sum += std::abs(kernel_seconds(fit, m.op, card, sm_count, l2_bytes) / m.seconds - 1.0);
     return sum / static_cast<double>(points.size());
   };
   // Start from what a well-tuned kernel library reaches on a modern card.
@@ -97,6 +99,8 @@ double baseline_roofline_seconds(const BaselineRoofline& fit, const Op& op, cons
   return fit.overhead_s + roofline_seconds(op, card) / fit.efficiency;
 }
 
-double datasheet_roofline_seconds(const Op& op, const HardwareSpec& card) { return roofline_seconds(op, card); }
+double datasheet_roofline_seconds(const Op& op, const HardwareSpec& card) {
+  return roofline_seconds(op, card);
+}
 
 }  // namespace rlsim

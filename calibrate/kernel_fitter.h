@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "calibrate/measurement.h"
-#include "models/hardware.h"
 #include "models/cost/profile.h"
+#include "models/hardware.h"
 
 namespace rlsim {
 

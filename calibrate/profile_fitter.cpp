@@ -45,9 +45,13 @@ OpClassProfile fit_op_class(const std::vector<Measurement>& points, const Calibr
     if (fold.held_out.empty()) continue;
     const KernelFit trial = fit_kernel(fold.train, s.card, s.sm_count, s.l2_bytes);
     const BaselineRoofline baseline = fit_baseline_roofline(fold.train, s.card);
-    const auto e = score_points(fold.held_out, [&](const Op& op) { return kernel_seconds(trial, op, s.card, s.sm_count, s.l2_bytes); });
-    const auto b = score_points(fold.held_out, [&](const Op& op) { return baseline_roofline_seconds(baseline, op, s.card); });
-    const auto d = score_points(fold.held_out, [&](const Op& op) { return datasheet_roofline_seconds(op, s.card); });
+    const auto e = score_points(fold.held_out, [&](const Op& op) {
+      return kernel_seconds(trial, op, s.card, s.sm_count, s.l2_bytes);
+    });
+    const auto b = score_points(
+        fold.held_out, [&](const Op& op) { return baseline_roofline_seconds(baseline, op, s.card); });
+    const auto d =
+        score_points(fold.held_out, [&](const Op& op) { return datasheet_roofline_seconds(op, s.card); });
     sum += e.mape * e.points;
     baseline_sum += b.mape * b.points;
     datasheet_sum += d.mape * d.points;
@@ -71,14 +75,18 @@ OpClassProfile fit_op_class(const std::vector<Measurement>& points, const Calibr
 HardwareProfile fit_profile(const MeasurementSet& measurements, const CalibrationSettings& settings) {
   HardwareProfile profile;
   profile.card = settings.card.name;
-  profile.device = !settings.device.empty() ? settings.device
+  profile.device = !settings.device.empty()       ? settings.device
                    : !measurements.device.empty() ? measurements.device
-                                                   : settings.card.description;
-  profile.date = !settings.date.empty() ? settings.date : !measurements.date.empty() ? measurements.date : "unknown";
+                                                  : settings.card.description;
+  profile.date = !settings.date.empty()       ? settings.date
+                 : !measurements.date.empty() ? measurements.date
+                                              : "unknown";
   profile.sm_count = settings.sm_count;
   profile.l2_bytes = settings.l2_bytes;
   for (size_t i = 0; i < measurements.files.size(); ++i) {
-    profile.sources.push_back({measurements.files[i], i < measurements.points_per_file.size() ? measurements.points_per_file[i] : 0});
+    profile.sources.push_back({measurements.files[i], i < measurements.points_per_file.size()
+                                                          ? measurements.points_per_file[i]
+                                                          : 0});
   }
   std::map<std::pair<OpClass, Precision>, std::vector<Measurement>> by_class;
   for (const auto& p : measurements.points) by_class[{p.op.op_class, p.op.compute}].push_back(p);

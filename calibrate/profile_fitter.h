@@ -8,17 +8,17 @@
 #include <string>
 
 #include "calibrate/measurement.h"
-#include "models/hardware.h"
 #include "models/cost/profile.h"
+#include "models/hardware.h"
 
 namespace rlsim {
 
 struct CalibrationSettings {
-  HardwareSpec card;       ///< the catalog card the efficiencies are relative to
-  int sm_count = 0;        ///< > 0
-  double l2_bytes = 0.0;   ///< >= 0 (0 disables the operand re-read term)
-  std::string date;        ///< written as given; "unknown" when empty
-  std::string device;      ///< device name; the card's description when empty
+  HardwareSpec card;      ///< the catalog card the efficiencies are relative to
+  int sm_count = 0;       ///< > 0
+  double l2_bytes = 0.0;  ///< >= 0 (0 disables the operand re-read term)
+  std::string date;       ///< written as given; "unknown" when empty
+  std::string device;     ///< device name; the card's description when empty
 };
 
 HardwareProfile fit_profile(const MeasurementSet& measurements, const CalibrationSettings& settings);

@@ -28,24 +28,29 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-std::string percent_note(double ratio) { return format_number(static_cast<double>(static_cast<long long>(ratio * 1000.0 + 0.5)) / 10.0) + "%"; }
+std::string percent_note(double ratio) {
+  return format_number(static_cast<double>(static_cast<long long>(ratio * 1000.0 + 0.5)) / 10.0) + "%";
+}
 
 void write_error(std::ostringstream& out, const FitError& e, const std::string& indent, bool references) {
   out << indent << "error:  # relative; held-out points scored by fits that did not see them\n";
   out << indent << "  fit_points: " << e.fit_points << "\n";
   out << indent << "  held_out_points: " << e.held_out_points << "\n";
-  out << indent << "  held_out_mape: " << number(e.held_out_mape) << "  # " << percent_note(e.held_out_mape) << "\n";
+  out << indent << "  held_out_mape: " << number(e.held_out_mape) << "  # " << percent_note(e.held_out_mape)
+      << "\n";
   out << indent << "  held_out_max_error: " << number(e.held_out_max_error) << "  # "
       << percent_note(e.held_out_max_error) << "\n";
   if (references) {
     out << indent << "  baseline_held_out_mape: " << number(e.baseline_held_out_mape)
-        << "  # plain roofline, one fitted efficiency + overhead: " << percent_note(e.baseline_held_out_mape) << "\n";
+        << "  # plain roofline, one fitted efficiency + overhead: " << percent_note(e.baseline_held_out_mape)
+        << "\n";
     out << indent << "  datasheet_held_out_mape: " << number(e.datasheet_held_out_mape)
         << "  # uncalibrated datasheet roofline: " << percent_note(e.datasheet_held_out_mape) << "\n";
   }
   if (e.jitter_floor_mape > 0.0) {
     out << indent << "  jitter_floor_mape: " << number(e.jitter_floor_mape)
-        << "  # each point vs the line through its neighbours in tokens: " << percent_note(e.jitter_floor_mape) << "\n";
+        << "  # each point vs the line through its neighbours in tokens: "
+        << percent_note(e.jitter_floor_mape) << "\n";
   }
 }
 
@@ -84,7 +89,8 @@ std::string profile_to_yaml(const HardwareProfile& p) {
         << "    gpus: " << c.gpus << "\n"
         << "    gpus_per_node: " << c.gpus_per_node << "\n"
         << "    alpha: " << quantity(c.alpha_s, Quantity::duration) << "\n"
-        << "    bandwidth: " << quantity(c.bandwidth_bytes_per_s, Quantity::bandwidth) << "  # message bytes / time\n"
+        << "    bandwidth: " << quantity(c.bandwidth_bytes_per_s, Quantity::bandwidth)
+        << "  # message bytes / time\n"
         << "    min_message: " << quantity(c.min_bytes, Quantity::bytes) << "\n"
         << "    max_message: " << quantity(c.max_bytes, Quantity::bytes) << "\n";
     write_error(out, c.error, "    ", false);

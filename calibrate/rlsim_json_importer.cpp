@@ -33,12 +33,15 @@ class JsonFields {
     if (!v.is_string()) fail(key, "'" + key + "' must be a string");
     return v.get<std::string>();
   }
-  std::string text_or(const std::string& key, const std::string& fallback) const { return has(key) ? text(key) : fallback; }
+  std::string text_or(const std::string& key, const std::string& fallback) const {
+    return has(key) ? text(key) : fallback;
+  }
   double number(const std::string& key, double min) const {
     const json& v = raw(key);
     if (!v.is_number()) fail(key, "'" + key + "' must be a number");
     const double x = v.get<double>();
-    if (!std::isfinite(x) || x < min) fail(key, "'" + key + "' must be a finite number >= " + std::to_string(min));
+    if (!std::isfinite(x) || x < min)
+      fail(key, "'" + key + "' must be a finite number >= " + std::to_string(min));
     return x;
   }
   int64_t integer(const std::string& key, int64_t min) const {
@@ -51,7 +54,8 @@ class JsonFields {
   Precision precision(const std::string& key, Precision fallback) const {
     if (!has(key)) return fallback;
     auto p = parse_precision(text(key));
-    if (!p) fail(key, "unknown precision '" + text(key) + "'; valid values are: bf16, fp16, fp8, int8, int4, fp32");
+    if (!p)
+      fail(key, "unknown precision '" + text(key) + "'; valid values are: bf16, fp16, fp8, int8, int4, fp32");
     return *p;
   }
 
@@ -78,7 +82,8 @@ Op read_op(const JsonFields& f) {
     s.kv_heads = static_cast<int>(f.integer("kv_heads", 1));
     s.qk_head_dim = static_cast<int>(f.integer("qk_head_dim", 1));
     s.v_head_dim = static_cast<int>(f.integer("v_head_dim", 1));
-    if (kind == "attention_decode") return make_attention_decode(name, s, f.precision("kv_dtype", dtype), dtype);
+    if (kind == "attention_decode")
+      return make_attention_decode(name, s, f.precision("kv_dtype", dtype), dtype);
     return make_attention_prefill(name, s, dtype);
   }
   if (kind == "hbm_read" || kind == "hbm_write" || kind == "hbm_copy") {
@@ -100,7 +105,12 @@ MeasurementSet import_rlsim_json_text(const std::string& text, const std::string
     // Count lines up to the byte nlohmann stopped at.
     int line = 1, column = 1;
     for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
     }
     where.line = line;
     where.column = column;
@@ -111,7 +121,8 @@ MeasurementSet import_rlsim_json_text(const std::string& text, const std::string
   if (root.text_or("format", "") != "rlsim-measurements") {
     root.fail("format", "not an rlsim measurements file: expected \"format\": \"rlsim-measurements\"");
   }
-  if (root.integer("version", 1) != 1) root.fail("version", "unsupported version; this rlsim reads version 1");
+  if (root.integer("version", 1) != 1)
+    root.fail("version", "unsupported version; this rlsim reads version 1");
   MeasurementSet set;
   set.date = root.text_or("date", "");
   const JsonFields device(root.raw("device"), "/device", locator);

@@ -20,8 +20,8 @@ std::string model_group(const std::string& path) {
 MeasurementSet import_gemms(const CsvTable& t) {
   MeasurementSet set;
   const size_t heads = t.column("n_head"), kv_heads = t.column("n_kv_head"), hidden = t.column("n_embd"),
-               ffn = t.column("n_expanded_embd"), gated = t.column("use_gated_mlp"), tokens = t.column("num_tokens"),
-               tp = t.column("num_tensor_parallel_workers");
+               ffn = t.column("n_expanded_embd"), gated = t.column("use_gated_mlp"),
+               tokens = t.column("num_tokens"), tp = t.column("num_tensor_parallel_workers");
   const std::string group = model_group(t.file());
   for (const CsvRow& row : t.rows()) {
     VidurLayerShape s;
@@ -32,14 +32,17 @@ MeasurementSet import_gemms(const CsvTable& t) {
     s.gated = t.flag(row, gated);
     s.tokens = t.integer(row, tokens, 1, 1 << 24);
     s.tp = t.integer(row, tp, 1, 1024);
-    if (s.hidden % s.heads != 0) throw InputError(t.where(&row, hidden), "n_embd must be a multiple of n_head");
+    if (s.hidden % s.heads != 0)
+      throw InputError(t.where(&row, hidden), "n_embd must be a multiple of n_head");
     if (s.heads % s.tp != 0 || s.ffn % s.tp != 0) {
-      throw InputError(t.where(&row, tp), "n_head and n_expanded_embd must divide by the tensor-parallel degree");
+      throw InputError(t.where(&row, tp),
+                       "n_head and n_expanded_embd must divide by the tensor-parallel degree");
     }
     for (const VidurGemm& g : vidur_layer_gemms(s)) {
       const size_t median = t.column("time_stats." + g.op + ".median");
       const double ms = t.number(row, median);
-      if (ms <= 0.0) throw InputError(t.where(&row, median), "a time must be positive, found " + t.text(row, median));
+      if (ms <= 0.0)
+        throw InputError(t.where(&row, median), "a time must be positive, found " + t.text(row, median));
       Measurement m;
       m.op = make_gemm(g.op, g.m, g.n, g.k, Precision::bf16);
       m.seconds = ms * kMsToS;
@@ -70,7 +73,8 @@ MeasurementSet import_collectives(const CsvTable& t) {
     c.gpus_per_node = static_cast<int>(t.integer(row, per_node, 1, c.gpus));
     const size_t median = t.column("time_stats." + name + ".median");
     const double ms = t.number(row, median);
-    if (ms <= 0.0) throw InputError(t.where(&row, median), "a time must be positive, found " + t.text(row, median));
+    if (ms <= 0.0)
+      throw InputError(t.where(&row, median), "a time must be positive, found " + t.text(row, median));
     c.seconds = ms * kMsToS;
     c.source = t.file() + ":" + std::to_string(row.line);
     set.collectives.push_back(std::move(c));
@@ -98,9 +102,10 @@ MeasurementSet import_vidur_table(const CsvTable& table) {
   } else if (table.has_column("collective")) {
     set = import_collectives(table);
   } else {
-    throw InputError(table.where(nullptr, 0),
-                     "not a vidur measurement file: expected an mlp_*.csv header (num_tokens, "
-                     "time_stats.<op>.median, ...) or a collective header (collective, size, num_workers, ...)");
+    throw InputError(
+        table.where(nullptr, 0),
+        "not a vidur measurement file: expected an mlp_*.csv header (num_tokens, "
+        "time_stats.<op>.median, ...) or a collective header (collective, size, num_workers, ...)");
   }
   set.files.push_back(table.file());
   set.points_per_file.push_back(static_cast<int>(set.points.size() + set.collectives.size()));

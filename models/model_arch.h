@@ -19,25 +19,25 @@ enum class AttentionKind {
 struct AttentionConfig {
   AttentionKind kind = AttentionKind::gqa;
   int q_heads = 0;
-  int kv_heads = 0;         ///< K/V heads (1 for MQA and MFA); unused by MLA
-  int head_dim = 0;         ///< per-head dim of q/k/v for MHA/GQA/MQA/MFA
-  int q_lora_rank = 0;      ///< MLA / MFA query low-rank dimension; 0 = full-rank query projection
-  int kv_lora_rank = 0;     ///< MLA d_c (compressed KV latent); 0 for others
-  int qk_rope_head_dim = 0; ///< MLA decoupled rope dim per head (shared rope key)
-  int qk_nope_head_dim = 0; ///< MLA non-rope q/k dim per head
-  int v_head_dim = 0;       ///< MLA v dim per head
-  bool qkv_bias = false;    ///< bias on q, k, v projections (Qwen, Phi-2)
+  int kv_heads = 0;          ///< K/V heads (1 for MQA and MFA); unused by MLA
+  int head_dim = 0;          ///< per-head dim of q/k/v for MHA/GQA/MQA/MFA
+  int q_lora_rank = 0;       ///< MLA / MFA query low-rank dimension; 0 = full-rank query projection
+  int kv_lora_rank = 0;      ///< MLA d_c (compressed KV latent); 0 for others
+  int qk_rope_head_dim = 0;  ///< MLA decoupled rope dim per head (shared rope key)
+  int qk_nope_head_dim = 0;  ///< MLA non-rope q/k dim per head
+  int v_head_dim = 0;        ///< MLA v dim per head
+  bool qkv_bias = false;     ///< bias on q, k, v projections (Qwen, Phi-2)
 };
 
 struct FfnConfig {
-  int intermediate_size = 0;           ///< dense FFN intermediate size (dense layers)
-  bool gated = true;                   ///< SwiGLU-style gate (3 matrices) vs plain up/down (2)
-  int routed_experts = 0;              ///< 0 = dense model
-  int experts_per_token = 0;           ///< top-k
+  int intermediate_size = 0;  ///< dense FFN intermediate size (dense layers)
+  bool gated = true;          ///< SwiGLU-style gate (3 matrices) vs plain up/down (2)
+  int routed_experts = 0;     ///< 0 = dense model
+  int experts_per_token = 0;  ///< top-k
   int shared_experts = 0;
-  int expert_intermediate_size = 0;    ///< per routed expert
+  int expert_intermediate_size = 0;         ///< per routed expert
   int shared_expert_intermediate_size = 0;  ///< per shared expert; 0 = same as routed
-  std::vector<int> dense_layers;       ///< layer indices with a dense FFN in an MoE model
+  std::vector<int> dense_layers;            ///< layer indices with a dense FFN in an MoE model
 
   bool is_moe() const { return routed_experts > 0; }
 };
@@ -52,8 +52,8 @@ enum class PublishedEmbeddings {
 };
 
 struct ModelArch {
-  std::string name;           ///< catalog key, e.g. "qwen3-8b"
-  std::string source;         ///< where the numbers come from (config URL, paper)
+  std::string name;    ///< catalog key, e.g. "qwen3-8b"
+  std::string source;  ///< where the numbers come from (config URL, paper)
   int layers = 0;
   int hidden_size = 0;
   int vocab_size = 0;

@@ -3,9 +3,9 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cmath>
 #include <system_error>
 #include <vector>
 
@@ -19,18 +19,24 @@ struct UnitSuffix {
 
 const std::vector<UnitSuffix>& suffixes(Quantity kind) {
   static const std::vector<UnitSuffix> bandwidth{
-      {"TBps", 1e12},  {"GBps", 1e9},   {"MBps", 1e6},   {"KBps", 1e3},   {"kBps", 1e3},
-      {"Bps", 1.0},    {"TB/s", 1e12},  {"GB/s", 1e9},   {"MB/s", 1e6},   {"KB/s", 1e3},
-      {"B/s", 1.0},    {"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8}, {"Kbps", 1e3 / 8},
-      {"kbps", 1e3 / 8}, {"bps", 1.0 / 8}, {"Tb/s", 1e12 / 8}, {"Gb/s", 1e9 / 8}, {"Mb/s", 1e6 / 8}};
-  static const std::vector<UnitSuffix> duration{{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"min", 60.0},
-                                                {"s", 1.0},   {"h", 3600.0}};
-  static const std::vector<UnitSuffix> flop_rate{{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9},
-                                                 {"MFLOPS", 1e6},  {"FLOPS", 1.0}};
-  static const std::vector<UnitSuffix> bytes{
-      {"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0},
-      {"TB", 1e12},             {"GB", 1e9},           {"MB", 1e6},        {"KB", 1e3},
-      {"kB", 1e3},              {"B", 1.0}};
+      {"TBps", 1e12},    {"GBps", 1e9},      {"MBps", 1e6},      {"KBps", 1e3},     {"kBps", 1e3},
+      {"Bps", 1.0},      {"TB/s", 1e12},     {"GB/s", 1e9},      {"MB/s", 1e6},     {"KB/s", 1e3},
+      {"B/s", 1.0},      {"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8},  {"Mbps", 1e6 / 8}, {"Kbps", 1e3 / 8},
+      {"kbps", 1e3 / 8}, {"bps", 1.0 / 8},   {"Tb/s", 1e12 / 8}, {"Gb/s", 1e9 / 8}, {"Mb/s", 1e6 / 8}};
+  static const std::vector<UnitSuffix> duration{{"ns", 1e-9},  {"us", 1e-6}, {"ms", 1e-3},
+                                                {"min", 60.0}, {"s", 1.0},   {"h", 3600.0}};
+  static const std::vector<UnitSuffix> flop_rate{
+      {"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9}, {"MFLOPS", 1e6}, {"FLOPS", 1.0}};
+  static const std::vector<UnitSuffix> bytes{{"TiB", 1099511627776.0},
+                                             {"GiB", 1073741824.0},
+                                             {"MiB", 1048576.0},
+                                             {"KiB", 1024.0},
+                                             {"TB", 1e12},
+                                             {"GB", 1e9},
+                                             {"MB", 1e6},
+                                             {"KB", 1e3},
+                                             {"kB", 1e3},
+                                             {"B", 1.0}};
   switch (kind) {
     case Quantity::bandwidth: return bandwidth;
     case Quantity::duration: return duration;
@@ -42,15 +48,21 @@ const std::vector<UnitSuffix>& suffixes(Quantity kind) {
 
 // Units used when writing values back out, largest first.
 const std::vector<UnitSuffix>& output_units(Quantity kind) {
-  static const std::vector<UnitSuffix> bandwidth{{"TBps", 1e12}, {"GBps", 1e9}, {"MBps", 1e6}, {"KBps", 1e3},
-                                                 {"Bps", 1.0}};
+  static const std::vector<UnitSuffix> bandwidth{
+      {"TBps", 1e12}, {"GBps", 1e9}, {"MBps", 1e6}, {"KBps", 1e3}, {"Bps", 1.0}};
   static const std::vector<UnitSuffix> duration{{"h", 3600.0}, {"min", 60.0}, {"s", 1.0},
                                                 {"ms", 1e-3},  {"us", 1e-6},  {"ns", 1e-9}};
-  static const std::vector<UnitSuffix> flop_rate{{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9},
-                                                 {"FLOPS", 1.0}};
-  static const std::vector<UnitSuffix> bytes{{"TiB", 1099511627776.0}, {"TB", 1e12}, {"GiB", 1073741824.0},
-                                             {"GB", 1e9}, {"MiB", 1048576.0}, {"MB", 1e6},
-                                             {"KiB", 1024.0}, {"KB", 1e3}, {"B", 1.0}};
+  static const std::vector<UnitSuffix> flop_rate{
+      {"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9}, {"FLOPS", 1.0}};
+  static const std::vector<UnitSuffix> bytes{{"TiB", 1099511627776.0},
+                                             {"TB", 1e12},
+                                             {"GiB", 1073741824.0},
+                                             {"GB", 1e9},
+                                             {"MiB", 1048576.0},
+                                             {"MB", 1e6},
+                                             {"KiB", 1024.0},
+                                             {"KB", 1e3},
+                                             {"B", 1.0}};
   switch (kind) {
     case Quantity::bandwidth: return bandwidth;
     case Quantity::duration: return duration;

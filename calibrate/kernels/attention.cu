@@ -15,9 +15,9 @@
 namespace rlsim_kernels {
 namespace {
 
-constexpr int kWarps = 4;       // warps per block of the decode kernel
-constexpr int kHeadTile = 4;    // query heads per block sharing one K/V stream
-constexpr int kChunk = 256;     // KV positions per split
+constexpr int kWarps = 4;     // warps per block of the decode kernel
+constexpr int kHeadTile = 4;  // query heads per block sharing one K/V stream
+constexpr int kChunk = 256;   // KV positions per split
 
 __device__ inline float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
 __device__ inline float to_float(__nv_fp8_e4m3 x) { return static_cast<float>(x); }
@@ -25,9 +25,10 @@ __device__ inline float to_float(__nv_fp8_e4m3 x) { return static_cast<float>(x)
 /// Grid: (splits, kv_heads × head tiles, batch). Each warp walks positions of its split, scoring
 /// kHeadTile query heads against one K row and accumulating V with an online softmax.
 template <typename KvT, int DQK, int DV>
-__global__ void decode_partial(const __nv_bfloat16* __restrict__ q, const KvT* __restrict__ k, const KvT* __restrict__ v,
-                               float* __restrict__ part_o, float* __restrict__ part_ml, int kv_len, int q_heads,
-                               int kv_heads, int splits, float scale) {
+__global__ void decode_partial(const __nv_bfloat16* __restrict__ q, const KvT* __restrict__ k,
+                               const KvT* __restrict__ v, float* __restrict__ part_o,
+                               float* __restrict__ part_ml, int kv_len, int q_heads, int kv_heads, int splits,
+                               float scale) {
   constexpr int QK_PER_LANE = (DQK + 31) / 32, V_PER_LANE = (DV + 31) / 32;
   const int split = blockIdx.x, b = blockIdx.z;
   const int tiles = (q_heads / kv_heads + kHeadTile - 1) / kHeadTile;
@@ -39,7 +40,9 @@ __global__ void decode_partial(const __nv_bfloat16* __restrict__ q, const KvT* _
   __shared__ float red_o[kWarps][kHeadTile][DV];
   for (int i = threadIdx.x; i < kHeadTile * DQK; i += blockDim.x) {
     const int h = i / DQK, d = i % DQK, qh = kvh * group + tile * kHeadTile + h;
-    q_s[h][d] = (tile * kHeadTile + h < group) ? __bfloat162float(q[(static_cast<size_t>(b) * q_heads + qh) * DQK + d]) : 0.0f;
+    q_s[h][d] = (tile * kHeadTile + h < group)
+                    ? __bfloat162float(q[(static_cast<size_t>(b) * q_heads + qh) * DQK + d])
+                    : 0.0f;
   }
   __syncthreads();
   float m[kHeadTile], l[kHeadTile], acc[kHeadTile][V_PER_LANE];
@@ -54,7 +57,8 @@ __global__ void decode_partial(const __nv_bfloat16* __restrict__ q, const KvT* _
     const KvT* krow = k + (base + pos) * DQK;
     const KvT* vrow = v + (base + pos) * DV;
     float kv_k[QK_PER_LANE];
-    for (int j = 0; j < QK_PER_LANE; ++j) kv_k[j] = lane + 32 * j < DQK ? to_float(krow[lane + 32 * j]) : 0.0f;
+    for (int j = 0; j < QK_PER_LANE; ++j)
+      kv_k[j] = lane + 32 * j < DQK ? to_float(krow[lane + 32 * j]) : 0.0f;
     float kv_v[V_PER_LANE];
     for (int j = 0; j < V_PER_LANE; ++j) kv_v[j] = lane + 32 * j < DV ? to_float(vrow[lane + 32 * j]) : 0.0f;
     for (int h = 0; h < kHeadTile; ++h) {
@@ -102,8 +106,8 @@ __global__ void decode_partial(const __nv_bfloat16* __restrict__ q, const KvT* _
 
 /// Merges the splits of each (batch, query head) into the output.
 template <int DV>
-__global__ void decode_combine(const float* __restrict__ part_o, const float* __restrict__ part_ml, __nv_bfloat16* __restrict__ out,
-                               int splits) {
+__global__ void decode_combine(const float* __restrict__ part_o, const float* __restrict__ part_ml,
+                               __nv_bfloat16* __restrict__ out, int splits) {
   const size_t row = blockIdx.x;
   float mm = -FLT_MAX;
   for (int s = 0; s < splits; ++s) mm = fmaxf(mm, part_ml[(row * splits + s) * 2]);
@@ -139,12 +143,13 @@ double time_decode(Timer& timer, const AttentionDesign& a, int batch, int kv_len
   const dim3 grid(splits, a.kv_heads * tiles, batch);
   const float scale = 1.0f / sqrtf(static_cast<float>(DQK));
   const double t = timer.median_seconds([&] {
-    decode_partial<KvT, DQK, DV><<<grid, kWarps * 32>>>(static_cast<const __nv_bfloat16*>(q), static_cast<const KvT*>(k),
-                                                        static_cast<const KvT*>(v), part_o, part_ml, kv_len, a.q_heads,
-                                                        a.kv_heads, splits, scale);
+    decode_partial<KvT, DQK, DV><<<grid, kWarps * 32>>>(
+        static_cast<const __nv_bfloat16*>(q), static_cast<const KvT*>(k), static_cast<const KvT*>(v), part_o,
+        part_ml, kv_len, a.q_heads, a.kv_heads, splits, scale);
     decode_combine<DV><<<batch * a.q_heads, 128>>>(part_o, part_ml, static_cast<__nv_bfloat16*>(out), splits);
   });
-  for (void* p : {q, k, v, out, static_cast<void*>(part_o), static_cast<void*>(part_ml)}) RLSIM_CUDA(cudaFree(p));
+  for (void* p : {q, k, v, out, static_cast<void*>(part_o), static_cast<void*>(part_ml)})
+    RLSIM_CUDA(cudaFree(p));
   return t;
 }
 
@@ -205,16 +210,17 @@ double time_prefill(Timer& timer, cublasHandle_t handle, const AttentionDesign& 
   const float one = 1.0f, zero = 0.0f, scale = 1.0f / sqrtf(static_cast<float>(d));
   const double t = timer.median_seconds([&] {
     // Column-major view: Sᵀ[len×len] = Kᵀ... computed as S = Q·Kᵀ with row-major buffers.
-    if (cublasGemmBatchedEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, len, len, d, &one, dev + a.q_heads, CUDA_R_16BF, d, dev,
-                            CUDA_R_16BF, d, &zero, dev + 3 * a.q_heads, CUDA_R_16BF, len, a.q_heads, CUBLAS_COMPUTE_32F,
-                            CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+    if (cublasGemmBatchedEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, len, len, d, &one, dev + a.q_heads, CUDA_R_16BF,
+                            d, dev, CUDA_R_16BF, d, &zero, dev + 3 * a.q_heads, CUDA_R_16BF, len, a.q_heads,
+                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
       std::fprintf(stderr, "rlsim-kernels: prefill QK^T failed\n");
       std::exit(1);
     }
     causal_softmax<<<a.q_heads * len, 256>>>(static_cast<__nv_bfloat16*>(s), len, scale);
-    if (cublasGemmBatchedEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, a.v_dim, len, len, &one, dev + 2 * a.q_heads, CUDA_R_16BF,
-                            a.v_dim, dev + 3 * a.q_heads, CUDA_R_16BF, len, &zero, dev + 4 * a.q_heads, CUDA_R_16BF, a.v_dim,
-                            a.q_heads, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+    if (cublasGemmBatchedEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, a.v_dim, len, len, &one, dev + 2 * a.q_heads,
+                            CUDA_R_16BF, a.v_dim, dev + 3 * a.q_heads, CUDA_R_16BF, len, &zero,
+                            dev + 4 * a.q_heads, CUDA_R_16BF, a.v_dim, a.q_heads, CUBLAS_COMPUTE_32F,
+                            CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
       std::fprintf(stderr, "rlsim-kernels: prefill PV failed\n");
       std::exit(1);
     }
@@ -224,15 +230,16 @@ double time_prefill(Timer& timer, cublasHandle_t handle, const AttentionDesign& 
 }
 
 void add_shape(Point& p, const AttentionDesign& a, int batch, int q_len, int kv_len) {
-  p.fields = {{"batch", std::to_string(batch)},           {"q_len", std::to_string(q_len)},
-              {"kv_len", std::to_string(kv_len)},         {"q_heads", std::to_string(a.q_heads)},
-              {"kv_heads", std::to_string(a.kv_heads)},   {"qk_head_dim", std::to_string(a.qk_dim)},
+  p.fields = {{"batch", std::to_string(batch)},         {"q_len", std::to_string(q_len)},
+              {"kv_len", std::to_string(kv_len)},       {"q_heads", std::to_string(a.q_heads)},
+              {"kv_heads", std::to_string(a.kv_heads)}, {"qk_head_dim", std::to_string(a.qk_dim)},
               {"v_head_dim", std::to_string(a.v_dim)}};
 }
 
 }  // namespace
 
-void measure_attention(const Options& o, const DeviceInfo& /*d*/, Timer& timer, double read_bw, std::vector<Point>& points) {
+void measure_attention(const Options& o, const DeviceInfo& /*d*/, Timer& timer, double read_bw,
+                       std::vector<Point>& points) {
   const std::vector<int> batches = o.quick ? std::vector<int>{8, 64} : std::vector<int>{1, 8, 32, 128};
   const std::vector<int> contexts = o.quick ? std::vector<int>{4096} : std::vector<int>{1024, 4096, 16384};
   for (const AttentionDesign& a : attention_designs()) {
@@ -241,8 +248,12 @@ void measure_attention(const Options& o, const DeviceInfo& /*d*/, Timer& timer, 
         for (int ctx : contexts) {
           const bool latent = a.qk_dim == 576;
           double t = 0.0;
-          if (latent) t = fp8 ? time_decode<__nv_fp8_e4m3, 576, 512>(timer, a, batch, ctx) : time_decode<__nv_bfloat16, 576, 512>(timer, a, batch, ctx);
-          else t = fp8 ? time_decode<__nv_fp8_e4m3, 128, 128>(timer, a, batch, ctx) : time_decode<__nv_bfloat16, 128, 128>(timer, a, batch, ctx);
+          if (latent)
+            t = fp8 ? time_decode<__nv_fp8_e4m3, 576, 512>(timer, a, batch, ctx)
+                    : time_decode<__nv_bfloat16, 576, 512>(timer, a, batch, ctx);
+          else
+            t = fp8 ? time_decode<__nv_fp8_e4m3, 128, 128>(timer, a, batch, ctx)
+                    : time_decode<__nv_bfloat16, 128, 128>(timer, a, batch, ctx);
           Point p;
           p.op = "attention_decode";
           p.name = std::string(a.name) + (fp8 ? ".fp8kv" : ".bf16kv");
@@ -254,7 +265,8 @@ void measure_attention(const Options& o, const DeviceInfo& /*d*/, Timer& timer, 
           p.bytes = static_cast<double>(batch) * ctx * a.kv_heads * (a.qk_dim + a.v_dim) * (fp8 ? 1.0 : 2.0) +
                     static_cast<double>(batch) * a.q_heads * (a.qk_dim + a.v_dim) * 2.0;
           char note[96];
-          std::snprintf(note, sizeof note, "fraction of measured HBM read bandwidth: %.2f", p.bytes / t / read_bw);
+          std::snprintf(note, sizeof note, "fraction of measured HBM read bandwidth: %.2f",
+                        p.bytes / t / read_bw);
           p.note = note;
           points.push_back(p);
         }
@@ -264,7 +276,8 @@ void measure_attention(const Options& o, const DeviceInfo& /*d*/, Timer& timer, 
   std::fprintf(stderr, "  decode attention done (%zu points so far)\n", points.size());
   cublasHandle_t handle;
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) return;
-  const std::vector<int> lengths = o.quick ? std::vector<int>{1024, 4096} : std::vector<int>{512, 1024, 2048, 4096, 8192};
+  const std::vector<int> lengths =
+      o.quick ? std::vector<int>{1024, 4096} : std::vector<int>{512, 1024, 2048, 4096, 8192};
   for (const AttentionDesign& a : attention_designs()) {
     if (a.qk_dim != a.v_dim) continue;  // MLA prefill runs un-absorbed (like MHA); skip the latent shape
     for (int len : lengths) {
@@ -274,7 +287,8 @@ void measure_attention(const Options& o, const DeviceInfo& /*d*/, Timer& timer, 
       add_shape(p, a, 1, len, len);
       p.seconds = time_prefill(timer, handle, a, len);
       p.flops = 2.0 * a.q_heads * static_cast<double>(len) * ((len + 1.0) / 2.0) * (a.qk_dim + a.v_dim);
-      p.bytes = 2.0 * (static_cast<double>(len) * a.q_heads * (a.qk_dim + a.v_dim) + static_cast<double>(len) * a.kv_heads * (a.qk_dim + a.v_dim));
+      p.bytes = 2.0 * (static_cast<double>(len) * a.q_heads * (a.qk_dim + a.v_dim) +
+                       static_cast<double>(len) * a.kv_heads * (a.qk_dim + a.v_dim));
       p.note = "unfused: cuBLAS QK^T, causal softmax, PV";
       points.push_back(p);
     }

@@ -31,12 +31,14 @@ __device__ float hash_unit(size_t i) {
 }
 
 __global__ void fill_bf16(__nv_bfloat16* p, size_t n) {
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x)
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
     p[i] = __float2bfloat16(hash_unit(i));
 }
 
 __global__ void fill_fp8(__nv_fp8_e4m3* p, size_t n) {
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x)
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
     p[i] = __nv_fp8_e4m3(hash_unit(i));
 }
 
@@ -48,8 +50,10 @@ struct Buffers {
 }  // namespace
 
 void fill_random(void* p, size_t elements, bool fp8) {
-  if (fp8) fill_fp8<<<1024, 256>>>(static_cast<__nv_fp8_e4m3*>(p), elements);
-  else fill_bf16<<<1024, 256>>>(static_cast<__nv_bfloat16*>(p), elements);
+  if (fp8)
+    fill_fp8<<<1024, 256>>>(static_cast<__nv_fp8_e4m3*>(p), elements);
+  else
+    fill_bf16<<<1024, 256>>>(static_cast<__nv_bfloat16*>(p), elements);
   RLSIM_CUDA(cudaGetLastError());
 }
 
@@ -64,22 +68,23 @@ double time_lt_gemm(cublasLtHandle_t lt, Timer& timer, const Buffers& b, int m, 
   RLSIM_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa));
   RLSIM_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb));
   cublasLtMatrixLayout_t la, lb, ld;
-  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&la, in, k, n, k));           // W stored k×n (column-major), used as Wᵀ
-  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&lb, in, k, m, k));           // A stored k×m
+  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&la, in, k, n, k));  // W stored k×n (column-major), used as Wᵀ
+  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&lb, in, k, m, k));  // A stored k×m
   RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, n, m, n));  // D n×m = C row-major m×n
   cublasLtMatmulPreference_t pref;
   RLSIM_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
-  RLSIM_CUBLAS(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &b.workspace_bytes,
-                                                    sizeof b.workspace_bytes));
+  RLSIM_CUBLAS(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                    &b.workspace_bytes, sizeof b.workspace_bytes));
   cublasLtMatmulHeuristicResult_t heuristic{};
   int found = 0;
-  const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, ld, ld, pref, 1, &heuristic, &found);
+  const cublasStatus_t status =
+      cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, ld, ld, pref, 1, &heuristic, &found);
   double seconds = 0.0;
   if (status == CUBLAS_STATUS_SUCCESS && found > 0) {
     const float alpha = 1.0f, beta = 0.0f;
     seconds = timer.median_seconds([&] {
-      RLSIM_CUBLAS(cublasLtMatmul(lt, desc, &alpha, b.w, la, b.a, lb, &beta, b.d, ld, b.d, ld, &heuristic.algo, b.workspace,
-                                  b.workspace_bytes, 0));
+      RLSIM_CUBLAS(cublasLtMatmul(lt, desc, &alpha, b.w, la, b.a, lb, &beta, b.d, ld, b.d, ld,
+                                  &heuristic.algo, b.workspace, b.workspace_bytes, 0));
     });
   }
   cublasLtMatmulPreferenceDestroy(pref);
@@ -90,8 +95,8 @@ double time_lt_gemm(cublasLtHandle_t lt, Timer& timer, const Buffers& b, int m, 
   return seconds;
 }
 
-Point gemm_point(const std::string& op, const std::string& name, const std::string& model, bool fp8, long long groups,
-                 long long m, long long n, long long k, double seconds) {
+Point gemm_point(const std::string& op, const std::string& name, const std::string& model, bool fp8,
+                 long long groups, long long m, long long n, long long k, double seconds) {
   Point p;
   p.op = op;
   p.name = name;
@@ -104,7 +109,8 @@ Point gemm_point(const std::string& op, const std::string& name, const std::stri
   p.seconds = seconds;
   const double in = fp8 ? 1.0 : 2.0;
   p.flops = 2.0 * groups * m * n * k;
-  p.bytes = groups * ((static_cast<double>(m) * k + static_cast<double>(k) * n) * in + static_cast<double>(m) * n * 2.0);
+  p.bytes = groups * ((static_cast<double>(m) * k + static_cast<double>(k) * n) * in +
+                      static_cast<double>(m) * n * 2.0);
   return p;
 }
 
@@ -117,7 +123,10 @@ void measure_dense(const Options& o, const DeviceInfo& d, Timer& timer, std::vec
   for (const DenseModel& model : dense_models(o.quick)) {
     for (int tp : tp_degrees(o.quick)) {
       const int head_dim = model.head_dim;
-      struct Shape { const char* op; int n, k; };
+      struct Shape {
+        const char* op;
+        int n, k;
+      };
       const Shape shapes[] = {
           {"qkv_proj", (model.q_heads / tp + 2 * std::max(1, model.kv_heads / tp)) * head_dim, model.hidden},
           {"o_proj", model.hidden, model.q_heads * head_dim / tp},
@@ -155,10 +164,15 @@ void measure_grouped(const Options& o, Timer& timer, std::vector<Point>& points)
   cublasHandle_t handle;
   RLSIM_CUBLAS(cublasCreate(&handle));
   const std::vector<int> experts = o.quick ? std::vector<int>{8, 32} : std::vector<int>{8, 16, 32, 64, 128};
-  const std::vector<int> per_expert = o.quick ? std::vector<int>{4, 64, 512} : std::vector<int>{1, 4, 16, 64, 256, 1024};
+  const std::vector<int> per_expert =
+      o.quick ? std::vector<int>{4, 64, 512} : std::vector<int>{1, 4, 16, 64, 256, 1024};
   for (const MoeModel& model : moe_models()) {
-    struct Shape { const char* op; int n, k; };
-    const Shape shapes[] = {{"expert_gate_up", 2 * model.expert_ffn, model.hidden}, {"expert_down", model.hidden, model.expert_ffn}};
+    struct Shape {
+      const char* op;
+      int n, k;
+    };
+    const Shape shapes[] = {{"expert_gate_up", 2 * model.expert_ffn, model.hidden},
+                            {"expert_down", model.hidden, model.expert_ffn}};
     for (const Shape& s : shapes) {
       for (int e : experts) {
         const int max_m = per_expert.back();
@@ -171,11 +185,11 @@ void measure_grouped(const Options& o, Timer& timer, std::vector<Point>& points)
         for (int m : per_expert) {
           const float alpha = 1.0f, beta = 0.0f;
           const double t = timer.median_seconds([&] {
-            RLSIM_CUBLAS(cublasGemmStridedBatchedEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, s.n, m, s.k, &alpha, w, CUDA_R_16BF, s.k,
-                                                    static_cast<long long>(s.k) * s.n, a, CUDA_R_16BF, s.k,
-                                                    static_cast<long long>(max_m) * s.k, &beta, d, CUDA_R_16BF, s.n,
-                                                    static_cast<long long>(max_m) * s.n, e, CUBLAS_COMPUTE_32F,
-                                                    CUBLAS_GEMM_DEFAULT));
+            RLSIM_CUBLAS(cublasGemmStridedBatchedEx(
+                handle, CUBLAS_OP_T, CUBLAS_OP_N, s.n, m, s.k, &alpha, w, CUDA_R_16BF, s.k,
+                static_cast<long long>(s.k) * s.n, a, CUDA_R_16BF, s.k, static_cast<long long>(max_m) * s.k,
+                &beta, d, CUDA_R_16BF, s.n, static_cast<long long>(max_m) * s.n, e, CUBLAS_COMPUTE_32F,
+                CUBLAS_GEMM_DEFAULT));
           });
           const std::string name = std::string(model.name) + "." + s.op + ".e" + std::to_string(e);
           points.push_back(gemm_point("grouped_gemm", name, model.name, false, e, m, s.n, s.k, t));

@@ -7,7 +7,8 @@ namespace {
 
 __global__ void read_kernel(const float4* __restrict__ in, size_t n, float* __restrict__ sink) {
   float acc = 0.0f;
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     const float4 v = in[i];
     acc += v.x + v.y + v.z + v.w;
   }
@@ -15,13 +16,15 @@ __global__ void read_kernel(const float4* __restrict__ in, size_t n, float* __re
 }
 
 __global__ void write_kernel(float4* __restrict__ out, size_t n) {
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     out[i] = make_float4(1.0f, 2.0f, 3.0f, 4.0f);
   }
 }
 
 __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, size_t n) {
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     out[i] = in[i];
   }
 }
@@ -57,8 +60,8 @@ void measure_hbm(const Options& o, Timer& timer, std::vector<Point>& points, dou
   points.push_back(hbm_point("hbm_write", static_cast<double>(bytes), write));
   points.push_back(hbm_point("hbm_copy", 2.0 * static_cast<double>(bytes), copy));
   read_bw_out = static_cast<double>(bytes) / read;
-  std::fprintf(stderr, "  HBM read %.0f GB/s, write %.0f GB/s, copy %.0f GB/s\n", bytes / read / 1e9, bytes / write / 1e9,
-               2.0 * bytes / copy / 1e9);
+  std::fprintf(stderr, "  HBM read %.0f GB/s, write %.0f GB/s, copy %.0f GB/s\n", bytes / read / 1e9,
+               bytes / write / 1e9, 2.0 * bytes / copy / 1e9);
   RLSIM_CUDA(cudaFree(a));
   RLSIM_CUDA(cudaFree(b));
   RLSIM_CUDA(cudaFree(sink));

@@ -10,11 +10,12 @@ namespace rlsim_kernels {
 namespace {
 
 int usage(const char* why) {
-  std::fprintf(stderr,
-               "%s%susage: rlsim-kernels [--quick] [--out measurements.json] [--date YYYY-MM-DD] [--device N]\n"
-               "  --quick  a small grid of shapes (under 2 minutes on an H100/H200)\n"
-               "Then: rlsim calibrate --input measurements.json --hardware <card> --out profile.yaml\n",
-               why, *why ? "\n" : "");
+  std::fprintf(
+      stderr,
+      "%s%susage: rlsim-kernels [--quick] [--out measurements.json] [--date YYYY-MM-DD] [--device N]\n"
+      "  --quick  a small grid of shapes (under 2 minutes on an H100/H200)\n"
+      "Then: rlsim calibrate --input measurements.json --hardware <card> --out profile.yaml\n",
+      why, *why ? "\n" : "");
   return *why ? 2 : 0;
 }
 
@@ -53,13 +54,30 @@ int main(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    auto value = [&](const char* flag) -> const char* { return i + 1 < argc ? argv[++i] : (usage((std::string(flag) + " needs a value").c_str()), nullptr); };
-    if (arg == "--quick") o.quick = true;
-    else if (arg == "--out") { if (const char* v = value("--out")) o.out = v; else return 2; }
-    else if (arg == "--date") { if (const char* v = value("--date")) o.date = v; else return 2; }
-    else if (arg == "--device") { if (const char* v = value("--device")) o.device = std::atoi(v); else return 2; }
-    else if (arg == "--help" || arg == "-h") return usage("");
-    else return usage(("unknown argument '" + arg + "'").c_str());
+    auto value = [&](const char* flag) -> const char* {
+      return i + 1 < argc ? argv[++i] : (usage((std::string(flag) + " needs a value").c_str()), nullptr);
+    };
+    if (arg == "--quick")
+      o.quick = true;
+    else if (arg == "--out") {
+      if (const char* v = value("--out"))
+        o.out = v;
+      else
+        return 2;
+    } else if (arg == "--date") {
+      if (const char* v = value("--date"))
+        o.date = v;
+      else
+        return 2;
+    } else if (arg == "--device") {
+      if (const char* v = value("--device"))
+        o.device = std::atoi(v);
+      else
+        return 2;
+    } else if (arg == "--help" || arg == "-h")
+      return usage("");
+    else
+      return usage(("unknown argument '" + arg + "'").c_str());
   }
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

@@ -48,9 +48,12 @@ inline const std::vector<AttentionDesign>& attention_designs() {
 
 inline std::vector<int> token_counts(bool quick) {
   if (quick) return {1, 16, 64, 256, 1024, 4096, 16384};
-  return {1, 2, 4, 8, 16, 32, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
+  return {1,   2,   4,    8,    16,   32,   64,   96,   128,  192,   256,  384,
+          512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
 }
 
-inline std::vector<int> tp_degrees(bool quick) { return quick ? std::vector<int>{1, 8} : std::vector<int>{1, 2, 4, 8}; }
+inline std::vector<int> tp_degrees(bool quick) {
+  return quick ? std::vector<int>{1, 8} : std::vector<int>{1, 2, 4, 8};
+}
 
 }  // namespace rlsim_kernels

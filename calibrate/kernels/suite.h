@@ -16,9 +16,9 @@ namespace rlsim_kernels {
 constexpr int kExitNoDevice = 3;
 
 struct Options {
-  bool quick = false;      ///< small grid, few repetitions (< 2 minutes on an H100/H200)
+  bool quick = false;  ///< small grid, few repetitions (< 2 minutes on an H100/H200)
   std::string out = "measurements.json";
-  std::string date;        ///< ISO date written into the file; default: today (UTC)
+  std::string date;  ///< ISO date written into the file; default: today (UTC)
   int device = 0;
 };
 
@@ -34,13 +34,13 @@ struct DeviceInfo {
 
 /// One measured point; `fields` holds the shape as "key": value JSON members.
 struct Point {
-  std::string op;                 ///< gemm, grouped_gemm, attention_decode, attention_prefill, hbm_*
-  std::string name;               ///< e.g. "llama-3-8b.mlp_up.tp2"
-  std::string model;              ///< catalog model the shape comes from ("" for HBM)
+  std::string op;     ///< gemm, grouped_gemm, attention_decode, attention_prefill, hbm_*
+  std::string name;   ///< e.g. "llama-3-8b.mlp_up.tp2"
+  std::string model;  ///< catalog model the shape comes from ("" for HBM)
   std::string dtype = "bf16";
   std::vector<std::pair<std::string, std::string>> fields;  ///< shape, as JSON values
   double seconds = 0.0, flops = 0.0, bytes = 0.0;
-  std::string note;               ///< e.g. "fraction of measured HBM read bandwidth: 0.91"
+  std::string note;  ///< e.g. "fraction of measured HBM read bandwidth: 0.91"
 };
 
 /// Aborts the suite with a message naming the failing call (used only after a device was found).
@@ -69,7 +69,8 @@ void fill_random(void* p, size_t elements, bool fp8);
 /// The measures; each appends its points.
 void measure_hbm(const Options& o, Timer& timer, std::vector<Point>& points, double& read_bw_out);
 void measure_gemms(const Options& o, const DeviceInfo& d, Timer& timer, std::vector<Point>& points);
-void measure_attention(const Options& o, const DeviceInfo& d, Timer& timer, double read_bw, std::vector<Point>& points);
+void measure_attention(const Options& o, const DeviceInfo& d, Timer& timer, double read_bw,
+                       std::vector<Point>& points);
 
 /// Writes the measurements JSON (format "rlsim-measurements", version 1; see
 /// calibrate/rlsim_json_importer.h for the layout).

@@ -17,8 +17,8 @@
 
 #include "models/cost/cost_model.h"
 #include "models/hardware.h"
-#include "models/ops/layer_ops.h"
 #include "models/model_arch.h"
+#include "models/ops/layer_ops.h"
 
 namespace rlsim {
 

@@ -19,7 +19,8 @@ struct Tile {
 };
 
 // Output tiles a GEMM library picks from (CUTLASS/cuBLAS-like shapes on Ampere and Hopper).
-constexpr std::array<Tile, 6> kGemmTiles{{{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}}};
+constexpr std::array<Tile, 6> kGemmTiles{
+    {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}}};
 // Split-K factors considered when a GEMM has too few tiles to fill the SMs.
 constexpr std::array<double, 4> kSplitK{{1, 2, 4, 8}};
 // Query rows per work unit of a flash-style prefill kernel.
@@ -34,7 +35,8 @@ double gemm_compute_seconds(const KernelFit& fit, const GemmShape& g, double per
   double best = std::numeric_limits<double>::infinity();
   for (const Tile& tile : kGemmTiles) {
     const double tiles = groups * ceil_div(m, tile.rows) * ceil_div(n, tile.cols);
-    const double efficiency = fit.compute_efficiency / (1.0 + fit.tile_edge_cost * (1.0 / tile.rows + 1.0 / tile.cols));
+    const double efficiency =
+        fit.compute_efficiency / (1.0 + fit.tile_edge_cost * (1.0 / tile.rows + 1.0 / tile.cols));
     for (double split : kSplitK) {
       if (split > 1.0 && tiles * split > 2.0 * sms) break;  // splitting only helps an under-filled card
       const double q = fit.wave_quantization;
@@ -51,7 +53,8 @@ double gemm_compute_seconds(const KernelFit& fit, const GemmShape& g, double per
 
 double prefill_compute_seconds(const KernelFit& fit, const Op& op, double per_sm_flops, double sms) {
   const AttentionShape& a = op.attention;
-  const double units = static_cast<double>(a.batch) * a.q_heads * ceil_div(static_cast<double>(a.q_len), kPrefillQueryBlock);
+  const double units =
+      static_cast<double>(a.batch) * a.q_heads * ceil_div(static_cast<double>(a.q_len), kPrefillQueryBlock);
   const double waves = ceil_div(units, sms);
   return waves * (op.flops / units) / (per_sm_flops * fit.compute_efficiency);
 }
@@ -77,7 +80,8 @@ double datasheet_peak(const HardwareSpec& card, Precision precision) {
   return 0.0;
 }
 
-double kernel_seconds(const KernelFit& fit, const Op& op, const HardwareSpec& card, int sm_count, double l2_bytes) {
+double kernel_seconds(const KernelFit& fit, const Op& op, const HardwareSpec& card, int sm_count,
+                      double l2_bytes) {
   assert(sm_count > 0 && "a profile needs the card's SM count");
   assert(fit.compute_efficiency > 0.0 && fit.memory_efficiency > 0.0 && "efficiencies must be positive");
   const double peak = datasheet_peak(card, op.compute);
@@ -133,7 +137,8 @@ const CollectiveFit* HardwareProfile::find_collective(Collective collective, int
   return best;
 }
 
-std::optional<double> profile_seconds(const HardwareProfile& profile, const Op& op, const HardwareSpec& card) {
+std::optional<double> profile_seconds(const HardwareProfile& profile, const Op& op,
+                                      const HardwareSpec& card) {
   const OpClassProfile* p = profile.find(op.op_class, op.compute);
   if (!p) return std::nullopt;
   return kernel_seconds(p->fit, op, card, profile.sm_count, profile.l2_bytes);

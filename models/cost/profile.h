@@ -80,12 +80,12 @@ RLSIM_NAMED_ENUM(Collective, RLSIM_COLLECTIVES)
 /// `bandwidth_bytes_per_s` is algorithm bandwidth (message bytes over time), as measured.
 struct CollectiveFit {
   Collective collective = Collective::all_reduce;
-  int gpus = 0;                  ///< group size (2 for send/recv)
-  int gpus_per_node = 0;         ///< GPUs of the group sharing one node (< gpus: crosses nodes)
-  double alpha_s = 0.0;          ///< latency term, s
+  int gpus = 0;           ///< group size (2 for send/recv)
+  int gpus_per_node = 0;  ///< GPUs of the group sharing one node (< gpus: crosses nodes)
+  double alpha_s = 0.0;   ///< latency term, s
   double bandwidth_bytes_per_s = 0.0;
-  double min_bytes = 0.0;        ///< smallest message measured
-  double max_bytes = 0.0;        ///< largest message measured
+  double min_bytes = 0.0;  ///< smallest message measured
+  double max_bytes = 0.0;  ///< largest message measured
   FitError error;
 };
 
@@ -95,13 +95,13 @@ struct ProfileSource {
 };
 
 struct HardwareProfile {
-  std::string card;                     ///< catalog key the efficiencies are relative to, e.g. "H100"
-  std::string device;                   ///< device name as measured, e.g. "NVIDIA H100 80GB HBM3"
-  std::string date;                     ///< date of the measurements (ISO 8601), or "unknown"
-  int sm_count = 0;                     ///< streaming multiprocessors (for wave quantisation)
-  double l2_bytes = 0.0;                ///< last-level cache size (for GEMM operand re-reads)
+  std::string card;       ///< catalog key the efficiencies are relative to, e.g. "H100"
+  std::string device;     ///< device name as measured, e.g. "NVIDIA H100 80GB HBM3"
+  std::string date;       ///< date of the measurements (ISO 8601), or "unknown"
+  int sm_count = 0;       ///< streaming multiprocessors (for wave quantisation)
+  double l2_bytes = 0.0;  ///< last-level cache size (for GEMM operand re-reads)
   std::vector<ProfileSource> sources;
-  std::vector<OpClassProfile> ops;      ///< at most one per (op class, precision)
+  std::vector<OpClassProfile> ops;  ///< at most one per (op class, precision)
   std::vector<CollectiveFit> collectives;
 
   /// The fit for `op`: same class and precision, else same class at bf16, else same class at any

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "models/hardware.h"
-#include "models/ops/layer_ops.h"
-#include "models/model_arch.h"
 #include "models/cost/roofline.h"
+#include "models/hardware.h"
+#include "models/model_arch.h"
+#include "models/ops/layer_ops.h"
 
 namespace rlsim {
 

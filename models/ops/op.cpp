@@ -39,7 +39,8 @@ Op make_grouped_gemm(std::string name, int64_t groups, int64_t m, int64_t n, int
 }
 
 Op make_attention_decode(std::string name, const AttentionShape& s, Precision kv, Precision compute) {
-  assert(s.batch > 0 && s.kv_len > 0 && s.q_heads > 0 && s.kv_heads > 0 && "attention shape must be positive");
+  assert(s.batch > 0 && s.kv_len > 0 && s.q_heads > 0 && s.kv_heads > 0 &&
+         "attention shape must be positive");
   Op op;
   op.name = std::move(name);
   op.op_class = OpClass::attention_decode;
@@ -69,8 +70,9 @@ Op make_attention_prefill(std::string name, const AttentionShape& s, Precision c
   const double keys_per_query = (t - q) + (q + 1.0) / 2.0;
   op.flops = 2.0 * b * q * s.q_heads * keys_per_query * (s.qk_head_dim + s.v_head_dim);
   const double act = bytes_per_element(compute);
-  op.bytes = b * act * (q * s.q_heads * (s.qk_head_dim + s.v_head_dim) +  // Q in, O out
-                        t * s.kv_heads * (s.qk_head_dim + s.v_head_dim));  // K, V in
+  op.bytes = b * act *
+             (q * s.q_heads * (s.qk_head_dim + s.v_head_dim) +   // Q in, O out
+              t * s.kv_heads * (s.qk_head_dim + s.v_head_dim));  // K, V in
   return op;
 }
 

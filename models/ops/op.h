@@ -40,7 +40,7 @@ struct AttentionShape {
 };
 
 struct Op {
-  std::string name;                     ///< e.g. "qkv_proj", "expert_up", "attn_core"
+  std::string name;  ///< e.g. "qkv_proj", "expert_up", "attn_core"
   OpClass op_class = OpClass::gemm;
   Precision compute = Precision::bf16;  ///< precision of the math (weights/activations)
   Precision kv = Precision::bf16;       ///< KV-cache precision (attention ops)

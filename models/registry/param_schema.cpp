@@ -132,7 +132,9 @@ const ParamValues::Located& ParamValues::get(const std::string& key) const {
 int64_t ParamValues::integer(const std::string& key) const { return std::get<int64_t>(get(key).value); }
 double ParamValues::number(const std::string& key) const { return std::get<double>(get(key).value); }
 bool ParamValues::flag(const std::string& key) const { return std::get<bool>(get(key).value); }
-const std::string& ParamValues::text(const std::string& key) const { return std::get<std::string>(get(key).value); }
+const std::string& ParamValues::text(const std::string& key) const {
+  return std::get<std::string>(get(key).value);
+}
 const SourceLocation& ParamValues::where(const std::string& key) const { return get(key).where; }
 
 ParamValues ParamValues::defaults(const ParamSchema& schema, const SourceLocation& where) {

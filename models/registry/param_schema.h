@@ -23,10 +23,10 @@ struct ParamSpec {
   Quantity quantity = Quantity::duration;  ///< the kind, for ParamType::quantity
   std::string unit;                        ///< shown beside the value ("s", "B/s", "" for a count)
   std::variant<int64_t, double, bool, std::string> fallback;  ///< the default, declared only here
-  double min = 0.0, max = 0.0;             ///< inclusive range (integer, number, quantity)
-  bool allow_zero = false;                 ///< quantity: whether 0 is valid
-  std::vector<std::string> choices;        ///< ParamType::choice
-  std::string help;                        ///< one line: what it changes, and the trade-off
+  double min = 0.0, max = 0.0;                                ///< inclusive range (integer, number, quantity)
+  bool allow_zero = false;                                    ///< quantity: whether 0 is valid
+  std::vector<std::string> choices;                           ///< ParamType::choice
+  std::string help;  ///< one line: what it changes, and the trade-off
 
   static ParamSpec integer(std::string key, int64_t fallback, int64_t min, int64_t max, std::string help,
                            std::string unit = "");

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "models/review/decode_accounting.h"
 #include "models/hardware.h"
+#include "models/review/decode_accounting.h"
 
 namespace rlsim {
 

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "models/afd/afd_sizing.h"
-#include "models/review/decode_accounting.h"
-#include "models/review/decode_price.h"
+#include "models/cost/roofline.h"
 #include "models/hardware.h"
 #include "models/model_arch.h"
-#include "models/cost/roofline.h"
+#include "models/review/decode_accounting.h"
+#include "models/review/decode_price.h"
 
 namespace rlsim {
 
@@ -59,11 +59,11 @@ struct DesignReview {
   ReviewOptions options;
   DecodeTokenCost per_token;
   double moe_sparsity = 1.0;
-  std::vector<CardReview> cards;  ///< in the order given
-  std::string attention_card;     ///< cheapest attention
-  std::string ffn_card;           ///< cheapest FFN that is AFD-feasible (else cheapest)
+  std::vector<CardReview> cards;   ///< in the order given
+  std::string attention_card;      ///< cheapest attention
+  std::string ffn_card;            ///< cheapest FFN that is AFD-feasible (else cheapest)
   DecodePricePerMillion afd_cost;  ///< the recommended pair
-  std::string best_single_card;   ///< cheapest card running both parts
+  std::string best_single_card;    ///< cheapest card running both parts
   DecodePricePerMillion best_single_cost;
   std::vector<QuantisationRow> quantisation;  ///< bf16, fp8, int4
   std::vector<std::string> verdict;           ///< plain-language sentences

@@ -21,7 +21,9 @@ PhasePreference phase_preference(const std::vector<HardwareSpec>& cards, Precisi
     p.cards.push_back(a);
   }
   if (p.cards.empty()) return p;
-  auto by_ridge = [](const CardAffinity& a, const CardAffinity& b) { return a.ridge_flop_per_byte < b.ridge_flop_per_byte; };
+  auto by_ridge = [](const CardAffinity& a, const CardAffinity& b) {
+    return a.ridge_flop_per_byte < b.ridge_flop_per_byte;
+  };
   const auto [low, high] = std::minmax_element(p.cards.begin(), p.cards.end(), by_ridge);
   if (high->ridge_flop_per_byte <= low->ridge_flop_per_byte * 1.05) {
     p.reason = "the cards have (nearly) the same ridge point: no phase prefers one over another";
@@ -30,10 +32,11 @@ PhasePreference phase_preference(const std::vector<HardwareSpec>& cards, Precisi
   p.train_card = high->card;
   p.rollout_card = low->card;
   char text[256];
-  std::snprintf(text, sizeof text,
-                "%s has the higher ridge (%.0f FLOP/B): compute-rich, it should train; %s has the lower ridge "
-                "(%.0f FLOP/B): bandwidth-rich per FLOP, it should decode (roll out)",
-                high->card.c_str(), high->ridge_flop_per_byte, low->card.c_str(), low->ridge_flop_per_byte);
+  std::snprintf(
+      text, sizeof text,
+      "%s has the higher ridge (%.0f FLOP/B): compute-rich, it should train; %s has the lower ridge "
+      "(%.0f FLOP/B): bandwidth-rich per FLOP, it should decode (roll out)",
+      high->card.c_str(), high->ridge_flop_per_byte, low->card.c_str(), low->ridge_flop_per_byte);
   p.reason = text;
   return p;
 }

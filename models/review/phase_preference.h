@@ -16,8 +16,8 @@ namespace rlsim {
 struct CardAffinity {
   std::string card;
   double ridge_flop_per_byte = 0.0;
-  double tflops_per_usd_hour = 0.0;   ///< training throughput per dollar (peak, `precision`)
-  double mem_tbps_per_usd_hour = 0.0; ///< decode throughput per dollar (memory bandwidth)
+  double tflops_per_usd_hour = 0.0;    ///< training throughput per dollar (peak, `precision`)
+  double mem_tbps_per_usd_hour = 0.0;  ///< decode throughput per dollar (memory bandwidth)
 };
 
 struct PhasePreference {

@@ -22,8 +22,8 @@ ForwardPass decode_pass(int64_t batch, int64_t context_before, int tp, Precision
 
 }  // namespace
 
-DecodeIterationTime::DecodeIterationTime(const ModelArch& arch, const HardwareSpec& card, const CostModel& cost, int tp,
-                                         Precision weights, Precision kv)
+DecodeIterationTime::DecodeIterationTime(const ModelArch& arch, const HardwareSpec& card,
+                                         const CostModel& cost, int tp, Precision weights, Precision kv)
     : arch_(arch), card_(card), cost_(cost), tp_(tp), weights_(weights), kv_(kv) {}
 
 const DecodeIterationTime::PerBatch& DecodeIterationTime::per_batch(int64_t batch) const {

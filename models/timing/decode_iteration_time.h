@@ -12,8 +12,8 @@
 
 #include "models/cost/cost_model.h"
 #include "models/hardware.h"
-#include "models/ops/layer_ops.h"
 #include "models/model_arch.h"
+#include "models/ops/layer_ops.h"
 #include "models/precision.h"
 
 namespace rlsim {

@@ -5,8 +5,8 @@
 #include <cassert>
 
 #include "models/arch_params.h"
-#include "models/timing/inference_time.h"
 #include "models/ops/layer_ops.h"
+#include "models/timing/inference_time.h"
 
 namespace rlsim {
 

@@ -68,14 +68,17 @@ AfdIterationTable AfdIterationTable::build(const Scenario& scenario, int jobs_at
     const int64_t batch = table.batches_[p / table.contexts_.size()];
     const auto context = static_cast<int64_t>(table.contexts_[p % table.contexts_.size()]);
     char text[64];
-    std::snprintf(text, sizeof text, "%.17g", simulate_afd(afd_point_scenario(scenario, batch, context)).metrics.tpot_s);
+    std::snprintf(text, sizeof text, "%.17g",
+                  simulate_afd(afd_point_scenario(scenario, batch, context)).metrics.tpot_s);
     return std::string(text);
   };
-  const ChildOutcome failure = run_in_children(jobs, jobs_at_once, simulate_point, [&](const ChildOutcome& done) {
-    if (done.ok) table.seconds_[static_cast<size_t>(done.job)] = std::strtod(done.text.c_str(), nullptr);
-  });
+  const ChildOutcome failure =
+      run_in_children(jobs, jobs_at_once, simulate_point, [&](const ChildOutcome& done) {
+        if (done.ok) table.seconds_[static_cast<size_t>(done.job)] = std::strtod(done.text.c_str(), nullptr);
+      });
   if (!failure.ok) {
-    throw std::runtime_error("AFD iteration table: the layer-level simulation of a grid point failed: " + failure.text);
+    throw std::runtime_error("AFD iteration table: the layer-level simulation of a grid point failed: " +
+                             failure.text);
   }
   return table;
 }
@@ -93,8 +96,8 @@ double AfdIterationTable::seconds(int64_t batch, double context) const {
   if (upper == batches_.end()) return at_batch(batches_.size() - 1, context);  // above max_batch: the largest
   const auto b = static_cast<size_t>(upper - batches_.begin());
   if (*upper == batch || b == 0) return at_batch(b, context);
-  return lerp(static_cast<double>(batches_[b - 1]), at_batch(b - 1, context), static_cast<double>(batches_[b]),
-              at_batch(b, context), static_cast<double>(batch));
+  return lerp(static_cast<double>(batches_[b - 1]), at_batch(b - 1, context),
+              static_cast<double>(batches_[b]), at_batch(b, context), static_cast<double>(batch));
 }
 
 }  // namespace rlsim

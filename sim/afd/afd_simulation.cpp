@@ -1,7 +1,6 @@
 // The AFD decode instance on SimGrid (see afd_simulation.h).
 #include "sim/afd/afd_simulation.h"
 
-
 #include <algorithm>
 #include <cmath>
 #include <map>

@@ -8,7 +8,8 @@ namespace sg4 = simgrid::s4u;
 
 void IterationRunner::run(const IterationPlan& plan, int version, const sg4::CommPtr& interrupt,
                           const Complete& complete) {
-  if (plan.swap_out_tokens > 0.0) gpus_.run_busy(time_.kv_swap_s(plan.swap_out_tokens), GpuState::switching());
+  if (plan.swap_out_tokens > 0.0)
+    gpus_.run_busy(time_.kv_swap_s(plan.swap_out_tokens), GpuState::switching());
   if (!plan.prefill.empty()) prefill(plan.prefill, version);
   if (plan.decode_iterations > 0) decode(plan.decode, plan.decode_iterations, version, interrupt);
   complete_finished(complete);

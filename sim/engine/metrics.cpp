@@ -45,12 +45,14 @@ Advice advise(double wait_fraction, const std::string& policy, bool labels_apply
                "staleness) first; label scheduling's switch costs are not yet worth paying.";
   } else {
     a.recommendation = "none";
-    a.reason = "GPUs wait only " + share + " of the time under '" + policy + "': no remedy is worth its cost.";
+    a.reason =
+        "GPUs wait only " + share + " of the time under '" + policy + "': no remedy is worth its cost.";
   }
   return a;
 }
 
-RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed, bool labels_apply) {
+RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed,
+                           bool labels_apply) {
   RunMetrics m;
   m.policy = policy;
   m.seed = seed;

@@ -54,14 +54,15 @@ struct RunMetrics {
   long simgrid_execs = 0;
   long simgrid_messages = 0;
   long simgrid_activities() const { return simgrid_execs + simgrid_messages; }
-  FaultMetrics faults;           ///< blast radius of the scenario's failures
+  FaultMetrics faults;  ///< blast radius of the scenario's failures
 };
 
 /// Percentiles by the nearest-rank method over `values` (any order); zeros when empty.
 Percentiles percentiles(std::vector<double> values);
 
 /// `labels_apply`: whether label scheduling could run this scenario (it cannot take AFD rollout).
-RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed, bool labels_apply);
+RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed,
+                           bool labels_apply);
 
 /// The 30% rule applied to a wait fraction and the policy that produced it; where label scheduling
 /// cannot run the scenario, overlap is recommended in its place, saying why.

@@ -15,13 +15,13 @@ namespace rlsim {
 inline constexpr double kWireBytesPerToken = 4.0;
 
 struct LlmRequest {
-  int trajectory = 0;          ///< trajectory id (unique over the run)
-  int turn = 0;                ///< 0-based turn within the trajectory
-  double new_tokens = 0.0;     ///< tokens appended since the previous call (prompt or observation)
-  double context_tokens = 0.0; ///< tokens already in the trajectory before `new_tokens`
-  double output_tokens = 0.0;  ///< tokens to generate
-  double submit_s = 0.0;       ///< when the agent sent it
-  int step = 0;                ///< RL step the trajectory belongs to
+  int trajectory = 0;           ///< trajectory id (unique over the run)
+  int turn = 0;                 ///< 0-based turn within the trajectory
+  double new_tokens = 0.0;      ///< tokens appended since the previous call (prompt or observation)
+  double context_tokens = 0.0;  ///< tokens already in the trajectory before `new_tokens`
+  double output_tokens = 0.0;   ///< tokens to generate
+  double submit_s = 0.0;        ///< when the agent sent it
+  int step = 0;                 ///< RL step the trajectory belongs to
   simgrid::s4u::Mailbox* agent_inbox = nullptr;  ///< where the agent waits for the reply
 
   // Filled in along the way.
@@ -29,7 +29,7 @@ struct LlmRequest {
   double prefilled_tokens = 0.0;  ///< tokens actually prefilled (less on a prefix-cache hit)
   double first_token_s = 0.0;
   double finish_s = 0.0;
-  double version_token_sum = 0.0; ///< Σ over generated tokens of the weight version that made them
+  double version_token_sum = 0.0;  ///< Σ over generated tokens of the weight version that made them
   int preemptions = 0;
   double generated_tokens = 0.0;  ///< tokens already generated when the call moves to another instance
 };
@@ -43,9 +43,10 @@ struct InstanceMessage {
   Kind kind = Kind::request;
   LlmRequest* call = nullptr;  ///< request: the call to serve
   int weight_version = 0;      ///< update_weights, resume: the new version
-  double pause_s = 0.0;        ///< update_weights, resume: time the instance stops to swap weights in; fail: until repaired
-  Preemption preemption = Preemption::save_kv;   ///< preempt: what happens to in-flight sequences
-  simgrid::s4u::Mailbox* ack = nullptr;          ///< preempt: where the instance reports it stopped
+  double pause_s =
+      0.0;  ///< update_weights, resume: time the instance stops to swap weights in; fail: until repaired
+  Preemption preemption = Preemption::save_kv;  ///< preempt: what happens to in-flight sequences
+  simgrid::s4u::Mailbox* ack = nullptr;         ///< preempt: where the instance reports it stopped
 
   /// An LLM call to serve.
   static InstanceMessage request(LlmRequest* call) { return {.kind = Kind::request, .call = call}; }

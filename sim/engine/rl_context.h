@@ -3,9 +3,8 @@
 // engine, and the timeline it records into. Built by simulate(); policies only read the layout.
 #pragma once
 
-#include <simgrid/s4u.hpp>
-
 #include <random>
+#include <simgrid/s4u.hpp>
 #include <vector>
 
 #include "models/cost/cost_model.h"
@@ -13,8 +12,8 @@
 #include "sim/engine/faults/fault_state.h"
 #include "sim/engine/ledger.h"
 #include "sim/engine/rollout_monitor.h"
-#include "sim/platform/timeline.h"
 #include "sim/platform/platform.h"
+#include "sim/platform/timeline.h"
 #include "sim/scenario/scenario.h"
 
 namespace rlsim {
@@ -22,7 +21,7 @@ namespace rlsim {
 /// A group of GPUs running one model replica (tensor parallel); the first host leads.
 struct GpuGroup {
   std::vector<simgrid::s4u::Host*> hosts;
-  std::vector<int> tracks;  ///< timeline track per GPU, same order as hosts
+  std::vector<int> tracks;         ///< timeline track per GPU, same order as hosts
   const PoolSpec* pool = nullptr;  ///< the pool the GPUs belong to; null = rollout.pool
 
   simgrid::s4u::Host* leader() const { return hosts.front(); }
@@ -45,12 +44,12 @@ struct RlContext {
   const CostModel& cost;
   RolloutMonitor& monitor;
   std::mt19937_64 rng;
-  std::vector<GpuGroup> rollout_instances;  ///< TP groups of the rollout pool
-  GpuGroup trainer;                         ///< every GPU of the training pool
-  std::vector<GpuGroup> pools{};            ///< every GPU of each cluster pool, in scenario order
-  const FaultState* faults = nullptr;       ///< the run's failures (none when null)
+  std::vector<GpuGroup> rollout_instances;       ///< TP groups of the rollout pool
+  GpuGroup trainer;                              ///< every GPU of the training pool
+  std::vector<GpuGroup> pools{};                 ///< every GPU of each cluster pool, in scenario order
+  const FaultState* faults = nullptr;            ///< the run's failures (none when null)
   const AfdIterationTable* afd_table = nullptr;  ///< AFD rollout instances' decode times (rollout.afd)
-  int next_trajectory = 0;                  ///< id of the next trajectory to sample
+  int next_trajectory = 0;                       ///< id of the next trajectory to sample
   /// Filled by the policy for the metrics: agents' waiting on the LLM and in tools.
   double agent_llm_wait_s = 0.0;
   double agent_tool_s = 0.0;

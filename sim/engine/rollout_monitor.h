@@ -14,10 +14,22 @@ namespace rlsim {
 
 class RolloutMonitor {
  public:
-  void trajectory_started(double now) { ++unfinished_; note(now); }
-  void trajectory_finished(double now) { --unfinished_; note(now); }
-  void tool_started(double now) { ++in_tool_; note(now); }
-  void tool_finished(double now) { --in_tool_; note(now); }
+  void trajectory_started(double now) {
+    ++unfinished_;
+    note(now);
+  }
+  void trajectory_finished(double now) {
+    --unfinished_;
+    note(now);
+  }
+  void tool_started(double now) {
+    ++in_tool_;
+    note(now);
+  }
+  void tool_finished(double now) {
+    --in_tool_;
+    note(now);
+  }
 
   /// Replaces every `wait:idle` interval of `timeline` by the causes in force over it.
   void classify(Timeline& timeline) const;

@@ -29,12 +29,13 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.max_batch = s.rollout.max_batch;
   config.weights = s.rollout.weights;
   config.kv = s.rollout.kv_cache;
-  config.kv_capacity_tokens =
-      kv_capacity_tokens(s.model, pool.card, s.rollout.tp, s.rollout.weights, s.rollout.kv_cache, s.rollout.activation_memory_fraction);
+  config.kv_capacity_tokens = kv_capacity_tokens(s.model, pool.card, s.rollout.tp, s.rollout.weights,
+                                                 s.rollout.kv_cache, s.rollout.activation_memory_fraction);
   config.prefix_cache = s.rollout.prefix_cache;
   config.swap_on_preempt = s.rollout.preemption == KvOverflow::swap;
   config.swap_bytes_per_s = s.rollout.swap_bandwidth_bytes_per_s;
-  config.scale_up_bytes_per_s = pool.intra_node.bandwidth_bytes_per_s / 2.0;  // one direction, for ring all-reduce
+  config.scale_up_bytes_per_s =
+      pool.intra_node.bandwidth_bytes_per_s / 2.0;  // one direction, for ring all-reduce
   config.scale_up_latency_s = pool.intra_node.latency_s;
   config.output_bytes_per_token = kWireBytesPerToken;
   config.restart_s = s.faults.restart_s;
@@ -44,8 +45,9 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   };
   if (s.rollout.afd) {
     config.tp = s.rollout.afd->attention_gpus;
-    config.kv_capacity_tokens = afd_kv_capacity_tokens(s.model, pool.card, config.tp, s.rollout.weights,
-                                                       s.rollout.kv_cache, s.rollout.activation_memory_fraction);
+    config.kv_capacity_tokens =
+        afd_kv_capacity_tokens(s.model, pool.card, config.tp, s.rollout.weights, s.rollout.kv_cache,
+                               s.rollout.activation_memory_fraction);
     config.afd_table = context.afd_table;
   } else {
     config.decode_cost = decode_cost_on(pool.card);
@@ -57,8 +59,8 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
       // Label scheduling lends GPUs of other pools (possibly other cards) to rollout.
       const PoolSpec& other = *groups[i].pool;
       own.card = &other.card;
-      own.kv_capacity_tokens = kv_capacity_tokens(s.model, other.card, s.rollout.tp, s.rollout.weights, s.rollout.kv_cache,
-                                                  s.rollout.activation_memory_fraction);
+      own.kv_capacity_tokens = kv_capacity_tokens(s.model, other.card, s.rollout.tp, s.rollout.weights,
+                                                  s.rollout.kv_cache, s.rollout.activation_memory_fraction);
       own.scale_up_bytes_per_s = other.intra_node.bandwidth_bytes_per_s / 2.0;
       own.scale_up_latency_s = other.intra_node.latency_s;
       auto [lent, first] = lent_cards.emplace(other.name, nullptr);
@@ -97,7 +99,8 @@ void RolloutService::post(int i, const InstanceMessage& message, uint64_t bytes)
 
 void RolloutService::start() {
   for (auto& instance : instances_) {
-    actors_.push_back(sg4::Actor::create("instance", instance->group().leader(), [i = instance.get()]() { i->serve(); }));
+    actors_.push_back(
+        sg4::Actor::create("instance", instance->group().leader(), [i = instance.get()]() { i->serve(); }));
   }
   if (data_plane_) {
     actors_.push_back(sg4::Actor::create("trajectory-manager", context_.platform.dataplane,
@@ -105,7 +108,9 @@ void RolloutService::start() {
   }
   if (context_.faults && !context_.faults->empty()) {
     // A daemon: it ends with the simulation, even with faults scheduled after the last step.
-    sg4::Actor::create("fault-notifier", context_.platform.dataplane, [this]() { notify_faults(); })->daemonize();
+    sg4::Actor::create("fault-notifier", context_.platform.dataplane, [this]() {
+      notify_faults();
+    })->daemonize();
   }
 }
 
@@ -117,7 +122,8 @@ void RolloutService::notify_faults() {
     moments.emplace_back(faults.spec().events[e].at_s, static_cast<int>(e));
     moments.emplace_back(faults.repaired_s(e) + faults.spec().restart_s, ~static_cast<int>(e));
   }
-  std::stable_sort(moments.begin(), moments.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(moments.begin(), moments.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [at, event] : moments) {
     sg4::this_actor::sleep_until(at);
     const size_t e = static_cast<size_t>(event >= 0 ? event : ~event);
@@ -128,8 +134,9 @@ void RolloutService::notify_faults() {
         const double down_s = faults.repaired_s(e) - sg4::Engine::get_clock();
         post(static_cast<int>(i), InstanceMessage::fail(down_s));
       } else if (preempted_.count(static_cast<int>(i)) == 0 &&
-                 faults.running_again(sg4::Engine::get_clock() - faults.spec().restart_s, instances_[i]->group().hosts) <=
-                 sg4::Engine::get_clock() - faults.spec().restart_s) {
+                 faults.running_again(sg4::Engine::get_clock() - faults.spec().restart_s,
+                                      instances_[i]->group().hosts) <=
+                     sg4::Engine::get_clock() - faults.spec().restart_s) {
         router_->set_available(static_cast<int>(i), true);
       }
     }
@@ -193,7 +200,8 @@ void RolloutService::resume(const std::vector<int>& indices, int version, double
   for (int i : indices) {
     preempted_.erase(i);
     const auto& hosts = instances_[static_cast<size_t>(i)]->group().hosts;
-    if (!context_.faults || context_.faults->running_again(now, hosts) <= now) router_->set_available(i, true);
+    if (!context_.faults || context_.faults->running_again(now, hosts) <= now)
+      router_->set_available(i, true);
     post(i, InstanceMessage::resume(version, pause_s));
   }
   std::vector<LlmRequest*> parked;

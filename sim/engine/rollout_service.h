@@ -24,7 +24,8 @@ namespace rlsim {
 
 class RolloutService {
  public:
-  RolloutService(RlContext& context, const CostModel& cost, std::vector<GpuGroup> instances, RolloutMonitor& monitor);
+  RolloutService(RlContext& context, const CostModel& cost, std::vector<GpuGroup> instances,
+                 RolloutMonitor& monitor);
 
   /// Spawns the instance and data-plane actors. Call from inside the simulation.
   void start();

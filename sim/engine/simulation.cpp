@@ -1,10 +1,9 @@
 // Setting up a SimGrid engine for a scenario and running its policy.
 #include "sim/engine/simulation.h"
 
-#include <simgrid/s4u.hpp>
-
 #include <algorithm>
 #include <optional>
+#include <simgrid/s4u.hpp>
 #include <thread>
 
 #include "models/cost/cost_model_registry.h"
@@ -18,7 +17,8 @@ namespace rlsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-GpuGroup make_group(const std::vector<sg4::Host*>& hosts, const std::vector<int>& tracks, size_t first, size_t count) {
+GpuGroup make_group(const std::vector<sg4::Host*>& hosts, const std::vector<int>& tracks, size_t first,
+                    size_t count) {
   GpuGroup group;
   for (size_t i = first; i < first + count; ++i) {
     group.hosts.push_back(hosts[i]);
@@ -36,7 +36,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   // Before the engine: the AFD table's layer-level simulations run in child processes.
   std::optional<AfdIterationTable> afd_table;
   if (scenario.rollout.afd) {
-    afd_table = AfdIterationTable::build(scenario, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    afd_table = AfdIterationTable::build(scenario,
+                                         static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   }
   const auto engine = make_engine(options.simgrid_args);
 
@@ -49,7 +50,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   for (size_t p = 0; p < scenario.cluster.pools.size(); ++p) {
     const PoolSpec& spec = scenario.cluster.pools[p];
     for (auto* host : platform.pools[p].gpus) {
-      pool_tracks[spec.name].push_back(timeline.add_track(Track{host->get_name(), spec.name, true, spec.card.usd_per_hour}));
+      pool_tracks[spec.name].push_back(
+          timeline.add_track(Track{host->get_name(), spec.name, true, spec.card.usd_per_hour}));
     }
   }
 
@@ -78,11 +80,13 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     }
   }
   const PoolPlatform& train_pool = platform.pool(scenario.training.pool);
-  context.trainer = make_group(train_pool.gpus, pool_tracks[scenario.training.pool], 0, train_pool.gpus.size());
+  context.trainer =
+      make_group(train_pool.gpus, pool_tracks[scenario.training.pool], 0, train_pool.gpus.size());
 
   for (size_t p = 0; p < scenario.cluster.pools.size(); ++p) {
     const PoolSpec& spec = scenario.cluster.pools[p];
-    GpuGroup group = make_group(platform.pools[p].gpus, pool_tracks[spec.name], 0, platform.pools[p].gpus.size());
+    GpuGroup group =
+        make_group(platform.pools[p].gpus, pool_tracks[spec.name], 0, platform.pools[p].gpus.size());
     group.pool = &spec;
     context.pools.push_back(std::move(group));
   }
@@ -122,9 +126,10 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
       fault_metrics(timeline, static_cast<int>(fault_spec.events.size() + fault_spec.link_events.size()));
   result.metrics.faults.links_failed = static_cast<int>(fault_spec.link_events.size());
   result.metrics.faults.link_seconds_down = link_seconds_down(fault_spec);
-  result.metrics.agent_waits_llm = context.agent_llm_wait_s + context.agent_tool_s > 0.0
-                                       ? context.agent_llm_wait_s / (context.agent_llm_wait_s + context.agent_tool_s)
-                                       : 0.0;
+  result.metrics.agent_waits_llm =
+      context.agent_llm_wait_s + context.agent_tool_s > 0.0
+          ? context.agent_llm_wait_s / (context.agent_llm_wait_s + context.agent_tool_s)
+          : 0.0;
   return result;
 }
 

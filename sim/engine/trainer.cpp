@@ -1,10 +1,9 @@
 // Training execs, gradient ring all-reduce comms and optimizer steps.
 #include "sim/engine/trainer.h"
 
-#include <simgrid/s4u.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <simgrid/s4u.hpp>
 
 #include "models/arch_params.h"
 #include "models/timing/training_time.h"

@@ -6,9 +6,10 @@
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
 
-TrajectoryManager::TrajectoryManager(sg4::Host* host, int track, double seconds_per_record, double record_bytes_per_s,
-                                     double bytes_per_token, Router& router, std::vector<sg4::Mailbox*> instances,
-                                     int agent_hosts, Timeline& timeline)
+TrajectoryManager::TrajectoryManager(sg4::Host* host, int track, double seconds_per_record,
+                                     double record_bytes_per_s, double bytes_per_token, Router& router,
+                                     std::vector<sg4::Mailbox*> instances, int agent_hosts,
+                                     Timeline& timeline)
     : host_(host),
       track_(track),
       seconds_per_record_(seconds_per_record),
@@ -18,8 +19,10 @@ TrajectoryManager::TrajectoryManager(sg4::Host* host, int track, double seconds_
       instances_(std::move(instances)),
       timeline_(timeline),
       arrived_(sg4::Semaphore::create(0)) {
-  for (int h = 0; h < agent_hosts; ++h) calls_.push_back(sg4::Mailbox::by_name("dataplane-calls-" + std::to_string(h)));
-  for (size_t i = 0; i < instances_.size(); ++i) replies_.push_back(sg4::Mailbox::by_name("dataplane-replies-" + std::to_string(i)));
+  for (int h = 0; h < agent_hosts; ++h)
+    calls_.push_back(sg4::Mailbox::by_name("dataplane-calls-" + std::to_string(h)));
+  for (size_t i = 0; i < instances_.size(); ++i)
+    replies_.push_back(sg4::Mailbox::by_name("dataplane-replies-" + std::to_string(i)));
 }
 
 void TrajectoryManager::push(Arrival arrival) {
@@ -75,10 +78,11 @@ void TrajectoryManager::record(const LlmRequest& request, Direction direction) {
     timeline_.record(track_, GpuState::busy(Phase::record), start, sg4::Engine::get_clock(), step_);
   }
   if (direction == Direction::to_agent) {
-    ledger_.push_back(LedgerEntry{request.trajectory, request.turn, request.step, request.instance,
-                                  request.output_tokens > 0.0 ? request.version_token_sum / request.output_tokens : 0.0,
-                                  request.new_tokens, request.prefilled_tokens, request.output_tokens,
-                                  request.submit_s, request.first_token_s, request.finish_s});
+    ledger_.push_back(
+        LedgerEntry{request.trajectory, request.turn, request.step, request.instance,
+                    request.output_tokens > 0.0 ? request.version_token_sum / request.output_tokens : 0.0,
+                    request.new_tokens, request.prefilled_tokens, request.output_tokens, request.submit_s,
+                    request.first_token_s, request.finish_s});
   }
 }
 
@@ -89,7 +93,8 @@ void TrajectoryManager::forward(LlmRequest* request, Direction direction) {
   } else {
     request->instance = router_.route(*request);
     auto* message = new InstanceMessage(InstanceMessage::request(request));
-    sends_[static_cast<size_t>(request->instance)]->send(instances_[static_cast<size_t>(request->instance)], message, bytes);
+    sends_[static_cast<size_t>(request->instance)]->send(instances_[static_cast<size_t>(request->instance)],
+                                                         message, bytes);
   }
 }
 

@@ -12,10 +12,9 @@
 // and the replies it produced to their agents. No mailbox or list holds more than a share.
 #pragma once
 
-#include <simgrid/s4u.hpp>
-
 #include <deque>
 #include <memory>
+#include <simgrid/s4u.hpp>
 #include <vector>
 
 #include "sim/engine/ledger.h"
@@ -66,10 +65,10 @@ class TrajectoryManager {
   Router& router_;
   std::vector<simgrid::s4u::Mailbox*> instances_;
   Timeline& timeline_;
-  std::vector<simgrid::s4u::Mailbox*> calls_;    ///< per agent host
-  std::vector<simgrid::s4u::Mailbox*> replies_;  ///< per instance
-  std::deque<Arrival> arrivals_;                  ///< calls and replies sent, not yet handled
-  simgrid::s4u::SemaphorePtr arrived_;            ///< counts arrivals_
+  std::vector<simgrid::s4u::Mailbox*> calls_;      ///< per agent host
+  std::vector<simgrid::s4u::Mailbox*> replies_;    ///< per instance
+  std::deque<Arrival> arrivals_;                   ///< calls and replies sent, not yet handled
+  simgrid::s4u::SemaphorePtr arrived_;             ///< counts arrivals_
   std::vector<std::unique_ptr<SendQueue>> sends_;  ///< one per instance, both directions
   std::vector<LedgerEntry> ledger_;
   int step_ = 0;

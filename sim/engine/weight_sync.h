@@ -4,7 +4,6 @@
 #pragma once
 
 #include <simgrid/s4u.hpp>
-
 #include <string>
 #include <vector>
 

@@ -16,7 +16,9 @@ double sample(const Distribution& d, std::mt19937_64& rng) {
   double value = 0.0;
   switch (d.kind) {
     case Distribution::Kind::fixed: value = d.value; break;
-    case Distribution::Kind::uniform: value = std::uniform_real_distribution<double>(d.low, d.high)(rng); break;
+    case Distribution::Kind::uniform:
+      value = std::uniform_real_distribution<double>(d.low, d.high)(rng);
+      break;
     case Distribution::Kind::normal: value = std::normal_distribution<double>(d.mean, d.spread)(rng); break;
     case Distribution::Kind::lognormal: {
       // `mean` is the distribution's own mean: mu = ln(mean) - sigma^2 / 2.

@@ -10,10 +10,10 @@
 namespace rlsim {
 
 struct LlmCall {
-  double prompt_tokens = 0.0;  ///< new tokens to prefill for this call (context grows across turns)
-  double context_tokens = 0.0; ///< tokens already in the trajectory before this call
+  double prompt_tokens = 0.0;   ///< new tokens to prefill for this call (context grows across turns)
+  double context_tokens = 0.0;  ///< tokens already in the trajectory before this call
   double output_tokens = 0.0;
-  double tool_latency_s = 0.0; ///< the tool run after this call (0 after the last)
+  double tool_latency_s = 0.0;  ///< the tool run after this call (0 after the last)
 };
 
 struct Trajectory {

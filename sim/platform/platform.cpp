@@ -4,8 +4,8 @@
 #include <xbt/log.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cassert>
+#include <cstdlib>
 #include <limits>
 
 namespace rlsim {
@@ -59,7 +59,8 @@ ZoneHandle build_pool(sg4::NetZone* root, const PoolSpec& pool, const LinkParams
   auto* gateway = spine->create_router(pool.name + "-switch");
   spine->seal();
   const bool non_blocking = fabric.bandwidth_bytes_per_s <= 0.0;
-  auto* link = zone->create_link(pool.name + "-fabric", non_blocking ? kNonBlockingBandwidth : fabric.bandwidth_bytes_per_s)
+  auto* link = zone->create_link(pool.name + "-fabric",
+                                 non_blocking ? kNonBlockingBandwidth : fabric.bandwidth_bytes_per_s)
                    ->set_latency(fabric.latency_s);
   if (non_blocking) link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
   out.name = pool.name;
@@ -80,8 +81,8 @@ ZoneHandle build_pool(sg4::NetZone* root, const PoolSpec& pool, const LinkParams
 }
 
 // A zone of single-NIC hosts (agent CPU hosts or the data-plane host) behind a gateway router.
-ZoneHandle build_host_zone(sg4::NetZone* root, const std::string& name, int hosts, int cores, const LinkParams& nic,
-                           std::vector<sg4::Host*>& out) {
+ZoneHandle build_host_zone(sg4::NetZone* root, const std::string& name, int hosts, int cores,
+                           const LinkParams& nic, std::vector<sg4::Host*>& out) {
   auto* zone = sg4::create_full_zone(name);
   zone->set_parent(root);
   auto* gateway = zone->create_router(name + "-gw");
@@ -96,8 +97,9 @@ ZoneHandle build_host_zone(sg4::NetZone* root, const std::string& name, int host
   }
   for (int i = 0; i < hosts; ++i) {
     for (int j = i + 1; j < hosts; ++j) {
-      zone->add_route(out[out.size() - hosts + i]->get_netpoint(), out[out.size() - hosts + j]->get_netpoint(), nullptr,
-                      nullptr, {sg4::LinkInRoute(nics[i]), sg4::LinkInRoute(nics[j])});
+      zone->add_route(out[out.size() - hosts + i]->get_netpoint(),
+                      out[out.size() - hosts + j]->get_netpoint(), nullptr, nullptr,
+                      {sg4::LinkInRoute(nics[i]), sg4::LinkInRoute(nics[j])});
     }
   }
   zone->seal();
@@ -153,23 +155,24 @@ Platform build_platform(const ClusterSpec& cluster, const Topology& topology) {
     platform.pools.emplace_back();
     zones.push_back(build_pool(root, pool, cluster.fabric, platform.pools.back()));
   }
-  zones.push_back(build_host_zone(root, "agents", cluster.agents.hosts, cluster.agents.cores, cluster.agents.nic,
-                                  platform.agent_hosts));
+  zones.push_back(build_host_zone(root, "agents", cluster.agents.hosts, cluster.agents.cores,
+                                  cluster.agents.nic, platform.agent_hosts));
   std::vector<sg4::Host*> dataplane;
   zones.push_back(build_host_zone(root, "dataplane", 1, 1, cluster.dataplane.nic, dataplane));
   platform.dataplane = dataplane.front();
 
   std::vector<sg4::Link*> links;
   for (const auto& link : cluster.links) {
-    links.push_back(make_link(root, "link-" + link.a + "-" + link.b + "-" + std::to_string(links.size()), link.params));
+    links.push_back(
+        make_link(root, "link-" + link.a + "-" + link.b + "-" + std::to_string(links.size()), link.params));
   }
   for (size_t a = 0; a < zones.size(); ++a) {
     for (size_t b = a + 1; b < zones.size(); ++b) {
       if (topology.route(a, b).empty()) continue;  // an unlinked optional service zone (AFD scenarios)
       std::vector<sg4::LinkInRoute> route;
       for (int index : topology.route(a, b)) route.emplace_back(links[static_cast<size_t>(index)]);
-      root->add_route(zones[a].zone->get_netpoint(), zones[b].zone->get_netpoint(), zones[a].gateway, zones[b].gateway,
-                      route);
+      root->add_route(zones[a].zone->get_netpoint(), zones[b].zone->get_netpoint(), zones[a].gateway,
+                      zones[b].gateway, route);
     }
   }
   platform.cluster_links = links;
@@ -177,8 +180,9 @@ Platform build_platform(const ClusterSpec& cluster, const Topology& topology) {
   return platform;
 }
 
-double expected_transfer_seconds(const ClusterSpec& cluster, const Topology& topology, const std::string& from_pool,
-                                 int from_gpu, const std::string& to_pool, int to_gpu, double bytes) {
+double expected_transfer_seconds(const ClusterSpec& cluster, const Topology& topology,
+                                 const std::string& from_pool, int from_gpu, const std::string& to_pool,
+                                 int to_gpu, double bytes) {
   const PoolSpec& from = *cluster.pool(from_pool);
   const PoolSpec& to = *cluster.pool(to_pool);
   std::vector<LinkParams> path;
@@ -186,8 +190,9 @@ double expected_transfer_seconds(const ClusterSpec& cluster, const Topology& top
   if (same_node) {
     path = {from.intra_node, to.intra_node};
   } else {
-    const LinkParams fabric{cluster.fabric.bandwidth_bytes_per_s > 0.0 ? cluster.fabric.bandwidth_bytes_per_s
-                                                                        : std::numeric_limits<double>::infinity(),
+    const LinkParams fabric{cluster.fabric.bandwidth_bytes_per_s > 0.0
+                                ? cluster.fabric.bandwidth_bytes_per_s
+                                : std::numeric_limits<double>::infinity(),
                             cluster.fabric.latency_s};
     path.push_back(from.nic);
     path.push_back(fabric);

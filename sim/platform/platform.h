@@ -10,9 +10,8 @@
 // links max-min fairly. A pool fabric without a bandwidth is a non-blocking fat pipe.
 #pragma once
 
-#include <simgrid/s4u.hpp>
-
 #include <memory>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
 
@@ -49,7 +48,8 @@ Platform build_platform(const ClusterSpec& cluster, const Topology& topology);
 
 /// What the YAML says a lone transfer of `bytes` from GPU `from_gpu` of pool `from_pool` to GPU
 /// `to_gpu` of pool `to_pool` takes: Σ latency + bytes / min bandwidth along the path.
-double expected_transfer_seconds(const ClusterSpec& cluster, const Topology& topology, const std::string& from_pool,
-                                 int from_gpu, const std::string& to_pool, int to_gpu, double bytes);
+double expected_transfer_seconds(const ClusterSpec& cluster, const Topology& topology,
+                                 const std::string& from_pool, int from_gpu, const std::string& to_pool,
+                                 int to_gpu, double bytes);
 
 }  // namespace rlsim

@@ -47,15 +47,15 @@ void Timeline::split_intervals(GpuState state,
 }
 
 void Timeline::yield_to_others(GpuState state) {
-  cut([&](const Interval& i) { return i.state != state; }, [&](const Interval& i) { return i.state == state; });
+  cut([&](const Interval& i) { return i.state != state; },
+      [&](const Interval& i) { return i.state == state; });
 }
 
 void Timeline::resolve_overlaps(const std::function<int(GpuState)>& rank) {
   std::vector<size_t> order(intervals_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return rank(intervals_[a].state) < rank(intervals_[b].state);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return rank(intervals_[a].state) < rank(intervals_[b].state); });
   // Per track, the disjoint spans already taken, sorted by start.
   std::vector<std::vector<std::pair<double, double>>> taken(tracks_.size());
   std::vector<Interval> result;
@@ -77,7 +77,8 @@ void Timeline::resolve_overlaps(const std::function<int(GpuState)>& rank) {
       spans.insert(std::upper_bound(spans.begin(), spans.end(), piece), piece);
     }
   }
-  std::stable_sort(result.begin(), result.end(), [](const Interval& a, const Interval& b) { return a.start_s < b.start_s; });
+  std::stable_sort(result.begin(), result.end(),
+                   [](const Interval& a, const Interval& b) { return a.start_s < b.start_s; });
   intervals_ = std::move(result);
   std::fill(last_interval_.begin(), last_interval_.end(), -1);
 }
@@ -94,7 +95,8 @@ void Timeline::clip(double end_s) {
   std::fill(last_interval_.begin(), last_interval_.end(), -1);
 }
 
-void Timeline::cut(const std::function<bool(const Interval&)>& covers, const std::function<bool(const Interval&)>& yields) {
+void Timeline::cut(const std::function<bool(const Interval&)>& covers,
+                   const std::function<bool(const Interval&)>& yields) {
   // Per track, the spans of covering intervals, merged and sorted.
   std::vector<std::vector<std::pair<double, double>>> covered(tracks_.size());
   for (const Interval& i : intervals_) {

@@ -13,9 +13,9 @@
 namespace rlsim {
 
 struct Track {
-  std::string name;     ///< e.g. "rollout-node0-gpu3"
-  std::string group;    ///< pool name, "agents" or "dataplane"
-  bool is_gpu = true;   ///< GPU time counts toward bubbles, utilisation and cost
+  std::string name;    ///< e.g. "rollout-node0-gpu3"
+  std::string group;   ///< pool name, "agents" or "dataplane"
+  bool is_gpu = true;  ///< GPU time counts toward bubbles, utilisation and cost
   double usd_per_hour = 0.0;
 };
 
@@ -35,10 +35,10 @@ struct StepRecord {
   double rollout_s = 0.0;
   double weight_sync_s = 0.0;
   double train_s = 0.0;
-  double switch_s = 0.0;     ///< colocated: offload/onload between phases
+  double switch_s = 0.0;  ///< colocated: offload/onload between phases
   int samples = 0;
   double generated_tokens = 0.0;
-  double staleness = 0.0;    ///< mean weight versions between generation and training, per token
+  double staleness = 0.0;  ///< mean weight versions between generation and training, per token
 };
 
 /// One LLM call's latency figures.
@@ -74,7 +74,8 @@ class Timeline {
 
  private:
   /// Removes from each interval that `yields` the spans of its track that `covers` intervals hold.
-  void cut(const std::function<bool(const Interval&)>& covers, const std::function<bool(const Interval&)>& yields);
+  void cut(const std::function<bool(const Interval&)>& covers,
+           const std::function<bool(const Interval&)>& yields);
 
   std::vector<Track> tracks_;
   std::vector<int> last_interval_;  ///< per track: index of its latest interval, to merge contiguous ones

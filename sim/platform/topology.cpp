@@ -1,10 +1,9 @@
 // Building, validating and routing the zone-level topology with Boost.Graph.
 #include "sim/platform/topology.h"
 
+#include <algorithm>
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
-
-#include <algorithm>
 #include <cassert>
 
 #include "sim/scenario/yaml_reader.h"
@@ -24,7 +23,8 @@ Topology::Topology(const ClusterSpec& cluster, ServiceZones service_zones) {
     }
     boost::add_edge(zone_index(link.a), zone_index(link.b),
                     LinkEdge{static_cast<int>(i), link.params.latency_s, link.params.bandwidth_bytes_per_s,
-                             link.params.latency_s + 1e-12}, graph_);
+                             link.params.latency_s + 1e-12},
+                    graph_);
   }
 
   std::vector<int> component(boost::num_vertices(graph_));
@@ -42,7 +42,7 @@ Topology::Topology(const ClusterSpec& cluster, ServiceZones service_zones) {
     for (size_t u = 0; u < names_.size(); ++u) {
       if (component[u] == main_component) reachable.push_back(names_[u]);
     }
-    const std::string what = v == agents ? "the agent hosts ('agents')"
+    const std::string what = v == agents      ? "the agent hosts ('agents')"
                              : v == dataplane ? "the data-plane host ('dataplane')"
                                               : "pool '" + names_[v] + "'";
     throw InputError(where, what + " cannot reach " + join(reachable) +
@@ -57,8 +57,9 @@ Topology::Topology(const ClusterSpec& cluster, ServiceZones service_zones) {
     std::vector<TopologyGraph::vertex_descriptor> predecessor(n);
     std::vector<double> distance(n);
     auto weight = boost::get(&LinkEdge::route_weight, graph_);
-    boost::dijkstra_shortest_paths(graph_, source,
-                                   boost::predecessor_map(predecessor.data()).distance_map(distance.data()).weight_map(weight));
+    boost::dijkstra_shortest_paths(
+        graph_, source,
+        boost::predecessor_map(predecessor.data()).distance_map(distance.data()).weight_map(weight));
     for (size_t target = 0; target < n; ++target) {
       std::vector<int> path;
       if (component[target] != component[source]) continue;  // an unlinked optional service zone
@@ -71,7 +72,8 @@ Topology::Topology(const ClusterSpec& cluster, ServiceZones service_zones) {
           if (boost::target(*e, graph_) != v) continue;
           const LinkEdge& candidate = graph_[*e];
           if (!best || candidate.latency_s < best->latency_s ||
-              (candidate.latency_s == best->latency_s && candidate.bandwidth_bytes_per_s > best->bandwidth_bytes_per_s)) {
+              (candidate.latency_s == best->latency_s &&
+               candidate.bandwidth_bytes_per_s > best->bandwidth_bytes_per_s)) {
             best = &candidate;
           }
         }

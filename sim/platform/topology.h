@@ -5,7 +5,6 @@
 #pragma once
 
 #include <boost/graph/adjacency_list.hpp>
-
 #include <string>
 #include <vector>
 
@@ -24,7 +23,8 @@ struct LinkEdge {
   double route_weight = 0.0;  ///< latency plus a tiny per-hop term, so equal-latency routes prefer fewer hops
 };
 
-using TopologyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, ZoneVertex, LinkEdge>;
+using TopologyGraph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, ZoneVertex, LinkEdge>;
 
 /// Whether the agent hosts and the data-plane host must be linked to the pools. RL scenarios need
 /// them; an AFD decode instance uses pools only, so there they may stay unlinked (their routes to

@@ -46,7 +46,7 @@ struct AfdScenario {
   AfdDeploymentSpec afd;
   PluginSpec cost_model{"roofline"};  ///< registered cost model (models/cost/cost_model_registry.h)
   std::string profile;                ///< calibrated hardware profile (path) for the "profile" model
-  std::vector<SweepAxisSpec> sweep;  ///< the default sweep of `rlsim sweep` (may be empty)
+  std::vector<SweepAxisSpec> sweep;   ///< the default sweep of `rlsim sweep` (may be empty)
 };
 
 }  // namespace rlsim

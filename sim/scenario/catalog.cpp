@@ -58,16 +58,23 @@ AttentionConfig read_attention(YamlReader& r) {
   a.q_heads = static_cast<int>(r.integer("q_heads", 1, 4096));
   const bool latent = a.kind == AttentionKind::mla;
   const int64_t default_kv = a.kind == AttentionKind::mha ? a.q_heads : 1;
-  a.kv_heads = static_cast<int>(a.kind == AttentionKind::gqa ? r.integer("kv_heads", 1, a.q_heads)
-                                                             : r.integer_or("kv_heads", default_kv, 1, a.q_heads));
-  a.head_dim = static_cast<int>(latent ? r.integer_or("head_dim", 0, 0, 4096) : r.integer("head_dim", 1, 4096));
+  a.kv_heads =
+      static_cast<int>(a.kind == AttentionKind::gqa ? r.integer("kv_heads", 1, a.q_heads)
+                                                    : r.integer_or("kv_heads", default_kv, 1, a.q_heads));
+  a.head_dim =
+      static_cast<int>(latent ? r.integer_or("head_dim", 0, 0, 4096) : r.integer("head_dim", 1, 4096));
   a.q_lora_rank = static_cast<int>(r.integer_or("q_lora_rank", a.q_lora_rank, 0, 1 << 20));
-  a.kv_lora_rank = static_cast<int>(latent ? r.integer("kv_lora_rank", 1, 1 << 20) : r.integer_or("kv_lora_rank", 0, 0, 0));
-  a.qk_rope_head_dim = static_cast<int>(latent ? r.integer("qk_rope_head_dim", 1, 4096) : r.integer_or("qk_rope_head_dim", 0, 0, 0));
-  a.qk_nope_head_dim = static_cast<int>(latent ? r.integer("qk_nope_head_dim", 1, 4096) : r.integer_or("qk_nope_head_dim", 0, 0, 0));
-  a.v_head_dim = static_cast<int>(latent ? r.integer("v_head_dim", 1, 4096) : r.integer_or("v_head_dim", 0, 0, 0));
+  a.kv_lora_rank = static_cast<int>(latent ? r.integer("kv_lora_rank", 1, 1 << 20)
+                                           : r.integer_or("kv_lora_rank", 0, 0, 0));
+  a.qk_rope_head_dim = static_cast<int>(latent ? r.integer("qk_rope_head_dim", 1, 4096)
+                                               : r.integer_or("qk_rope_head_dim", 0, 0, 0));
+  a.qk_nope_head_dim = static_cast<int>(latent ? r.integer("qk_nope_head_dim", 1, 4096)
+                                               : r.integer_or("qk_nope_head_dim", 0, 0, 0));
+  a.v_head_dim =
+      static_cast<int>(latent ? r.integer("v_head_dim", 1, 4096) : r.integer_or("v_head_dim", 0, 0, 0));
   a.qkv_bias = r.flag_or("qkv_bias", a.qkv_bias);
-  if (a.kind == AttentionKind::mha && a.kv_heads != a.q_heads) r.fail("kv_heads", "MHA needs kv_heads == q_heads");
+  if (a.kind == AttentionKind::mha && a.kv_heads != a.q_heads)
+    r.fail("kv_heads", "MHA needs kv_heads == q_heads");
   if ((a.kind == AttentionKind::mqa || a.kind == AttentionKind::mfa) && a.kv_heads != 1) {
     r.fail("kv_heads", "MQA and MFA share one K/V head: kv_heads must be 1");
   }
@@ -85,13 +92,14 @@ FfnConfig read_ffn(YamlReader& r) {
   f.routed_experts = static_cast<int>(r.integer_or("routed_experts", f.routed_experts, 0, 1 << 16));
   const bool moe = f.routed_experts > 0;
   f.experts_per_token = static_cast<int>(moe ? r.integer("experts_per_token", 1, f.routed_experts)
-                                              : r.integer_or("experts_per_token", 0, 0, 0));
+                                             : r.integer_or("experts_per_token", 0, 0, 0));
   f.shared_experts = static_cast<int>(r.integer_or("shared_experts", f.shared_experts, 0, 64));
   f.expert_intermediate_size = static_cast<int>(moe ? r.integer("expert_intermediate_size", 1, 1 << 22)
-                                                     : r.integer_or("expert_intermediate_size", 0, 0, 0));
+                                                    : r.integer_or("expert_intermediate_size", 0, 0, 0));
   f.shared_expert_intermediate_size = static_cast<int>(
       r.integer_or("shared_expert_intermediate_size", f.shared_expert_intermediate_size, 0, 1 << 22));
-  for (int64_t layer : r.integer_list_or("dense_layers", 0, 100000)) f.dense_layers.push_back(static_cast<int>(layer));
+  for (int64_t layer : r.integer_list_or("dense_layers", 0, 100000))
+    f.dense_layers.push_back(static_cast<int>(layer));
   if (!moe && f.intermediate_size == 0) r.fail_here("a dense FFN needs 'intermediate_size'");
   if (!f.dense_layers.empty() && f.intermediate_size == 0) {
     r.fail("dense_layers", "dense layers in an MoE model need 'intermediate_size'");
@@ -113,12 +121,14 @@ ModelArch read_model(YamlReader& r) {
   YamlReader ffn = r.map("ffn");
   m.ffn = read_ffn(ffn);
   for (int layer : m.ffn.dense_layers) {
-    if (layer >= m.layers) ffn.fail("dense_layers", "dense layer " + std::to_string(layer) + " is past the last layer");
+    if (layer >= m.layers)
+      ffn.fail("dense_layers", "dense layer " + std::to_string(layer) + " is past the last layer");
   }
   YamlReader published = r.map_or_empty("published");
   m.published_total_params = published.number_or("total_params", m.published_total_params, 0.0, 1e15);
   m.published_active_params = published.number_or("active_params", m.published_active_params, 0.0, 1e15);
-  const std::string counted = published.choice_or("active_embeddings", {"both", "output_only", "none"}, "both");
+  const std::string counted =
+      published.choice_or("active_embeddings", {"both", "output_only", "none"}, "both");
   m.published_active_embeddings = counted == "none"          ? PublishedEmbeddings::none
                                   : counted == "output_only" ? PublishedEmbeddings::output_only
                                                              : PublishedEmbeddings::both;

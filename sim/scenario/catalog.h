@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "models/hardware.h"
-#include "models/model_arch.h"
 #include "models/input_error.h"
+#include "models/model_arch.h"
 
 namespace rlsim {
 

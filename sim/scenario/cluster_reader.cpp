@@ -17,7 +17,9 @@ PoolSpec read_pool(YamlReader& r, const Catalog& catalog, const std::optional<Li
   pool.where = r.where();
   pool.name = r.text("name");
   for (const auto& reserved : kReservedEndpoints) {
-    if (pool.name == reserved) r.fail("name", "'" + reserved + "' is reserved for the cluster's " + reserved + "; pick another pool name");
+    if (pool.name == reserved)
+      r.fail("name",
+             "'" + reserved + "' is reserved for the cluster's " + reserved + "; pick another pool name");
   }
   const std::string gpu = r.text("gpu");
   pool.card = catalog.card(gpu, r.where("gpu"));
@@ -39,7 +41,8 @@ PoolSpec read_pool(YamlReader& r, const Catalog& catalog, const std::optional<Li
 
 LinkParams read_link(YamlReader& r, const LinkParams& fallback) {
   LinkParams link;
-  link.bandwidth_bytes_per_s = r.quantity_or("bandwidth", Quantity::bandwidth, fallback.bandwidth_bytes_per_s);
+  link.bandwidth_bytes_per_s =
+      r.quantity_or("bandwidth", Quantity::bandwidth, fallback.bandwidth_bytes_per_s);
   link.latency_s = r.quantity_or("latency", Quantity::duration, fallback.latency_s, true);
   r.finish();
   return link;
@@ -104,8 +107,9 @@ ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
       dataplane.quantity_or("record_bandwidth", Quantity::bandwidth, plane.bytes_per_s);
   cluster.dataplane.ledger = dataplane.flag_or("ledger", plane.ledger);
   if (cluster.dataplane.ledger && !cluster.dataplane.enabled) {
-    dataplane.fail("ledger", "expected dataplane.enabled: true for a ledger (the ledger is what the data plane "
-                             "records), found the data plane disabled");
+    dataplane.fail("ledger",
+                   "expected dataplane.enabled: true for a ledger (the ledger is what the data plane "
+                   "records), found the data plane disabled");
   }
   dataplane.finish();
 
@@ -116,7 +120,8 @@ ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog) {
     const double default_latency_s = link.params.latency_s;
     link.where = l.where();
     auto between = l.text_list("between");
-    if (between.size() != 2) l.fail("between", "expected two endpoints in 'between', found " + std::to_string(between.size()));
+    if (between.size() != 2)
+      l.fail("between", "expected two endpoints in 'between', found " + std::to_string(between.size()));
     for (const auto& end : between) {
       if (std::find(endpoints.begin(), endpoints.end(), end) == endpoints.end()) {
         std::string message = "link endpoint '" + end + "' is not a pool, 'agents' or 'dataplane'";

@@ -19,8 +19,8 @@ struct Distribution {
   double spread = 0.0;  ///< normal: standard deviation; lognormal: sigma of the underlying normal
   /// empirical: (value, weight) bins; a sample picks a bin by weight and returns its value.
   std::vector<std::pair<double, double>> bins;
-  double min = 0.0;     ///< samples below are raised to this (a floor; 0 = none)
-  double max = 0.0;     ///< samples above are cut to this (a cap; 0 = none)
+  double min = 0.0;  ///< samples below are raised to this (a floor; 0 = none)
+  double max = 0.0;  ///< samples above are cut to this (a cap; 0 = none)
 
   /// Expected value before caps (for planning and summaries).
   double nominal_mean() const;

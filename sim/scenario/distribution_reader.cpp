@@ -50,7 +50,8 @@ Distribution read_distribution(YamlReader& parent, const std::string& key, std::
     // Record the default in its canonical written form.
     YAML::Node resolved(YAML::NodeType::Map);
     resolved["fixed"] = resolved_scalar(fallback.nominal_mean(), unit);
-    parent.record(key, fallback.kind == Distribution::Kind::fixed ? resolved_scalar(fallback.value, unit) : resolved);
+    parent.record(
+        key, fallback.kind == Distribution::Kind::fixed ? resolved_scalar(fallback.value, unit) : resolved);
     return fallback;
   }
   Distribution d;
@@ -81,7 +82,8 @@ Distribution read_distribution(YamlReader& parent, const std::string& key, std::
   }
   YamlReader r = parent.map(key);
   int forms = 0;
-  for (const char* form : {"fixed", "uniform", "normal", "lognormal", "empirical"}) forms += r.has(form) ? 1 : 0;
+  for (const char* form : {"fixed", "uniform", "normal", "lognormal", "empirical"})
+    forms += r.has(form) ? 1 : 0;
   if (forms != 1) {
     r.fail_here("expected exactly one of fixed, uniform, normal, lognormal or empirical in '" + key + "'");
   }
@@ -110,7 +112,8 @@ Distribution read_distribution(YamlReader& parent, const std::string& key, std::
   } else {
     d.kind = Distribution::Kind::empirical;
     YAML::Node bins = r.raw("empirical");
-    if (!bins.IsSequence() || bins.size() == 0) r.fail("empirical", "expected a list of [value, weight] pairs");
+    if (!bins.IsSequence() || bins.size() == 0)
+      r.fail("empirical", "expected a list of [value, weight] pairs");
     YAML::Node resolved_bins(YAML::NodeType::Sequence);
     for (const auto& bin : bins) {
       bool ok = bin.IsSequence() && bin.size() == 2 && bin[0].IsScalar() && bin[1].IsScalar();

@@ -21,7 +21,8 @@ int read_link_target(YamlReader& r, const ClusterSpec& cluster, std::string& tar
       return static_cast<int>(i);
     }
   }
-  r.fail("link", "expected the two ends of one of cluster.links (" + join(known) + "), found [" + join(ends) + "]");
+  r.fail("link",
+         "expected the two ends of one of cluster.links (" + join(known) + "), found [" + join(ends) + "]");
 }
 
 void read_target(YamlReader& r, const ClusterSpec& cluster, FaultEvent& e) {
@@ -65,7 +66,9 @@ FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
   for (YamlReader& entry : r.map_list_or_empty("events")) {
     if (entry.has("link")) {
       if (entry.has("gpu") || entry.has("node")) {
-        entry.fail("link", "a fault names exactly one target: 'gpu: POOL/INDEX', 'node: POOL/INDEX' or 'link: [A, B]'");
+        entry.fail(
+            "link",
+            "a fault names exactly one target: 'gpu: POOL/INDEX', 'node: POOL/INDEX' or 'link: [A, B]'");
       }
       LinkFault l;
       l.where = entry.where();
@@ -84,8 +87,10 @@ FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
     entry.finish();
     f.events.push_back(e);
   }
-  std::stable_sort(f.events.begin(), f.events.end(), [](const auto& a, const auto& b) { return a.at_s < b.at_s; });
-  std::stable_sort(f.link_events.begin(), f.link_events.end(), [](const auto& a, const auto& b) { return a.at_s < b.at_s; });
+  std::stable_sort(f.events.begin(), f.events.end(),
+                   [](const auto& a, const auto& b) { return a.at_s < b.at_s; });
+  std::stable_sort(f.link_events.begin(), f.link_events.end(),
+                   [](const auto& a, const auto& b) { return a.at_s < b.at_s; });
   r.finish();
   return f;
 }

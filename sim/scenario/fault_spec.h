@@ -15,9 +15,9 @@ struct FaultEvent {
   double at_s = 0.0;
   double repair_after_s = 0.0;
   std::string pool;
-  int first_gpu = 0;  ///< index within the pool (node-major)
-  int gpus = 1;       ///< 1 for a GPU, gpus_per_node for a node
-  std::string target; ///< as written, e.g. "gpu train/3" (reports)
+  int first_gpu = 0;   ///< index within the pool (node-major)
+  int gpus = 1;        ///< 1 for a GPU, gpus_per_node for a node
+  std::string target;  ///< as written, e.g. "gpu train/3" (reports)
   SourceLocation where;
 };
 
@@ -32,11 +32,11 @@ struct LinkFault {
 };
 
 struct FaultsSpec {
-  std::vector<FaultEvent> events;   ///< GPUs and nodes
+  std::vector<FaultEvent> events;  ///< GPUs and nodes
   std::vector<LinkFault> link_events;
   FaultRecovery recovery = FaultRecovery::restart_step;
-  int checkpoint_interval = 1;            ///< steps between checkpoints (recovery: checkpoint)
-  double restart_s = 0.0;                 ///< reloading a stopped job (weights, optimizer) after repair
+  int checkpoint_interval = 1;  ///< steps between checkpoints (recovery: checkpoint)
+  double restart_s = 0.0;       ///< reloading a stopped job (weights, optimizer) after repair
 };
 
 }  // namespace rlsim

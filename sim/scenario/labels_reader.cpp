@@ -65,13 +65,14 @@ LabelsSpec read_labels(YamlReader& r, const Scenario& s) {
     }
     const bool trains = n.has("train") || n.has("reference") || n.has("critic");
     if (trains != (n.pool == s.training.pool)) {
-      entry.fail("tags", "training (and its reference and critic passes) runs on every node of training.pool ('" +
-                             s.training.pool + "') and only there; nodes of pool '" + n.pool + "' " +
-                             (trains ? "cannot be tagged train, reference or critic" : "must be tagged train"));
+      entry.fail("tags",
+                 "training (and its reference and critic passes) runs on every node of training.pool ('" +
+                     s.training.pool + "') and only there; nodes of pool '" + n.pool + "' " +
+                     (trains ? "cannot be tagged train, reference or critic" : "must be tagged train"));
     }
     if (n.has("rollout") && pool.gpus_per_node % s.rollout.tp != 0) {
-      entry.fail("tags", "rollout.tp (" + std::to_string(s.rollout.tp) + ") must divide gpus_per_node of pool '" +
-                             n.pool + "' to roll out there");
+      entry.fail("tags", "rollout.tp (" + std::to_string(s.rollout.tp) +
+                             ") must divide gpus_per_node of pool '" + n.pool + "' to roll out there");
     }
     for (int node = n.first_node; node <= n.last_node; ++node) {
       if (seen[n.pool][static_cast<size_t>(node)]++ > 0) {

@@ -14,8 +14,8 @@ namespace rlsim {
 /// Capability tags of a range of nodes of one pool.
 struct NodeLabels {
   std::string pool;
-  int first_node = 0;  ///< inclusive, 0-based within the pool
-  int last_node = 0;   ///< inclusive
+  int first_node = 0;             ///< inclusive, 0-based within the pool
+  int last_node = 0;              ///< inclusive
   std::vector<std::string> tags;  ///< rollout | train | reference | critic
   SourceLocation where;
 
@@ -45,7 +45,8 @@ struct LabelsSpec {
   LaunchMode launch = LaunchMode::step;
 
   /// Tags of node `node` of pool `pool` (the default mapping when `nodes` is empty).
-  std::vector<std::string> tags_of(const std::string& pool, int node, const std::string& training_pool) const {
+  std::vector<std::string> tags_of(const std::string& pool, int node,
+                                   const std::string& training_pool) const {
     if (nodes.empty()) {
       if (pool == training_pool) return {"rollout", "train"};
       return {"rollout"};

@@ -16,15 +16,20 @@ ParamValues read_params(YamlReader& r, const ParamSchema& schema) {
                    where);
         break;
       case ParamType::number:
-        values.set(spec.key, r.number_or(spec.key, std::get<double>(spec.fallback), spec.min, spec.max), where);
+        values.set(spec.key, r.number_or(spec.key, std::get<double>(spec.fallback), spec.min, spec.max),
+                   where);
         break;
       case ParamType::quantity:
         values.set(spec.key,
-                   r.quantity_or(spec.key, spec.quantity, std::get<double>(spec.fallback), spec.allow_zero), where);
+                   r.quantity_or(spec.key, spec.quantity, std::get<double>(spec.fallback), spec.allow_zero),
+                   where);
         break;
-      case ParamType::flag: values.set(spec.key, r.flag_or(spec.key, std::get<bool>(spec.fallback)), where); break;
+      case ParamType::flag:
+        values.set(spec.key, r.flag_or(spec.key, std::get<bool>(spec.fallback)), where);
+        break;
       case ParamType::choice:
-        values.set(spec.key, r.choice_or(spec.key, spec.choices, std::get<std::string>(spec.fallback)), where);
+        values.set(spec.key, r.choice_or(spec.key, spec.choices, std::get<std::string>(spec.fallback)),
+                   where);
         break;
     }
   }

@@ -27,7 +27,8 @@ OpClass read_op_class(YamlReader& r) {
   const std::string name = r.choice_or(
       "op_class", {"gemm", "grouped_gemm", "attention_decode", "attention_prefill", "memory_bound"},
       std::string(to_string(OpClassProfile{}.op_class)));
-  for (OpClass c : {OpClass::gemm, OpClass::grouped_gemm, OpClass::attention_decode, OpClass::attention_prefill, OpClass::memory_bound}) {
+  for (OpClass c : {OpClass::gemm, OpClass::grouped_gemm, OpClass::attention_decode,
+                    OpClass::attention_prefill, OpClass::memory_bound}) {
     if (to_string(c) == name) return c;
   }
   return OpClass::gemm;
@@ -104,7 +105,8 @@ HardwareProfile read_profile(const YamlSource& source) {
 std::unique_ptr<CostModel> make_profiled(const ParamValues&, const std::string& profile,
                                          const SourceLocation& where) {
   if (profile.empty()) {
-    throw InputError(where, "the profile cost model needs a profile file (e.g. calibrate/profiles/h100.yaml)");
+    throw InputError(where,
+                     "the profile cost model needs a profile file (e.g. calibrate/profiles/h100.yaml)");
   }
   return std::make_unique<ProfiledCostModel>(load_profile(profile), std::make_unique<RooflineCostModel>());
 }

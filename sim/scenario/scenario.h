@@ -51,12 +51,12 @@ struct ClusterLinkSpec {
 
 struct AgentHostsSpec {
   int hosts = 1;
-  int cores = 64;       ///< concurrent tool executions per host
+  int cores = 64;  ///< concurrent tool executions per host
   LinkParams nic{25e9, 5e-6};
 };
 
 struct DataPlaneSpec {
-  bool enabled = true;              ///< route every LLM call through the trajectory manager
+  bool enabled = true;  ///< route every LLM call through the trajectory manager
   LinkParams nic{25e9, 5e-6};
   double seconds_per_record = 0.0;  ///< fixed recording cost per LLM input or output
   double bytes_per_s = 1e9;         ///< recording throughput (disk/CPU)
@@ -107,25 +107,25 @@ struct AfdRolloutSpec {
 
 struct RolloutSpec {
   std::string pool;
-  int tp = 1;                   ///< tensor-parallel GPUs per inference instance
-  int max_batch = 256;          ///< concurrent sequences per instance
+  int tp = 1;           ///< tensor-parallel GPUs per inference instance
+  int max_batch = 256;  ///< concurrent sequences per instance
   Precision weights = Precision::bf16;
   Precision kv_cache = Precision::bf16;
-  PluginSpec router{"least_loaded"};  ///< sim/engine/routers/
-  bool prefix_cache = true;     ///< keep a trajectory's KV between turns (LRU)
+  PluginSpec router{"least_loaded"};              ///< sim/engine/routers/
+  bool prefix_cache = true;                       ///< keep a trajectory's KV between turns (LRU)
   KvOverflow preemption = KvOverflow::recompute;  ///< when KV runs out
-  double swap_bandwidth_bytes_per_s = 25e9;  ///< host link per GPU for KV swap
-  double activation_memory_fraction = 0.1;  ///< card memory kept for activations and workspace
-  std::optional<AfdRolloutSpec> afd;        ///< set: the instances are AFD instances
+  double swap_bandwidth_bytes_per_s = 25e9;       ///< host link per GPU for KV swap
+  double activation_memory_fraction = 0.1;        ///< card memory kept for activations and workspace
+  std::optional<AfdRolloutSpec> afd;              ///< set: the instances are AFD instances
 };
 
 struct TrainingSpec {
   std::string pool;
   int dp = 1, tp = 1, pp = 1;
   RlAlgorithm algorithm = RlAlgorithm::grpo;
-  int mini_batches = 1;            ///< optimizer steps per RL step
+  int mini_batches = 1;  ///< optimizer steps per RL step
   Precision weights = Precision::bf16;
-  double sequence_tokens = 4096;   ///< typical training sequence (attention span for FLOPs)
+  double sequence_tokens = 4096;  ///< typical training sequence (attention span for FLOPs)
 };
 
 /// Costs of switching a colocated GPU between training and rollout.
@@ -154,10 +154,10 @@ struct Scenario {
   WeightSyncSpec weight_sync;
   ColocationSpec colocation;
   PolicySpec policy{"disaggregated"};
-  LabelsSpec labels;                    ///< capability tags for the `labels` policy
-  FaultsSpec faults;                    ///< failures injected during the run
-  PluginSpec cost_model{"roofline"};    ///< registered cost model (models/cost/cost_model_registry.h)
-  std::string profile;                  ///< calibrated hardware profile (path) for the "profile" model
+  LabelsSpec labels;                  ///< capability tags for the `labels` policy
+  FaultsSpec faults;                  ///< failures injected during the run
+  PluginSpec cost_model{"roofline"};  ///< registered cost model (models/cost/cost_model_registry.h)
+  std::string profile;                ///< calibrated hardware profile (path) for the "profile" model
 };
 
 }  // namespace rlsim

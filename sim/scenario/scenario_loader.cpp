@@ -50,14 +50,16 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
   }
   const PoolSpec& attention = *cluster.pool(rollout.pool);
   const PoolSpec& ffn = *cluster.pool(a.ffn_pool);
-  a.attention_gpus = static_cast<int>(r.integer_or("attention_gpus", attention.gpus_per_node, 1, attention.gpus()));
+  a.attention_gpus =
+      static_cast<int>(r.integer_or("attention_gpus", attention.gpus_per_node, 1, attention.gpus()));
   a.ffn_gpus = static_cast<int>(r.integer_or("ffn_gpus", ffn.gpus_per_node, 1, ffn.gpus()));
   if (attention.gpus() % a.attention_gpus != 0 || ffn.gpus() % a.ffn_gpus != 0 ||
       attention.gpus() / a.attention_gpus != ffn.gpus() / a.ffn_gpus) {
     r.fail("ffn_gpus", "expected pools that split into the same number of AFD instances, found " +
-                           std::to_string(attention.gpus()) + " GPUs of '" + rollout.pool + "' by attention_gpus " +
-                           std::to_string(a.attention_gpus) + " and " + std::to_string(ffn.gpus()) + " GPUs of '" +
-                           a.ffn_pool + "' by ffn_gpus " + std::to_string(a.ffn_gpus));
+                           std::to_string(attention.gpus()) + " GPUs of '" + rollout.pool +
+                           "' by attention_gpus " + std::to_string(a.attention_gpus) + " and " +
+                           std::to_string(ffn.gpus()) + " GPUs of '" + a.ffn_pool + "' by ffn_gpus " +
+                           std::to_string(a.ffn_gpus));
   }
   a.micro_batches = static_cast<int>(r.integer_or("micro_batches", d.micro_batches, 1, 64));
   a.dispatch = read_precision(r, "dispatch", d.dispatch);
@@ -73,7 +75,8 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
   check_pool_reference(r, "pool", s.pool, cluster);
   const PoolSpec& pool = *cluster.pool(s.pool);
   s.tp = static_cast<int>(r.integer_or("tp", d.tp, 1, pool.gpus_per_node));
-  if (pool.gpus_per_node % s.tp != 0) r.fail("tp", "tp must divide gpus_per_node (" + std::to_string(pool.gpus_per_node) + ")");
+  if (pool.gpus_per_node % s.tp != 0)
+    r.fail("tp", "tp must divide gpus_per_node (" + std::to_string(pool.gpus_per_node) + ")");
   s.max_batch = static_cast<int>(r.integer_or("max_batch", d.max_batch, 1, 1 << 20));
   s.weights = read_precision(r, "weights", d.weights);
   s.kv_cache = read_precision(r, "kv_cache", d.kv_cache);
@@ -87,8 +90,11 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
   if (r.has("afd")) {
     YamlReader a = r.map("afd");
     s.afd = read_afd_rollout(a, s, cluster);
-    if (s.tp != 1) r.fail("tp", "expected no rollout.tp with rollout.afd (an AFD instance's GPUs are set by afd.attention_gpus "
-                                "and afd.ffn_gpus), found tp " + std::to_string(s.tp));
+    if (s.tp != 1)
+      r.fail("tp",
+             "expected no rollout.tp with rollout.afd (an AFD instance's GPUs are set by afd.attention_gpus "
+             "and afd.ffn_gpus), found tp " +
+                 std::to_string(s.tp));
   }
   r.finish();
   return s;
@@ -102,10 +108,11 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster) {
   const PoolSpec& pool = *cluster.pool(s.pool);
   s.tp = static_cast<int>(r.integer_or("tp", d.tp, 1, pool.gpus_per_node));
   s.pp = static_cast<int>(r.integer_or("pp", d.pp, 1, 1024));
-  s.dp = static_cast<int>(r.integer_or("dp", pool.gpus() / (s.tp * s.pp) > 0 ? pool.gpus() / (s.tp * s.pp) : 1, 1, kMaxCount));
+  s.dp = static_cast<int>(
+      r.integer_or("dp", pool.gpus() / (s.tp * s.pp) > 0 ? pool.gpus() / (s.tp * s.pp) : 1, 1, kMaxCount));
   if (static_cast<int64_t>(s.dp) * s.tp * s.pp != pool.gpus()) {
-    r.fail("dp", "dp × tp × pp = " + std::to_string(static_cast<int64_t>(s.dp) * s.tp * s.pp) + " must equal the " +
-                     std::to_string(pool.gpus()) + " GPUs of pool '" + s.pool + "'");
+    r.fail("dp", "dp × tp × pp = " + std::to_string(static_cast<int64_t>(s.dp) * s.tp * s.pp) +
+                     " must equal the " + std::to_string(pool.gpus()) + " GPUs of pool '" + s.pool + "'");
   }
   s.algorithm = r.choice_or("algorithm", d.algorithm);
   s.mini_batches = static_cast<int>(r.integer_or("mini_batches", d.mini_batches, 1, 4096));
@@ -133,15 +140,16 @@ void check_every_pool_used(const Scenario& s) {
   for (const auto& pool : s.cluster.pools) {
     if (s.rollout.afd && pool.name == s.rollout.afd->ffn_pool) continue;
     if (pool.name != s.rollout.pool && pool.name != s.training.pool) {
-      throw InputError(pool.where, "pool '" + pool.name + "' is used by neither rollout.pool ('" + s.rollout.pool +
-                                       "') nor training.pool ('" + s.training.pool + "')");
+      throw InputError(pool.where, "pool '" + pool.name + "' is used by neither rollout.pool ('" +
+                                       s.rollout.pool + "') nor training.pool ('" + s.training.pool + "')");
     }
   }
 }
 
 }  // namespace
 
-void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name, const ClusterSpec& cluster) {
+void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name,
+                          const ClusterSpec& cluster) {
   if (cluster.pool(name)) return;
   std::vector<std::string> names;
   for (const auto& p : cluster.pools) names.push_back(p.name);
@@ -158,7 +166,8 @@ Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const L
     std::vector<std::string> files = root.text_list("catalog");
     for (const auto& file : files) {
       auto full = std::filesystem::path(path).parent_path() / file;
-      if (!std::filesystem::exists(full)) root.fail("catalog", "catalog file '" + full.string() + "' does not exist");
+      if (!std::filesystem::exists(full))
+        root.fail("catalog", "catalog file '" + full.string() + "' does not exist");
       load_catalog_file(full.string(), catalog);
     }
   }
@@ -210,8 +219,8 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   YamlReader training = root.map_or_empty("training");
   s.training = read_training(training, s.cluster);
   if (s.rollout.afd && s.training.pool == s.rollout.afd->ffn_pool) {
-    training.fail("pool", "expected a training pool other than rollout.afd.ffn_pool ('" + s.rollout.afd->ffn_pool +
-                              "'): its GPUs serve the AFD instances' FFN side");
+    training.fail("pool", "expected a training pool other than rollout.afd.ffn_pool ('" +
+                              s.rollout.afd->ffn_pool + "'): its GPUs serve the AFD instances' FFN side");
   }
 
   YamlReader sync = root.map_or_empty("weight_sync");
@@ -238,14 +247,17 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   if (root.has("profile")) {
     const std::string written = root.text("profile");
     const std::filesystem::path data_dir = options.data_dir.empty() ? default_data_dir() : options.data_dir;
-    for (const auto& candidate : {std::filesystem::path(written), std::filesystem::path(path).parent_path() / written,
-                                  data_dir / written}) {
+    for (const auto& candidate : {std::filesystem::path(written),
+                                  std::filesystem::path(path).parent_path() / written, data_dir / written}) {
       if (std::filesystem::is_regular_file(candidate)) {
         s.profile = candidate.string();
         break;
       }
     }
-    if (s.profile.empty()) root.fail("profile", "profile file '" + written + "' not found (as written, beside the scenario, or in " + data_dir.string() + ")");
+    if (s.profile.empty())
+      root.fail("profile", "profile file '" + written +
+                               "' not found (as written, beside the scenario, or in " + data_dir.string() +
+                               ")");
   } else {
     root.raw("profile");
   }
@@ -260,8 +272,9 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
 
   YAML::Emitter out;
   out << resolved;
-  loaded.resolved_yaml = std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
-                         out.c_str() + "\n";
+  loaded.resolved_yaml =
+      std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
+      out.c_str() + "\n";
   return loaded;
 }
 

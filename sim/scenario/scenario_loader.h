@@ -43,6 +43,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
 /// lists (relative to `path`).
 Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options);
 /// InputError at `key` (with a did-you-mean) unless `name` is a pool of `cluster`.
-void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name, const ClusterSpec& cluster);
+void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name,
+                          const ClusterSpec& cluster);
 
 }  // namespace rlsim

@@ -168,7 +168,8 @@ void apply_override(YamlSource& source, const std::string& assignment) {
         current.reset(next);
       }
     } else {
-      throw InputError(arg_where, "'" + resolved_path + "' is a single value; it has no field '" + part + "'");
+      throw InputError(arg_where,
+                       "'" + resolved_path + "' is a single value; it has no field '" + part + "'");
     }
   }
   source.overrides[resolved_path] = assignment;
@@ -190,7 +191,9 @@ YamlReader::YamlReader(const YamlSource& source, YAML::Node node, std::string pa
   }
 }
 
-std::string YamlReader::child_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+std::string YamlReader::child_path(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
 
 bool YamlReader::has(const std::string& key) const {
   for (const auto& entry : node_) {
@@ -238,7 +241,8 @@ void YamlReader::fail_missing(const std::string& key, const std::string& what) c
 YAML::Node YamlReader::scalar_node(const std::string& key, const char* expected) {
   YAML::Node value = raw(key);
   if (!value || value.IsNull()) fail_missing(key, std::string("field (") + expected + ")");
-  if (!value.IsScalar()) fail(key, std::string("expected ") + expected + " for '" + key + "', found " + type_name(value));
+  if (!value.IsScalar())
+    fail(key, std::string("expected ") + expected + " for '" + key + "', found " + type_name(value));
   return value;
 }
 
@@ -273,7 +277,8 @@ int64_t YamlReader::integer(const std::string& key, int64_t min, int64_t max) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != s.size() || used == 0) fail(key, "expected " + expected + " for '" + key + "', found '" + s + "'");
+  if (used != s.size() || used == 0)
+    fail(key, "expected " + expected + " for '" + key + "', found '" + s + "'");
   if (parsed < min || parsed > max) {
     fail(key, "expected " + expected + " for '" + key + "', found " + s);
   }
@@ -395,7 +400,8 @@ std::vector<int64_t> YamlReader::integer_list_or(const std::string& key, int64_t
   std::vector<int64_t> out;
   YAML::Node resolved(YAML::NodeType::Sequence);
   if (value && !value.IsNull()) {
-    if (!value.IsSequence()) fail(key, "expected a list of whole numbers for '" + key + "', found " + type_name(value));
+    if (!value.IsSequence())
+      fail(key, "expected a list of whole numbers for '" + key + "', found " + type_name(value));
     for (const auto& item : value) {
       long long parsed = 0;
       size_t used = 0;
@@ -438,7 +444,8 @@ std::vector<YamlReader> YamlReader::map_list(const std::string& key, bool allow_
   YAML::Node value = raw(key);
   if (!value || value.IsNull()) fail_missing(key, "list");
   if (!value.IsSequence()) fail(key, "expected a list for '" + key + "', found " + type_name(value));
-  if (value.size() == 0 && !allow_empty) fail(key, "expected at least one item in '" + key + "', found an empty list");
+  if (value.size() == 0 && !allow_empty)
+    fail(key, "expected at least one item in '" + key + "', found an empty list");
   YAML::Node resolved(YAML::NodeType::Sequence);
   std::vector<YamlReader> items;
   for (size_t i = 0; i < value.size(); ++i) {

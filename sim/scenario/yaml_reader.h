@@ -64,7 +64,8 @@ class YamlReader {
   std::optional<double> optional_quantity(const std::string& key, Quantity kind, bool allow_zero = false);
   bool flag_or(const std::string& key, bool fallback);
   /// One of `choices` (error lists them).
-  std::string choice_or(const std::string& key, const std::vector<std::string>& choices, const std::string& fallback);
+  std::string choice_or(const std::string& key, const std::vector<std::string>& choices,
+                        const std::string& fallback);
   /// One of the values of the named enum E, read and written by their names.
   template <class E>
   E choice_or(const std::string& key, E fallback) {

@@ -25,7 +25,7 @@ TEST_CASE("vidur GEMM rows map to GEMM shapes with tensor-parallel splits", "[ca
   REQUIRE(up != nullptr);
   CHECK(up->seconds == Approx(0.987e-3));
   CHECK(up->op.flops / up->seconds == Approx(749e12).epsilon(0.01));
-  CHECK(find(seven, "mlp_down_proj", 4096, 4096, 11008 / 4) != nullptr);   // row-parallel: K split
+  CHECK(find(seven, "mlp_down_proj", 4096, 4096, 11008 / 4) != nullptr);  // row-parallel: K split
   CHECK(find(seven, "attn_post_proj", 8, 4096, 4096 / 8) != nullptr);
   const MeasurementSet seventy = test::llama2_h100("70b");
   // GQA: 64 query heads + 2 × 8 KV heads of 128; at TP 8 each rank keeps 8 + 2 × 1 heads.
@@ -51,19 +51,25 @@ TEST_CASE("bad vidur input is located at FILE:LINE:COL", "[calibrate][import]") 
   const std::string good = "0.5,0.2,0.9,0.4,32,32,4096,11008,True,4096,1\n";
   REQUIRE(import_vidur_table(CsvTable::parse(header + good, "t.csv")).points.size() == 4);
   try {
-    import_vidur_table(CsvTable::parse(header + good + "0.5,oops,0.9,0.4,32,32,4096,11008,True,4096,1\n", "t.csv"));
+    import_vidur_table(
+        CsvTable::parse(header + good + "0.5,oops,0.9,0.4,32,32,4096,11008,True,4096,1\n", "t.csv"));
     FAIL("a non-number was accepted");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "t.csv:3:5: error: 'time_stats.attn_post_proj.median' must be a number, found 'oops'");
+    CHECK(std::string(e.what()) ==
+          "t.csv:3:5: error: 'time_stats.attn_post_proj.median' must be a number, found 'oops'");
   }
-  CHECK_THROWS_WITH(import_vidur_table(CsvTable::parse(header + "0.5,0.2,0.9,0.4,32,32,4096,11008,True,4096,3\n", "t.csv")),
-                    Catch::Contains("t.csv:2:") && Catch::Contains("divide by the tensor-parallel degree"));
-  CHECK_THROWS_WITH(import_vidur_table(CsvTable::parse("a,b\n1,2\n", "x.csv")), Catch::Contains("x.csv:1:1: error: not a vidur"));
-  CHECK_THROWS_WITH(CsvTable::parse(header + "1,2\n", "t.csv"), Catch::Contains("t.csv:2:1: error: row has 2 cells"));
+  CHECK_THROWS_WITH(
+      import_vidur_table(CsvTable::parse(header + "0.5,0.2,0.9,0.4,32,32,4096,11008,True,4096,3\n", "t.csv")),
+      Catch::Contains("t.csv:2:") && Catch::Contains("divide by the tensor-parallel degree"));
+  CHECK_THROWS_WITH(import_vidur_table(CsvTable::parse("a,b\n1,2\n", "x.csv")),
+                    Catch::Contains("x.csv:1:1: error: not a vidur"));
+  CHECK_THROWS_WITH(CsvTable::parse(header + "1,2\n", "t.csv"),
+                    Catch::Contains("t.csv:2:1: error: row has 2 cells"));
   CHECK_THROWS_WITH(import_vidur_csv("/nonexistent/file.csv"), Catch::Contains("cannot open file"));
 }
 
-TEST_CASE("our measurements JSON is read with shapes, device facts and located errors", "[calibrate][import]") {
+TEST_CASE("our measurements JSON is read with shapes, device facts and located errors",
+          "[calibrate][import]") {
   const std::string text = R"({
   "format": "rlsim-measurements", "version": 1, "date": "2025-06-01",
   "device": {"name": "NVIDIA H200", "sm_count": 132, "l2_bytes": 52428800},
@@ -88,12 +94,16 @@ TEST_CASE("our measurements JSON is read with shapes, device facts and located e
 
   std::string missing = text;
   missing.replace(missing.find(", \"seconds\": 3e-5"), 17, "");
-  CHECK_THROWS_WITH(import_rlsim_json_text(missing, "m.json"), Catch::StartsWith("m.json:6:5: error: missing field 'seconds'"));
+  CHECK_THROWS_WITH(import_rlsim_json_text(missing, "m.json"),
+                    Catch::StartsWith("m.json:6:5: error: missing field 'seconds'"));
   std::string bad_op = text;
   bad_op.replace(bad_op.find("\"hbm_read\""), 10, "\"hbm_reed\"");
-  CHECK_THROWS_WITH(import_rlsim_json_text(bad_op, "m.json"), Catch::StartsWith("m.json:8:12: error: unknown op 'hbm_reed'"));
-  CHECK_THROWS_WITH(import_rlsim_json_text("{\"format\": ", "m.json"), Catch::StartsWith("m.json:1:") && Catch::Contains("not valid JSON"));
-  CHECK_THROWS_WITH(import_rlsim_json_text("{\"format\": \"other\"}", "m.json"), Catch::Contains("not an rlsim measurements file"));
+  CHECK_THROWS_WITH(import_rlsim_json_text(bad_op, "m.json"),
+                    Catch::StartsWith("m.json:8:12: error: unknown op 'hbm_reed'"));
+  CHECK_THROWS_WITH(import_rlsim_json_text("{\"format\": ", "m.json"),
+                    Catch::StartsWith("m.json:1:") && Catch::Contains("not valid JSON"));
+  CHECK_THROWS_WITH(import_rlsim_json_text("{\"format\": \"other\"}", "m.json"),
+                    Catch::Contains("not an rlsim measurements file"));
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 // any shape with sane behaviour, profiles are written deterministically, and the profiled cost
 // model falls back for op classes it did not measure.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "calibrate/collective_fitter.h"
@@ -10,15 +9,17 @@
 #include "calibrate/nelder_mead.h"
 #include "calibrate/profile_fitter.h"
 #include "calibrate/profile_writer.h"
-#include "tests/calibrate/calibrate_test_support.h"
 #include "models/cost/profiled_cost_model.h"
 #include "models/cost/roofline_cost_model.h"
+#include "tests/calibrate/calibrate_test_support.h"
 
 namespace rlsim {
 namespace {
 
 TEST_CASE("Nelder-Mead finds the minimum of a shifted quadratic", "[calibrate][fit]") {
-  auto f = [](const std::vector<double>& x) { return (x[0] - 3) * (x[0] - 3) + 10 * (x[1] + 1) * (x[1] + 1); };
+  auto f = [](const std::vector<double>& x) {
+    return (x[0] - 3) * (x[0] - 3) + 10 * (x[1] + 1) * (x[1] + 1);
+  };
   const auto r = minimize_nelder_mead(f, {0.0, 0.0});
   CHECK(r.x[0] == Approx(3.0).margin(1e-3));
   CHECK(r.x[1] == Approx(-1.0).margin(1e-3));
@@ -62,13 +63,15 @@ TEST_CASE("the fitted profile answers for shapes it never saw, monotone in token
   CHECK(*profile_seconds(profile, big8, card) < *profile_seconds(profile, big, card));
 }
 
-TEST_CASE("the jitter floor scores each GEMM against the line through its neighbours in tokens", "[calibrate][fit]") {
+TEST_CASE("the jitter floor scores each GEMM against the line through its neighbours in tokens",
+          "[calibrate][fit]") {
   auto point = [](int64_t m, double seconds, int64_t n = 4096, std::string group = "a") {
     return Measurement{make_gemm("x", m, n, 4096), seconds, "synthetic", std::move(group)};
   };
   // Time linear in M except one point 20% slow: only that point and its neighbours miss.
   std::vector<Measurement> points;
-  for (int64_t m = 64; m <= 512; m += 64) points.push_back(point(m, 1e-6 * static_cast<double>(m) * (m == 256 ? 1.2 : 1.0)));
+  for (int64_t m = 64; m <= 512; m += 64)
+    points.push_back(point(m, 1e-6 * static_cast<double>(m) * (m == 256 ? 1.2 : 1.0)));
   const RelativeErrors e = neighbour_interpolation_errors(points);
   CHECK(e.points == 6);  // both ends have one neighbour only
   CHECK(e.max_error == Approx(0.2 / 1.2));
@@ -106,8 +109,9 @@ TEST_CASE("a free curve per series follows anything smooth in log M but not a st
   CHECK(per_series_curve_errors(step, large).mape == Approx(0.0).margin(1e-9));
   std::vector<Measurement> both = smooth;
   both.insert(both.end(), step.begin(), step.end());
-  CHECK(per_series_curve_errors(both).mape ==
-        Approx((exact.mape * exact.points + stepped.mape * stepped.points) / (exact.points + stepped.points)));
+  CHECK(
+      per_series_curve_errors(both).mape ==
+      Approx((exact.mape * exact.points + stepped.mape * stepped.points) / (exact.points + stepped.points)));
 }
 
 TEST_CASE("the profile YAML is the same bytes for the same measurements", "[calibrate][fit]") {
@@ -122,7 +126,8 @@ TEST_CASE("the profile YAML is the same bytes for the same measurements", "[cali
   CHECK(a.find("held_out_mape:") != std::string::npos);
 }
 
-TEST_CASE("the profiled cost model uses the profile where it has a fit and the roofline elsewhere", "[calibrate][cost]") {
+TEST_CASE("the profiled cost model uses the profile where it has a fit and the roofline elsewhere",
+          "[calibrate][cost]") {
   const HardwareSpec card = test::h100();
   HardwareProfile profile;
   profile.card = "H100";

@@ -37,8 +37,8 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
 inline CliResult run_rlsim(const std::string& args) {
   const auto dir = scratch_dir("io");
   const auto out = dir / "stdout", err = dir / "stderr";
-  const std::string command = std::string("cd '") + RLSIM_TEST_SOURCE_DIR + "' && '" + RLSIM_TEST_BINARY + "' " + args +
-                              " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+  const std::string command = std::string("cd '") + RLSIM_TEST_SOURCE_DIR + "' && '" + RLSIM_TEST_BINARY +
+                              "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
   const int status = std::system(command.c_str());
   CliResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -2,11 +2,10 @@
 // byte-identical on a second run, read back by the profile loader; the committed H100 profile
 // answering for arbitrary shapes; bad input is exit 2 with FILE:LINE:COL and no output file.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
-#include "tests/cli/cli_support.h"
 #include "sim/scenario/profile_loader.h"
+#include "tests/cli/cli_support.h"
 
 namespace rlsim {
 namespace {
@@ -15,8 +14,9 @@ const std::string kVidur = "tests/data/vidur/";
 
 TEST_CASE("rlsim calibrate fits a profile with held-out errors, deterministically", "[cli][calibrate]") {
   const auto dir = test::scratch_dir("calibrate");
-  const std::string args = "calibrate --hardware H100 --date 2024-05-01 --input " + kVidur + "h100_mlp_Llama-2-7b-hf.csv --input " +
-                           kVidur + "h100_mlp_Llama-2-70b-hf.csv --input " + kVidur + "h100_all_reduce_dgx.csv --out ";
+  const std::string args = "calibrate --hardware H100 --date 2024-05-01 --input " + kVidur +
+                           "h100_mlp_Llama-2-7b-hf.csv --input " + kVidur +
+                           "h100_mlp_Llama-2-70b-hf.csv --input " + kVidur + "h100_all_reduce_dgx.csv --out ";
   const auto first = test::run_rlsim(args + "'" + (dir / "a.yaml").string() + "'");
   REQUIRE(first.exit_code == 0);
   CHECK(first.out.find("gemm") != std::string::npos);
@@ -42,8 +42,9 @@ TEST_CASE("rlsim calibrate fits a profile with held-out errors, deterministicall
 TEST_CASE("rlsim cost answers for any shape from the committed H100 profile", "[cli][cost]") {
   double previous = 0.0;
   for (const char* m : {"1", "77", "4096", "100000"}) {
-    const auto r = test::run_rlsim(std::string("cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m ") + m +
-                                   " --n 12345 --k 6789 --json");
+    const auto r =
+        test::run_rlsim(std::string("cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m ") +
+                        m + " --n 12345 --k 6789 --json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j.at("calibrated").get<bool>());
@@ -53,17 +54,21 @@ TEST_CASE("rlsim cost answers for any shape from the committed H100 profile", "[
     previous = s;
   }
   // The README example: Llama-2-7B fused gate+up at 4096 tokens measured 0.987 ms on an H100.
-  const auto up = test::run_rlsim("cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m 4096 --n 22016 --k 4096 --json");
+  const auto up = test::run_rlsim(
+      "cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m 4096 --n 22016 --k 4096 --json");
   REQUIRE(up.exit_code == 0);
   CHECK(nlohmann::json::parse(up.out).at("seconds").get<double>() == Approx(0.987e-3).epsilon(0.1));
   const auto plain = test::run_rlsim("cost gemm --hardware H100 --m 4096 --n 22016 --k 4096");
   REQUIRE(plain.exit_code == 0);
   CHECK(plain.out.find("datasheet roofline") != std::string::npos);
-  const auto decode = test::run_rlsim("cost attention-decode --hardware H100 --profile calibrate/profiles/h100.yaml --batch 16 "
-                                      "--kv-len 8192 --q-heads 32 --kv-heads 8 --kv-dtype fp8 --json");
+  const auto decode = test::run_rlsim(
+      "cost attention-decode --hardware H100 --profile calibrate/profiles/h100.yaml --batch 16 "
+      "--kv-len 8192 --q-heads 32 --kv-heads 8 --kv-dtype fp8 --json");
   REQUIRE(decode.exit_code == 0);
-  CHECK_FALSE(nlohmann::json::parse(decode.out).at("calibrated").get<bool>());  // no attention in the vidur data
-  const auto ar = test::run_rlsim("cost all-reduce --hardware H100 --profile calibrate/profiles/h100.yaml --bytes 64MiB --gpus 8 --json");
+  CHECK_FALSE(
+      nlohmann::json::parse(decode.out).at("calibrated").get<bool>());  // no attention in the vidur data
+  const auto ar = test::run_rlsim(
+      "cost all-reduce --hardware H100 --profile calibrate/profiles/h100.yaml --bytes 64MiB --gpus 8 --json");
   REQUIRE(ar.exit_code == 0);
   // vidur measured 0.329 ms for ~63 MB on 8 GPUs.
   CHECK(nlohmann::json::parse(ar.out).at("seconds").get<double>() == Approx(0.36e-3).epsilon(0.15));
@@ -80,17 +85,21 @@ TEST_CASE("calibrate and cost reject bad input with a location and leave no outp
       << "all_reduce,2048,8,8,0.03\nall_reduce,big,8,8,0.03\n";
   }
   const auto out = dir / "p.yaml";
-  const auto r = test::run_rlsim("calibrate --hardware H100 --input '" + bad_csv.string() + "' --out '" + out.string() + "'");
+  const auto r = test::run_rlsim("calibrate --hardware H100 --input '" + bad_csv.string() + "' --out '" +
+                                 out.string() + "'");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find(bad_csv.string() + ":3:12: error: 'size' must be a whole number") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(out));
-  const auto unknown = test::run_rlsim("calibrate --hardware H999 --input '" + bad_csv.string() + "' --out '" + out.string() + "'");
+  const auto unknown = test::run_rlsim("calibrate --hardware H999 --input '" + bad_csv.string() +
+                                       "' --out '" + out.string() + "'");
   CHECK(unknown.exit_code == 2);
-  const auto mismatch = test::run_rlsim("cost gemm --hardware A100 --profile calibrate/profiles/h100.yaml --m 1 --n 2 --k 3");
+  const auto mismatch =
+      test::run_rlsim("cost gemm --hardware A100 --profile calibrate/profiles/h100.yaml --m 1 --n 2 --k 3");
   CHECK(mismatch.exit_code == 2);
   CHECK(mismatch.err.find("fitted for H100") != std::string::npos);
   std::ofstream(dir / "typo.yaml") << "card: H100\nsm_count: 132\nsm_cout: 1\n";
-  const auto typo = test::run_rlsim("cost gemm --hardware H100 --profile '" + (dir / "typo.yaml").string() + "' --m 1 --n 2 --k 3");
+  const auto typo = test::run_rlsim("cost gemm --hardware H100 --profile '" + (dir / "typo.yaml").string() +
+                                    "' --m 1 --n 2 --k 3");
   CHECK(typo.exit_code == 2);
   CHECK(typo.err.find("typo.yaml:3:1: error:") != std::string::npos);
 }

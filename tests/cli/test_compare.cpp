@@ -1,7 +1,6 @@
 // `rlsim compare` end to end: one row per policy in compare.csv with the documented columns, an
 // SVG chart, a table with advice, skipped policies with their reason, bad input rejected.
 #include <catch2/catch.hpp>
-
 #include <sstream>
 
 #include "sim/platform/gpu_state.h"
@@ -23,10 +22,13 @@ std::vector<std::string> csv_lines(const std::string& text) {
 
 TEST_CASE("compare runs each policy on the same workload and writes csv, svg and per-policy runs") {
   const auto out = scratch_dir("compare") / "out";
-  CliResult r = run_rlsim("compare scenarios/quickstart.yaml --policies disaggregated,overlap,labels --jobs 2 --set workload.steps=2 --out '" +
-                          out.string() + "'");
+  CliResult r = run_rlsim(
+      "compare scenarios/quickstart.yaml --policies disaggregated,overlap,labels --jobs 2 --set "
+      "workload.steps=2 --out '" +
+      out.string() + "'");
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains("disaggregated") && Catch::Contains("labels") && Catch::Contains("advice"));
+  CHECK_THAT(r.out,
+             Catch::Contains("disaggregated") && Catch::Contains("labels") && Catch::Contains("advice"));
   const auto lines = csv_lines(slurp(out / "compare.csv"));
   REQUIRE(lines.size() == 4);
   CHECK(lines[0] ==
@@ -42,16 +44,18 @@ TEST_CASE("compare runs each policy on the same workload and writes csv, svg and
   CHECK(std::filesystem::exists(out / "labels" / "metrics.json"));
   // The same policy's row matches a plain run of it.
   const auto single = scratch_dir("compare-single") / "out";
-  REQUIRE(run_rlsim("run scenarios/quickstart.yaml --set policy.name=overlap --set workload.steps=2 --out '" + single.string() +
-                    "'").exit_code == 0);
+  REQUIRE(run_rlsim("run scenarios/quickstart.yaml --set policy.name=overlap --set workload.steps=2 --out '" +
+                    single.string() + "'")
+              .exit_code == 0);
   CHECK(slurp(single / "metrics.json") == slurp(out / "overlap" / "metrics.json"));
 }
 
 TEST_CASE("compare lists a policy that cannot run the cluster as skipped, with the reason") {
   const auto out = scratch_dir("compare-skip") / "out";
   // quickstart rolls out on H20 and trains on H800: colocated needs one card for both.
-  CliResult r = run_rlsim("compare scenarios/quickstart.yaml --policies colocated,disaggregated --set workload.steps=1 --out '" +
-                          out.string() + "'");
+  CliResult r = run_rlsim(
+      "compare scenarios/quickstart.yaml --policies colocated,disaggregated --set workload.steps=1 --out '" +
+      out.string() + "'");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("colocated") && Catch::Contains("skipped"));
   CHECK(csv_lines(slurp(out / "compare.csv")).size() == 2);
@@ -59,7 +63,8 @@ TEST_CASE("compare lists a policy that cannot run the cluster as skipped, with t
 
 TEST_CASE("compare rejects unknown policies and bad scenarios without writing anything") {
   const auto out = scratch_dir("compare-bad") / "out";
-  CliResult unknown = run_rlsim("compare scenarios/quickstart.yaml --policies disaggregated,nonsense --out '" + out.string() + "'");
+  CliResult unknown = run_rlsim(
+      "compare scenarios/quickstart.yaml --policies disaggregated,nonsense --out '" + out.string() + "'");
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.err, Catch::Contains("nonsense"));
   CliResult missing = run_rlsim("compare scenarios/does-not-exist.yaml --out '" + out.string() + "'");

@@ -2,9 +2,8 @@
 // FILE:LINE:COL: error: message containing the phrase its `# expect:` line names (or, for a file
 // that cannot hold one, its entry in the table below), no crash, and no output folder (not even a
 // partial one).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 #include <regex>
 

@@ -1,8 +1,6 @@
 // `rlsim run` and `rlsim validate` end to end: outputs, determinism, trace shape, help.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
-
 #include <set>
 #include <sstream>
 
@@ -18,8 +16,8 @@ TEST_CASE("run writes metrics, trace and resolved scenario, and prints a summary
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("bubble") && Catch::Contains("advice:"));
   json metrics = json::parse(slurp(out / "metrics.json"));
-  for (const char* key : {"steps", "sim_time_s", "step_time_s", "throughput", "bubble", "gpu_utilization", "pools",
-                          "inference", "cost", "advice", "policy", "seed"}) {
+  for (const char* key : {"steps", "sim_time_s", "step_time_s", "throughput", "bubble", "gpu_utilization",
+                          "pools", "inference", "cost", "advice", "policy", "seed"}) {
     CHECK(metrics.contains(key));
   }
   CHECK(metrics["steps"] == 4);
@@ -33,16 +31,20 @@ TEST_CASE("same scenario and seed give byte-identical outputs, another seed diff
   const auto dir = scratch_dir("determinism");
   REQUIRE(run_rlsim("run scenarios/quickstart.yaml --out '" + (dir / "a").string() + "'").exit_code == 0);
   REQUIRE(run_rlsim("run scenarios/quickstart.yaml --out '" + (dir / "b").string() + "'").exit_code == 0);
-  REQUIRE(run_rlsim("run scenarios/quickstart.yaml --seed 2 --out '" + (dir / "c").string() + "'").exit_code == 0);
+  REQUIRE(
+      run_rlsim("run scenarios/quickstart.yaml --seed 2 --out '" + (dir / "c").string() + "'").exit_code ==
+      0);
   CHECK(slurp(dir / "a" / "metrics.json") == slurp(dir / "b" / "metrics.json"));
   CHECK(slurp(dir / "a" / "trace.json") == slurp(dir / "b" / "trace.json"));
   CHECK(slurp(dir / "a" / "metrics.json") != slurp(dir / "c" / "metrics.json"));
 }
 
-TEST_CASE("with dataplane.ledger, run writes one trajectories.jsonl line per LLM call, consistent with the run") {
+TEST_CASE(
+    "with dataplane.ledger, run writes one trajectories.jsonl line per LLM call, consistent with the run") {
   const auto out = scratch_dir("ledger") / "out";
-  CliResult r = run_rlsim("run scenarios/quickstart.yaml --set workload.steps=2 --set cluster.dataplane.ledger=true --out '" +
-                          out.string() + "'");
+  CliResult r = run_rlsim(
+      "run scenarios/quickstart.yaml --set workload.steps=2 --set cluster.dataplane.ledger=true --out '" +
+      out.string() + "'");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("trajectories.jsonl"));
   std::istringstream lines(slurp(out / "trajectories.jsonl"));

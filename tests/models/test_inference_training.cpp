@@ -35,7 +35,8 @@ TEST_CASE("decode time grows with batch and context and shrinks with TP", "[infe
   CHECK(t(1, 0, 1) > 0.0);
 }
 
-TEST_CASE("memoised decode iteration time equals the direct one for dense, GQA, MoE and MLA models", "[inference]") {
+TEST_CASE("memoised decode iteration time equals the direct one for dense, GQA, MoE and MLA models",
+          "[inference]") {
   RooflineCostModel cost;
   struct Case {
     ModelArch model;
@@ -54,7 +55,8 @@ TEST_CASE("memoised decode iteration time equals the direct one for dense, GQA, 
       for (int64_t batch : {64, 1, 7, 256}) {
         for (double context : {0.0, 0.4, 1.0, 517.5, 4096.0, 65536.0}) {
           INFO(c.model.name << " batch " << batch << " context " << context);
-          const double direct = decode_iteration_seconds(c.model, c.card, cost, batch, context, c.tp, Precision::bf16, c.kv);
+          const double direct =
+              decode_iteration_seconds(c.model, c.card, cost, batch, context, c.tp, Precision::bf16, c.kv);
           CHECK_THAT(memo.seconds(batch, context), WithinRel(direct, 1e-12));
         }
       }

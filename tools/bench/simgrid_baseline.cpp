@@ -4,13 +4,13 @@
 // Prints the rate: the engine's cost of one exec or one message with nothing of ours around it.
 // One loop per process (SimGrid allows one engine per process).
 //   rlsim-bench-simgrid N [exec|messages]
-#include <simgrid/s4u.hpp>
 #include <xbt/log.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
 
@@ -49,8 +49,9 @@ double message_loop(sg4::Engine& engine, long rounds) {
   }
   auto* shared = zone->create_link("shared", 100e9)->set_latency(10e-6);
   for (int p = 0; p < kPairs; ++p) {
-    zone->add_route(hosts[p]->get_netpoint(), hosts[kPairs + p]->get_netpoint(), nullptr, nullptr,
-                    {sg4::LinkInRoute(nics[p]), sg4::LinkInRoute(shared), sg4::LinkInRoute(nics[kPairs + p])});
+    zone->add_route(
+        hosts[p]->get_netpoint(), hosts[kPairs + p]->get_netpoint(), nullptr, nullptr,
+        {sg4::LinkInRoute(nics[p]), sg4::LinkInRoute(shared), sg4::LinkInRoute(nics[kPairs + p])});
   }
   zone->seal();
   static int payload = 0;
@@ -61,7 +62,8 @@ double message_loop(sg4::Engine& engine, long rounds) {
       for (long i = 0; i < rounds; ++i) {
         there->put(&payload, 2048);
         back->get<int>();
-        sg4::this_actor::sleep_for(1e-3 * static_cast<double>(1 + (i * 7 + p) % 13));  // staggered, as tools are
+        sg4::this_actor::sleep_for(1e-3 *
+                                   static_cast<double>(1 + (i * 7 + p) % 13));  // staggered, as tools are
       }
     });
     sg4::Actor::create("callee", hosts[kPairs + p], [there, back, rounds]() {
@@ -93,7 +95,7 @@ int main(int argc, char** argv) {
   const long rounds = std::max(1L, count / (2 * kPairs));
   const long activities = loop == "exec" ? count : 2 * kPairs * rounds;
   const double wall = loop == "exec" ? exec_loop(engine, count) : message_loop(engine, rounds);
-  std::printf("{\"loop\": \"%s\", \"activities\": %ld, \"wall_s\": %.6f, \"activities_per_s\": %.1f}\n", loop.c_str(),
-              activities, wall, static_cast<double>(activities) / wall);
+  std::printf("{\"loop\": \"%s\", \"activities\": %ld, \"wall_s\": %.6f, \"activities_per_s\": %.1f}\n",
+              loop.c_str(), activities, wall, static_cast<double>(activities) / wall);
   return 0;
 }

@@ -36,7 +36,8 @@ std::string short_quantity(double value, Quantity kind) {
 class CalibrateCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& root) override {
-    CLI::App* sub = root.add_subcommand("calibrate", "Fit a hardware profile from measured kernel and collective timings");
+    CLI::App* sub = root.add_subcommand("calibrate",
+                                        "Fit a hardware profile from measured kernel and collective timings");
     sub->footer(
         "Fits, per op class, a shape-aware model (tile and wave quantisation over the SMs, memory-bound\n"
         "small-M regime, launch overhead) and alpha-beta collectives, and reports each fit's error on\n"
@@ -47,13 +48,18 @@ class CalibrateCommand : public Command {
         "      --input data/measured/vidur-h100/mlp_Llama-2-7b-hf.csv \\\n"
         "      --input data/measured/vidur-h100/all_reduce_dgx.csv");
     sub->add_option("--input", inputs_, "Measurement files (repeat the flag for several)")->required();
-    sub->add_option("--format", format_, "rlsim (kernel-suite JSON) or vidur (CSV); default: by file extension")
+    sub->add_option("--format", format_,
+                    "rlsim (kernel-suite JSON) or vidur (CSV); default: by file extension")
         ->check(CLI::IsMember({"rlsim", "vidur"}));
-    sub->add_option("--hardware", hardware_, "Catalog card the efficiencies are relative to (rlsim list hardware)")->required();
+    sub->add_option("--hardware", hardware_,
+                    "Catalog card the efficiencies are relative to (rlsim list hardware)")
+        ->required();
     sub->add_option("--out", out_, "Profile YAML to write")->required();
-    sub->add_option("--date", date_, "Measurement date for the profile (default: from the input, else 'unknown')");
+    sub->add_option("--date", date_,
+                    "Measurement date for the profile (default: from the input, else 'unknown')");
     sub->add_option("--sm-count", sm_count_, "SMs of the card (default: from the input, else known cards)");
-    sub->add_option("--l2-cache", l2_text_, "L2 cache size, e.g. 50MB (default: from the input, else known cards)");
+    sub->add_option("--l2-cache", l2_text_,
+                    "L2 cache size, e.g. 50MB (default: from the input, else known cards)");
     return sub;
   }
 
@@ -79,9 +85,13 @@ class CalibrateCommand : public Command {
     std::string format = format_;
     if (format.empty()) {
       const std::string ext = std::filesystem::path(path).extension().string();
-      if (ext == ".json") format = "rlsim";
-      else if (ext == ".csv") format = "vidur";
-      else throw InputError({path, 0, 0}, "cannot tell the format from the extension; pass --format rlsim or --format vidur");
+      if (ext == ".json")
+        format = "rlsim";
+      else if (ext == ".csv")
+        format = "vidur";
+      else
+        throw InputError({path, 0, 0},
+                         "cannot tell the format from the extension; pass --format rlsim or --format vidur");
     }
     return format == "rlsim" ? import_rlsim_json(path) : import_vidur_csv(path);
   }
@@ -90,8 +100,9 @@ class CalibrateCommand : public Command {
     const auto facts = known_device_facts(s.card.name);
     s.sm_count = sm_count_ > 0 ? sm_count_ : m.sm_count > 0 ? m.sm_count : facts ? facts->sm_count : 0;
     if (s.sm_count <= 0) {
-      throw InputError(flag_location("--sm-count"), "the SM count of " + s.card.name +
-                                                        " is not in the input and not known; pass --sm-count N");
+      throw InputError(
+          flag_location("--sm-count"),
+          "the SM count of " + s.card.name + " is not in the input and not known; pass --sm-count N");
     }
     if (!l2_text_.empty()) {
       std::string why;
@@ -117,33 +128,42 @@ class CalibrateCommand : public Command {
   }
 
   void print_summary(const HardwareProfile& p) const {
-    std::cout << "profile for " << p.card << " (" << p.device << ", " << p.sm_count << " SMs) written to " << out_ << "\n";
+    std::cout << "profile for " << p.card << " (" << p.device << ", " << p.sm_count << " SMs) written to "
+              << out_ << "\n";
     if (!p.ops.empty()) {
-      std::cout << std::left << std::setw(20) << "op class" << std::setw(10) << "precision" << std::setw(8) << "points"
-                << std::setw(10) << "held out" << std::setw(10) << "MAPE" << std::setw(11) << "max err"
-                << std::setw(15) << "roofline+fit" << std::setw(11) << "datasheet" << "jitter floor\n";
+      std::cout << std::left << std::setw(20) << "op class" << std::setw(10) << "precision" << std::setw(8)
+                << "points" << std::setw(10) << "held out" << std::setw(10) << "MAPE" << std::setw(11)
+                << "max err" << std::setw(15) << "roofline+fit" << std::setw(11) << "datasheet"
+                << "jitter floor\n";
       for (const auto& op : p.ops) {
-        std::cout << std::setw(20) << to_string(op.op_class) << std::setw(10) << to_string(op.precision) << std::setw(8)
-                  << op.error.fit_points << std::setw(10) << op.error.held_out_points << std::setw(10)
-                  << percent(op.error.held_out_mape) << std::setw(11) << percent(op.error.held_out_max_error)
-                  << std::setw(15) << percent(op.error.baseline_held_out_mape) << std::setw(11)
+        std::cout << std::setw(20) << to_string(op.op_class) << std::setw(10) << to_string(op.precision)
+                  << std::setw(8) << op.error.fit_points << std::setw(10) << op.error.held_out_points
+                  << std::setw(10) << percent(op.error.held_out_mape) << std::setw(11)
+                  << percent(op.error.held_out_max_error) << std::setw(15)
+                  << percent(op.error.baseline_held_out_mape) << std::setw(11)
                   << percent(op.error.datasheet_held_out_mape)
-                  << (op.error.jitter_floor_mape > 0.0 ? percent(op.error.jitter_floor_mape) : std::string("-")) << "\n";
+                  << (op.error.jitter_floor_mape > 0.0 ? percent(op.error.jitter_floor_mape)
+                                                       : std::string("-"))
+                  << "\n";
       }
     }
     if (!p.collectives.empty()) {
-      std::cout << std::left << std::setw(12) << "collective" << std::setw(6) << "gpus" << std::setw(10) << "per node"
-                << std::setw(10) << "alpha" << std::setw(12) << "bandwidth" << std::setw(10) << "MAPE" << "max err\n";
+      std::cout << std::left << std::setw(12) << "collective" << std::setw(6) << "gpus" << std::setw(10)
+                << "per node" << std::setw(10) << "alpha" << std::setw(12) << "bandwidth" << std::setw(10)
+                << "MAPE"
+                << "max err\n";
       for (const auto& c : p.collectives) {
-        std::cout << std::setw(12) << enum_name(c.collective) << std::setw(6) << c.gpus << std::setw(10) << c.gpus_per_node
-                  << std::setw(10) << short_quantity(c.alpha_s, Quantity::duration) << std::setw(12)
-                  << short_quantity(c.bandwidth_bytes_per_s, Quantity::bandwidth) << std::setw(10)
-                  << percent(c.error.held_out_mape) << percent(c.error.held_out_max_error) << "\n";
+        std::cout << std::setw(12) << enum_name(c.collective) << std::setw(6) << c.gpus << std::setw(10)
+                  << c.gpus_per_node << std::setw(10) << short_quantity(c.alpha_s, Quantity::duration)
+                  << std::setw(12) << short_quantity(c.bandwidth_bytes_per_s, Quantity::bandwidth)
+                  << std::setw(10) << percent(c.error.held_out_mape) << percent(c.error.held_out_max_error)
+                  << "\n";
       }
     }
-    std::cout << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
-                 "efficiency and overhead, datasheet the uncalibrated roofline, on the same points; jitter\n"
-                 "floor is how far the measurements stray from the line through their neighbours in tokens.\n";
+    std::cout
+        << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
+           "efficiency and overhead, datasheet the uncalibrated roofline, on the same points; jitter\n"
+           "floor is how far the measurements stray from the line through their neighbours in tokens.\n";
   }
 
   std::vector<std::string> inputs_;

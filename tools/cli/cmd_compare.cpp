@@ -11,10 +11,10 @@
 #include "sim/platform/topology.h"
 #include "sim/process/child_pool.h"
 #include "tools/cli/command.h"
+#include "tools/cli/scenario_args.h"
 #include "tools/report/compare_report.h"
 #include "tools/report/output_dir.h"
 #include "tools/report/run_report.h"
-#include "tools/cli/scenario_args.h"
 
 namespace rlsim {
 namespace {
@@ -32,11 +32,15 @@ std::vector<std::string> split_names(const std::string& list) {
 class CompareCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& root) override {
-    CLI::App* sub = root.add_subcommand("compare", "Run one scenario under several policies and compare them");
+    CLI::App* sub =
+        root.add_subcommand("compare", "Run one scenario under several policies and compare them");
     args_.add_to(sub);
     sub->add_option("--policies", policies_, "Comma-separated policies to compare")->capture_default_str();
-    sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")->capture_default_str();
-    sub->add_option("--jobs", jobs_, "Policies simulated at once (one process each)")->capture_default_str()->check(CLI::Range(1, 64));
+    sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
+        ->capture_default_str();
+    sub->add_option("--jobs", jobs_, "Policies simulated at once (one process each)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 64));
     sub->footer(
         "Same workload and seed under each policy. colocated pools both pools when they hold the same\n"
         "card; labels tags the training pool {train, rollout} unless the scenario has 'labels:'. A\n"
@@ -94,11 +98,13 @@ class CompareCommand : public Command {
           return metrics.dump();
         },
         [&](const ChildOutcome& outcome) {
-          if (outcome.ok) rows[static_cast<size_t>(outcome.job)].metrics = nlohmann::json::parse(outcome.text);
+          if (outcome.ok)
+            rows[static_cast<size_t>(outcome.job)].metrics = nlohmann::json::parse(outcome.text);
         });
     if (!failure.ok) {
       if (failure.input_error) throw std::runtime_error(failure.text);
-      throw std::runtime_error("policy '" + rows[static_cast<size_t>(failure.job)].policy + "' failed: " + failure.text);
+      throw std::runtime_error("policy '" + rows[static_cast<size_t>(failure.job)].policy +
+                               "' failed: " + failure.text);
     }
 
     StagedOutput output(out);

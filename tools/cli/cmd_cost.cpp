@@ -7,9 +7,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "models/timing/collectives.h"
 #include "models/cost/cost_model_registry.h"
 #include "models/cost/profiled_cost_model.h"
+#include "models/timing/collectives.h"
 #include "models/units.h"
 #include "sim/scenario/profile_loader.h"
 #include "tools/cli/catalog_args.h"
@@ -35,7 +35,8 @@ struct CostTarget {
 
   void add_to(CLI::App* sub) {
     sub->add_option("--hardware", hardware, "Card from the catalog (rlsim list hardware)")->required();
-    sub->add_option("--profile", profile, "Calibrated profile YAML (rlsim calibrate); default: datasheet roofline");
+    sub->add_option("--profile", profile,
+                    "Calibrated profile YAML (rlsim calibrate); default: datasheet roofline");
     sub->add_flag("--json", json, "Print JSON: {\"seconds\": ...} and what it was computed from");
   }
 };
@@ -47,14 +48,20 @@ struct AttentionFlags {
 
   void add_to(CLI::App* sub, bool prefill) {
     sub->add_option("--batch", batch, "Sequences")->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
-    if (prefill) sub->add_option("--q-len", q_len, "Query tokens per sequence")->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
-    sub->add_option("--kv-len", kv_len, prefill ? "Keys per sequence (default: --q-len)" : "Context tokens in the KV cache")
+    if (prefill)
+      sub->add_option("--q-len", q_len, "Query tokens per sequence")
+          ->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+    sub->add_option("--kv-len", kv_len,
+                    prefill ? "Keys per sequence (default: --q-len)" : "Context tokens in the KV cache")
         ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
     sub->add_option("--q-heads", q_heads, "Query heads on this GPU")->check(CLI::Range(1, 1 << 16));
-    sub->add_option("--kv-heads", kv_heads, "KV heads on this GPU (1 = MQA / absorbed MLA)")->check(CLI::Range(1, 1 << 16));
+    sub->add_option("--kv-heads", kv_heads, "KV heads on this GPU (1 = MQA / absorbed MLA)")
+        ->check(CLI::Range(1, 1 << 16));
     sub->add_option("--head-dim", head_dim, "Head dim of q, k and v")->check(CLI::Range(1, 1 << 16));
-    sub->add_option("--qk-head-dim", qk_head_dim, "q·k dim when it differs (MLA: latent + rope)")->check(CLI::Range(1, 1 << 16));
-    sub->add_option("--v-head-dim", v_head_dim, "v dim when it differs (MLA: latent)")->check(CLI::Range(1, 1 << 16));
+    sub->add_option("--qk-head-dim", qk_head_dim, "q·k dim when it differs (MLA: latent + rope)")
+        ->check(CLI::Range(1, 1 << 16));
+    sub->add_option("--v-head-dim", v_head_dim, "v dim when it differs (MLA: latent)")
+        ->check(CLI::Range(1, 1 << 16));
     sub->add_option("--dtype", dtype, "Compute precision");
     if (!prefill) sub->add_option("--kv-dtype", kv_dtype, "KV-cache precision (default: --dtype)");
   }
@@ -80,52 +87,73 @@ class CostCommand : public Command {
         "With --profile the calibrated numbers answer (falling back to the datasheet roofline for op\n"
         "classes the profile did not measure); without it, the datasheet roofline does.\n\n"
         "Examples:\n"
-        "  rlsim cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m 4096 --n 14336 --k 4096 --json\n"
-        "  rlsim cost attention-decode --hardware H20 --batch 64 --kv-len 8192 --q-heads 64 --kv-heads 8 --kv-dtype fp8\n"
+        "  rlsim cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m 4096 --n 14336 --k "
+        "4096 --json\n"
+        "  rlsim cost attention-decode --hardware H20 --batch 64 --kv-len 8192 --q-heads 64 --kv-heads 8 "
+        "--kv-dtype fp8\n"
         "  rlsim cost attention-prefill --hardware H100 --q-len 4096 --q-heads 32 --kv-heads 8\n"
-        "  rlsim cost all-reduce --hardware H100 --profile calibrate/profiles/h100.yaml --bytes 64MiB --gpus 8");
+        "  rlsim cost all-reduce --hardware H100 --profile calibrate/profiles/h100.yaml --bytes 64MiB --gpus "
+        "8");
 
     gemm_ = sub->add_subcommand("gemm", "C[m,n] = A[m,k]·B[k,n] (grouped with --groups)");
     gemm_target_.add_to(gemm_);
     gemm_->add_option("--m", m_, "Rows: tokens")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
-    gemm_->add_option("--n", n_, "Output features")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
-    gemm_->add_option("--k", k_, "Input features")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
-    gemm_->add_option("--groups", groups_, "Independent GEMMs (MoE experts, m tokens each)")->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+    gemm_->add_option("--n", n_, "Output features")
+        ->required()
+        ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+    gemm_->add_option("--k", k_, "Input features")
+        ->required()
+        ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+    gemm_->add_option("--groups", groups_, "Independent GEMMs (MoE experts, m tokens each)")
+        ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
     gemm_->add_option("--dtype", gemm_dtype_, "Precision of A and B (bf16, fp16, fp8, int8)");
-    gemm_->footer("Example:\n  rlsim cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m 512 --n 28672 --k 8192 --json");
+    gemm_->footer(
+        "Example:\n  rlsim cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m 512 --n "
+        "28672 --k 8192 --json");
 
     decode_ = sub->add_subcommand("attention-decode", "One query token per sequence against its KV cache");
     decode_target_.add_to(decode_);
     decode_flags_.add_to(decode_, false);
-    decode_->footer("Example:\n  rlsim cost attention-decode --hardware H100 --batch 32 --kv-len 8192 --q-heads 32 --kv-heads 8 --json");
+    decode_->footer(
+        "Example:\n  rlsim cost attention-decode --hardware H100 --batch 32 --kv-len 8192 --q-heads 32 "
+        "--kv-heads 8 --json");
 
     prefill_ = sub->add_subcommand("attention-prefill", "Causal attention over a prompt chunk");
     prefill_target_.add_to(prefill_);
     prefill_flags_.add_to(prefill_, true);
-    prefill_->footer("Example:\n  rlsim cost attention-prefill --hardware H100 --batch 1 --q-len 8192 --q-heads 32 --kv-heads 8 --json");
+    prefill_->footer(
+        "Example:\n  rlsim cost attention-prefill --hardware H100 --batch 1 --q-len 8192 --q-heads 32 "
+        "--kv-heads 8 --json");
 
     all_reduce_ = sub->add_subcommand("all-reduce", "NCCL-style all-reduce of a buffer on every GPU");
     all_reduce_target_.add_to(all_reduce_);
     all_reduce_->add_option("--bytes", bytes_text_, "Buffer size on each GPU, e.g. 64MiB")->required();
     all_reduce_->add_option("--gpus", gpus_, "GPUs in the group")->check(CLI::Range(1, 1 << 20));
-    all_reduce_->add_option("--gpus-per-node", gpus_per_node_, "GPUs per node (fewer than --gpus crosses nodes; default 8)")
+    all_reduce_
+        ->add_option("--gpus-per-node", gpus_per_node_,
+                     "GPUs per node (fewer than --gpus crosses nodes; default 8)")
         ->check(CLI::Range(1, 1 << 20));
     all_reduce_->add_option("--latency", latency_text_, "Per-hop latency without a profile (default 5us)");
-    all_reduce_->footer("Example:\n  rlsim cost all-reduce --hardware H100 --profile calibrate/profiles/h100.yaml --bytes 64MiB --gpus 8 --json");
+    all_reduce_->footer(
+        "Example:\n  rlsim cost all-reduce --hardware H100 --profile calibrate/profiles/h100.yaml --bytes "
+        "64MiB --gpus 8 --json");
     return sub;
   }
 
   int run() override {
     const Catalog catalog = load_builtin_catalog();
     if (all_reduce_->parsed()) return run_all_reduce(catalog);
-    const CostTarget& target = gemm_->parsed() ? gemm_target_ : decode_->parsed() ? decode_target_ : prefill_target_;
+    const CostTarget& target = gemm_->parsed()     ? gemm_target_
+                               : decode_->parsed() ? decode_target_
+                                                   : prefill_target_;
     const HardwareSpec& card = catalog.card(target.hardware, flag_location("--hardware"));
     Op op;
     if (gemm_->parsed()) {
       op = make_grouped_gemm("gemm", groups_, m_, n_, k_, precision_option(gemm_dtype_, "--dtype"));
     } else if (decode_->parsed()) {
       const Precision dtype = precision_option(decode_flags_.dtype, "--dtype");
-      const Precision kv = decode_flags_.kv_dtype.empty() ? dtype : precision_option(decode_flags_.kv_dtype, "--kv-dtype");
+      const Precision kv =
+          decode_flags_.kv_dtype.empty() ? dtype : precision_option(decode_flags_.kv_dtype, "--kv-dtype");
       op = make_attention_decode("attention_decode", decode_flags_.shape(false), kv, dtype);
     } else {
       AttentionShape s = prefill_flags_.shape(true);
@@ -133,7 +161,8 @@ class CostCommand : public Command {
       op = make_attention_prefill("attention_prefill", s, precision_option(prefill_flags_.dtype, "--dtype"));
     }
     const auto model = cost_model(target, card);
-    const bool calibrated = model->name() == "profile" && static_cast<const ProfiledCostModel&>(*model).covers(op);
+    const bool calibrated =
+        model->name() == "profile" && static_cast<const ProfiledCostModel&>(*model).covers(op);
     const double seconds = model->seconds(op, card);
     if (target.json) {
       Json out;
@@ -147,8 +176,11 @@ class CostCommand : public Command {
       out["achieved_flops_per_s"] = op.flops / seconds;
       std::cout << out.dump(2) << "\n";
     } else {
-      std::cout << to_string(op.op_class) << " on " << card.name << ": " << readable(seconds, Quantity::duration)
-                << "  (" << (calibrated ? "calibrated profile" : model->name() == "profile" ? "not in the profile: datasheet roofline" : "datasheet roofline")
+      std::cout << to_string(op.op_class) << " on " << card.name << ": "
+                << readable(seconds, Quantity::duration) << "  ("
+                << (calibrated                   ? "calibrated profile"
+                    : model->name() == "profile" ? "not in the profile: datasheet roofline"
+                                                 : "datasheet roofline")
                 << "; " << readable(op.flops / seconds, Quantity::flop_rate) << " achieved, "
                 << readable(op.bytes / seconds, Quantity::bandwidth) << " of memory traffic)\n";
     }
@@ -161,8 +193,9 @@ class CostCommand : public Command {
     auto model = make_cost_model({kProfileCostModel, {}, flag_location("--profile")}, target.profile);
     const auto& profile = static_cast<const ProfiledCostModel&>(*model).profile();
     if (profile.card != card.name) {
-      throw InputError(flag_location("--profile"), "profile '" + target.profile + "' was fitted for " + profile.card +
-                                                       ", not " + card.name + "; its efficiencies are relative to that card");
+      throw InputError(flag_location("--profile"), "profile '" + target.profile + "' was fitted for " +
+                                                       profile.card + ", not " + card.name +
+                                                       "; its efficiencies are relative to that card");
     }
     return model;
   }
@@ -178,17 +211,21 @@ class CostCommand : public Command {
     if (!all_reduce_target_.profile.empty()) {
       const HardwareProfile profile = load_profile(all_reduce_target_.profile);
       if (profile.card != card.name) {
-        throw InputError(flag_location("--profile"), "profile was fitted for " + profile.card + ", not " + card.name);
+        throw InputError(flag_location("--profile"),
+                         "profile was fitted for " + profile.card + ", not " + card.name);
       }
       const CollectiveFit* fit = profile.find_collective(Collective::all_reduce, gpus_, per_node);
-      if (!fit) throw InputError(flag_location("--profile"), "the profile has no all-reduce measurements; drop --profile");
+      if (!fit)
+        throw InputError(flag_location("--profile"),
+                         "the profile has no all-reduce measurements; drop --profile");
       seconds = collective_seconds(*fit, gpus_, *bytes);
       source = "calibrated alpha-beta, measured at " + std::to_string(fit->gpus) + " GPUs with " +
                std::to_string(fit->gpus_per_node) + " per node";
     } else {
       auto latency = parse_quantity(latency_text_, Quantity::duration, &why);
       if (!latency) throw InputError(flag_location("--latency"), "expected " + why);
-      const LinkSpec link{per_node < gpus_ ? card.nic_bw_bytes_per_s : card.intra_node_bw_bytes_per_s, *latency};
+      const LinkSpec link{per_node < gpus_ ? card.nic_bw_bytes_per_s : card.intra_node_bw_bytes_per_s,
+                          *latency};
       seconds = all_reduce_seconds(*bytes, gpus_, link);
     }
     if (all_reduce_target_.json) {
@@ -201,8 +238,8 @@ class CostCommand : public Command {
       out["seconds"] = seconds;
       std::cout << out.dump(2) << "\n";
     } else {
-      std::cout << "all-reduce of " << format_quantity(*bytes, Quantity::bytes) << " on " << gpus_ << " x " << card.name
-                << ": " << readable(seconds, Quantity::duration) << "  (" << source << ")\n";
+      std::cout << "all-reduce of " << format_quantity(*bytes, Quantity::bytes) << " on " << gpus_ << " x "
+                << card.name << ": " << readable(seconds, Quantity::duration) << "  (" << source << ")\n";
     }
     return kExitOk;
   }

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "models/arch_params.h"
-#include "models/review/decode_accounting.h"
-#include "models/ops/module_costs.h"
 #include "models/cost/roofline.h"
+#include "models/ops/module_costs.h"
+#include "models/review/decode_accounting.h"
 #include "models/units.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"

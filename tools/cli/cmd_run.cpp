@@ -13,11 +13,14 @@ namespace {
 class RunCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& root) override {
-    CLI::App* sub = root.add_subcommand("run", "Simulate a scenario and write its metrics, trace and resolved scenario");
+    CLI::App* sub =
+        root.add_subcommand("run", "Simulate a scenario and write its metrics, trace and resolved scenario");
     args_.add_to(sub);
-    sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")->capture_default_str();
-    sub->add_option("--log", logs_,
-                    "SimGrid log setting passed through, e.g. --log root.thres:info (repeatable; default: silent)");
+    sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
+        ->capture_default_str();
+    sub->add_option(
+        "--log", logs_,
+        "SimGrid log setting passed through, e.g. --log root.thres:info (repeatable; default: silent)");
     sub->footer(
         "Writes DIR/metrics.json, DIR/trace.json (open in https://ui.perfetto.dev or chrome://tracing)\n"
         "and DIR/resolved.yaml (the scenario with every default filled in); with\n"

@@ -17,7 +17,8 @@ class ValidateCommand : public Command {
     sub->footer(
         "Checks YAML syntax, unknown keys, types, units and ranges, GPU and model names, pool\n"
         "references and that every pool is reachable. Errors print as FILE:LINE:COL: error: ...\n"
-        "and exit with code 2.\n\nExample:\n  rlsim validate scenarios/quickstart.yaml --set workload.steps=5");
+        "and exit with code 2.\n\nExample:\n  rlsim validate scenarios/quickstart.yaml --set "
+        "workload.steps=5");
     return sub;
   }
   int run() override {

@@ -8,14 +8,13 @@
 
 int main(int argc, char** argv) {
   using namespace rlsim;
-  CLI::App app{
-      "rlsim " RLSIM_VERSION
-      " - discrete-event simulator of GPU clusters running RL post-training of LLMs.\n"
-      "Runs what-if scenarios from YAML on SimGrid: rollout, agents, training and weight sync on\n"
-      "heterogeneous GPU pools, with bubbles by cause and advice on which remedy comes first.\n\n"
-      "Start with:  rlsim run scenarios/quickstart.yaml --out out/quickstart\n"
-      "Each command has its own help:  rlsim run --help",
-      "rlsim"};
+  CLI::App app{"rlsim " RLSIM_VERSION
+               " - discrete-event simulator of GPU clusters running RL post-training of LLMs.\n"
+               "Runs what-if scenarios from YAML on SimGrid: rollout, agents, training and weight sync on\n"
+               "heterogeneous GPU pools, with bubbles by cause and advice on which remedy comes first.\n\n"
+               "Start with:  rlsim run scenarios/quickstart.yaml --out out/quickstart\n"
+               "Each command has its own help:  rlsim run --help",
+               "rlsim"};
   app.set_version_flag("--version", "rlsim " RLSIM_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);

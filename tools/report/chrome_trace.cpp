@@ -60,7 +60,8 @@ std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style
   const std::string index_key = quoted(style.index_key);
   for (const Interval& interval : timeline.intervals()) {
     auto state = rendered.find(interval.state);
-    if (state == rendered.end()) state = rendered.emplace(interval.state, render(interval.state, style.state_arg)).first;
+    if (state == rendered.end())
+      state = rendered.emplace(interval.state, render(interval.state, style.state_arg)).first;
     begin_event();
     out += '{';
     out += state->second.name_and_category;

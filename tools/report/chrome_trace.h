@@ -4,9 +4,8 @@
 // tree: a 1024-GPU step has ~10^5 intervals and the tree would cost more than the simulation.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "sim/platform/timeline.h"

@@ -59,11 +59,16 @@ std::string colour(const std::string& name) {
 std::string xml_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
   }
   return out;
 }
@@ -123,13 +128,16 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
            padded(fixed(number(m, {"throughput", "samples_per_s"}), 3), 11) +
            padded(fixed(100.0 * number(m, {"bubble", "fraction"}), 1) + "%", 8);
     for (const auto& cause : causes) {
-      out += padded(fixed(100.0 * number(m["bubble"]["by_cause"], {cause.c_str()}), 1) + "%", cause.size() + 1);
+      out +=
+          padded(fixed(100.0 * number(m["bubble"]["by_cause"], {cause.c_str()}), 1) + "%", cause.size() + 1);
     }
     out += padded(fixed(number(m, {"cost", "usd_per_step"}), 2), 10) +
-           padded(fixed(number(m, {"cost", "usd_per_1m_tokens"}), 2), 11) + text(m, {"advice", "recommendation"}) + "\n";
+           padded(fixed(number(m, {"cost", "usd_per_1m_tokens"}), 2), 11) +
+           text(m, {"advice", "recommendation"}) + "\n";
   }
   for (const auto& row : rows) {
-    if (!row.metrics.is_null()) out += "  " + row.policy + ": " + text(row.metrics, {"advice", "reason"}) + "\n";
+    if (!row.metrics.is_null())
+      out += "  " + row.policy + ": " + text(row.metrics, {"advice", "reason"}) + "\n";
   }
   return out;
 }
@@ -143,11 +151,12 @@ std::string compare_csv(const std::vector<ComparedPolicy>& rows) {
   for (const auto& row : rows) {
     if (row.metrics.is_null()) continue;
     const auto& m = row.metrics;
-    out += row.policy + "," + cell(number(m, {"step_time_s", "mean"})) + "," + cell(number(m, {"throughput", "samples_per_s"})) +
-           "," + cell(number(m, {"bubble", "fraction"}));
+    out += row.policy + "," + cell(number(m, {"step_time_s", "mean"})) + "," +
+           cell(number(m, {"throughput", "samples_per_s"})) + "," + cell(number(m, {"bubble", "fraction"}));
     for (const auto& cause : causes) out += "," + cell(number(m["bubble"]["by_cause"], {cause.c_str()}));
-    out += "," + cell(number(m, {"cost", "usd_per_step"})) + "," + cell(number(m, {"cost", "usd_per_1m_tokens"})) + "," +
-           text(m, {"advice", "recommendation"}) + "\n";
+    out += "," + cell(number(m, {"cost", "usd_per_step"})) + "," +
+           cell(number(m, {"cost", "usd_per_1m_tokens"})) + "," + text(m, {"advice", "recommendation"}) +
+           "\n";
   }
   return out;
 }
@@ -193,9 +202,12 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
                     fixed(height, 0) + "\" viewBox=\"0 0 " + fixed(width, 0) + " " + fixed(height, 0) +
                     "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"13\">\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg += "<text x=\"" + fixed(kLeft, 0) + "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">GPU time per RL step by state — " +
+  svg += "<text x=\"" + fixed(kLeft, 0) +
+         "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">GPU time per RL step by state — " +
          xml_escape(scenario) + "</text>\n";
-  svg += "<text x=\"" + fixed(kLeft, 0) + "\" y=\"42\" fill=\"#555\">GPU-seconds per step (bar length); hover a segment for its value</text>\n";
+  svg +=
+      "<text x=\"" + fixed(kLeft, 0) +
+      "\" y=\"42\" fill=\"#555\">GPU-seconds per step (bar length); hover a segment for its value</text>\n";
   double y = kTop;
   for (const auto& [policy, per_step] : bars) {
     svg += "<text x=\"" + fixed(kLeft - 8, 0) + "\" y=\"" + fixed(y + kBarHeight * 0.65, 1) +
@@ -206,21 +218,22 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
       if (it == per_step.end() || widest <= 0.0) continue;
       const double w = it->second / widest * kBarWidth;
       total += it->second;
-      svg += "<rect x=\"" + fixed(x, 2) + "\" y=\"" + fixed(y, 1) + "\" width=\"" + fixed(w, 2) + "\" height=\"" +
-             fixed(kBarHeight, 0) + "\" fill=\"" + colour(state) + "\"><title>" + xml_escape(policy + " " + state) + ": " +
-             fixed(it->second, 1) + " GPU-s per step</title></rect>\n";
+      svg += "<rect x=\"" + fixed(x, 2) + "\" y=\"" + fixed(y, 1) + "\" width=\"" + fixed(w, 2) +
+             "\" height=\"" + fixed(kBarHeight, 0) + "\" fill=\"" + colour(state) + "\"><title>" +
+             xml_escape(policy + " " + state) + ": " + fixed(it->second, 1) +
+             " GPU-s per step</title></rect>\n";
       x += w;
     }
-    svg += "<text x=\"" + fixed(x + 6, 1) + "\" y=\"" + fixed(y + kBarHeight * 0.65, 1) + "\" fill=\"#333\">" +
-           fixed(total, 0) + " GPU-s</text>\n";
+    svg += "<text x=\"" + fixed(x + 6, 1) + "\" y=\"" + fixed(y + kBarHeight * 0.65, 1) +
+           "\" fill=\"#333\">" + fixed(total, 0) + " GPU-s</text>\n";
     y += kBarHeight + kGap;
   }
   for (size_t i = 0; i < states.size(); ++i) {
     const double lx = kLeft + static_cast<double>(i % 3) * 220;
     const double ly = legend_top + static_cast<double>(i / 3) * 22;
-    svg += "<rect x=\"" + fixed(lx, 0) + "\" y=\"" + fixed(ly - 11, 0) + "\" width=\"14\" height=\"14\" fill=\"" +
-           colour(states[i]) + "\"/><text x=\"" + fixed(lx + 20, 0) + "\" y=\"" + fixed(ly, 0) + "\">" +
-           xml_escape(states[i]) + "</text>\n";
+    svg += "<rect x=\"" + fixed(lx, 0) + "\" y=\"" + fixed(ly - 11, 0) +
+           "\" width=\"14\" height=\"14\" fill=\"" + colour(states[i]) + "\"/><text x=\"" +
+           fixed(lx + 20, 0) + "\" y=\"" + fixed(ly, 0) + "\">" + xml_escape(states[i]) + "</text>\n";
   }
   svg += "</svg>\n";
   return svg;
@@ -233,8 +246,8 @@ std::string card_preference_note(const Scenario& s) {
   const PhasePreference p = phase_preference({train, rollout}, s.training.weights);
   if (p.train_card.empty()) return "roofline: " + p.reason + "\n";
   const bool follows = p.train_card == train.name;
-  return "roofline: " + p.reason + ".\n  This scenario trains on " + train.name + " and rolls out on " + rollout.name +
-         (follows ? ": it follows the preference.\n" : ": it goes against the preference.\n");
+  return "roofline: " + p.reason + ".\n  This scenario trains on " + train.name + " and rolls out on " +
+         rollout.name + (follows ? ": it follows the preference.\n" : ": it goes against the preference.\n");
 }
 
 }  // namespace rlsim

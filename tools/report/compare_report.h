@@ -4,7 +4,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -23,7 +22,8 @@ struct ComparedPolicy {
 /// cause of the name table (sim/platform/gpu_state.h) a run reported, alphabetically.
 std::vector<std::string> compare_causes(const std::vector<ComparedPolicy>& rows);
 std::string compare_table(const std::string& scenario, const std::vector<ComparedPolicy>& rows);
-/// Header `policy,step_time_s,samples_per_s,bubble_fraction,<causes…>,usd_per_step,usd_per_1m_tokens,recommendation`.
+/// Header
+/// `policy,step_time_s,samples_per_s,bubble_fraction,<causes…>,usd_per_step,usd_per_1m_tokens,recommendation`.
 std::string compare_csv(const std::vector<ComparedPolicy>& rows);
 std::string compare_svg(const std::string& scenario, const std::vector<ComparedPolicy>& rows);
 /// For pools of different cards: which card the roofline says should train and which should roll

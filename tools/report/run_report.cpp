@@ -1,16 +1,18 @@
 // Serialising a run's metrics and timeline.
 #include "tools/report/run_report.h"
 
-#include "tools/report/chrome_trace.h"
-
 #include <cmath>
 #include <cstdio>
 #include <map>
 
+#include "tools/report/chrome_trace.h"
+
 namespace rlsim {
 namespace {
 
-nlohmann::json percentiles_json(const Percentiles& p) { return {{"p50", p.p50}, {"p99", p.p99}, {"mean", p.mean}}; }
+nlohmann::json percentiles_json(const Percentiles& p) {
+  return {{"p50", p.p50}, {"p99", p.p99}, {"mean", p.mean}};
+}
 
 }  // namespace
 
@@ -106,8 +108,8 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
     std::snprintf(buffer, sizeof buffer, format, v);
     return std::string(buffer);
   };
-  out += "rlsim: " + scenario.name + " (policy " + m.policy + ", seed " + std::to_string(m.seed) + ", model " +
-         scenario.model.name + ")\n";
+  out += "rlsim: " + scenario.name + " (policy " + m.policy + ", seed " + std::to_string(m.seed) +
+         ", model " + scenario.model.name + ")\n";
   add("steps", std::to_string(m.steps));
   add("simulated time", fmt("%.3f s", m.sim_time_s));
   add("step time mean / p99", fmt("%.3f s", m.step_time_s.mean) + " / " + fmt("%.3f s", m.step_time_s.p99));
@@ -120,22 +122,28 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   for (const auto& [name, fraction] : causes_by_name)
     add(("  " + name).c_str(), fmt("%.1f %%", 100.0 * fraction));
   for (const auto& [name, pool] : m.pools) {
-    add(("pool " + name).c_str(), std::to_string(pool.gpus) + " GPUs, " + fmt("%.1f %% busy", 100.0 * pool.busy_fraction) +
-                                      ", " + fmt("%.1f %% waiting", 100.0 * pool.wait_fraction));
+    add(("pool " + name).c_str(), std::to_string(pool.gpus) + " GPUs, " +
+                                      fmt("%.1f %% busy", 100.0 * pool.busy_fraction) + ", " +
+                                      fmt("%.1f %% waiting", 100.0 * pool.wait_fraction));
   }
-  add("phases per step (mean)", fmt("rollout %.2f s", m.phase_mean_s.at("rollout")) + fmt(", train %.2f s", m.phase_mean_s.at("train")) +
-                                    fmt(", sync %.2f s", m.phase_mean_s.at("weight_sync")) + fmt(", switch %.2f s", m.phase_mean_s.at("switch")));
+  add("phases per step (mean)", fmt("rollout %.2f s", m.phase_mean_s.at("rollout")) +
+                                    fmt(", train %.2f s", m.phase_mean_s.at("train")) +
+                                    fmt(", sync %.2f s", m.phase_mean_s.at("weight_sync")) +
+                                    fmt(", switch %.2f s", m.phase_mean_s.at("switch")));
   add("agents waiting on LLM", fmt("%.1f %% of agent time", 100.0 * m.agent_waits_llm));
   add("TTFT p50 / p99", fmt("%.1f ms", 1e3 * m.ttft_s.p50) + " / " + fmt("%.1f ms", 1e3 * m.ttft_s.p99));
   add("TPOT p50 / p99", fmt("%.2f ms", 1e3 * m.tpot_s.p50) + " / " + fmt("%.2f ms", 1e3 * m.tpot_s.p99));
-  add("cost", fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));
+  add("cost",
+      fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));
   if (m.faults.events > 0) {
-    add("faults", std::to_string(m.faults.events) + " events: " + std::to_string(m.faults.gpus_failed) + " GPUs failed, " +
-                      std::to_string(m.faults.gpus_stopped) + " stopped, " + fmt("%.0f GPU-s lost", m.faults.gpu_seconds_lost()) +
-                      ", " + std::to_string(m.faults.steps_delayed) + " steps delayed" +
-                      (m.faults.links_failed > 0 ? ", " + std::to_string(m.faults.links_failed) + " links down " +
-                                                       fmt("%.0f s", m.faults.link_seconds_down)
-                                                 : std::string()));
+    add("faults",
+        std::to_string(m.faults.events) + " events: " + std::to_string(m.faults.gpus_failed) +
+            " GPUs failed, " + std::to_string(m.faults.gpus_stopped) + " stopped, " +
+            fmt("%.0f GPU-s lost", m.faults.gpu_seconds_lost()) + ", " +
+            std::to_string(m.faults.steps_delayed) + " steps delayed" +
+            (m.faults.links_failed > 0 ? ", " + std::to_string(m.faults.links_failed) + " links down " +
+                                             fmt("%.0f s", m.faults.link_seconds_down)
+                                       : std::string()));
   }
   out += "advice: " + m.advice.recommendation + " - " + m.advice.reason + "\n";
   return out;

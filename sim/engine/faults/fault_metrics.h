@@ -10,12 +10,12 @@ namespace rlsim {
 struct FaultMetrics {
   int events = 0;
   int gpus_failed = 0;
-  int gpus_stopped = 0;             ///< failed ones included
+  int gpus_stopped = 0;  ///< failed ones included
   double gpu_seconds_down = 0.0;
-  double gpu_seconds_stopped = 0.0; ///< healthy GPUs waiting out a repair (`wait:fault`)
+  double gpu_seconds_stopped = 0.0;  ///< healthy GPUs waiting out a repair (`wait:fault`)
   int steps_delayed = 0;
   int links_failed = 0;
-  double link_seconds_down = 0.0;   ///< summed over link events
+  double link_seconds_down = 0.0;  ///< summed over link events
 
   double gpu_seconds_lost() const { return gpu_seconds_down + gpu_seconds_stopped; }
 };

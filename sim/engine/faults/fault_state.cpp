@@ -39,7 +39,8 @@ bool FaultState::stops(size_t e, const std::vector<simgrid::s4u::Host*>& hosts) 
   return false;
 }
 
-std::optional<size_t> FaultState::next_stop(double from, const std::vector<simgrid::s4u::Host*>& hosts) const {
+std::optional<size_t> FaultState::next_stop(double from,
+                                            const std::vector<simgrid::s4u::Host*>& hosts) const {
   for (size_t e = 0; e < spec_.events.size(); ++e) {
     if (spec_.events[e].at_s >= from && stops(e, hosts)) return e;
   }

@@ -10,9 +10,8 @@
 // messages they are carrying (their agents would wait for ever).
 #pragma once
 
-#include <simgrid/s4u.hpp>
-
 #include <optional>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
 
@@ -48,11 +47,10 @@ class FaultState {
   /// Records GpuState::down() on the failed GPUs of every event, clipped to [0, end_s).
   void record_down(Timeline& timeline, double end_s) const;
 
-
  private:
   FaultsSpec spec_;
   std::vector<std::vector<simgrid::s4u::Host*>> victims_;  ///< per event
-  std::vector<std::vector<int>> victim_tracks_;             ///< per event
+  std::vector<std::vector<int>> victim_tracks_;            ///< per event
   bool single_job_ = false;
 };
 

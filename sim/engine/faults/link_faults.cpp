@@ -1,9 +1,8 @@
 // The link-fault actor: bandwidth to a trickle at each failure, back at each repair.
 #include "sim/engine/faults/link_faults.h"
 
-#include <simgrid/s4u.hpp>
-
 #include <algorithm>
+#include <simgrid/s4u.hpp>
 #include <tuple>
 #include <vector>
 

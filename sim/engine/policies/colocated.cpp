@@ -22,15 +22,17 @@ class ColocatedPolicy : public Policy {
 
   void check(const Scenario& s) const override {
     if (s.rollout.afd) {
-      throw InputError(s.rollout.afd->where, "expected policy disaggregated, overlap or streaming with an AFD "
-                                             "rollout pool (rollout.afd), found 'colocated', which moves GPUs between phases");
+      throw InputError(s.rollout.afd->where,
+                       "expected policy disaggregated, overlap or streaming with an AFD "
+                       "rollout pool (rollout.afd), found 'colocated', which moves GPUs between phases");
     }
     const PoolSpec& rollout = *s.cluster.pool(s.rollout.pool);
     const PoolSpec& training = *s.cluster.pool(s.training.pool);
     if (rollout.card.name != training.card.name) {
-      throw InputError(training.where, "policy 'colocated' shares every GPU between phases, so the rollout pool ('" +
-                                           rollout.card.name + "') and the training pool ('" + training.card.name +
-                                           "') need the same card");
+      throw InputError(training.where,
+                       "policy 'colocated' shares every GPU between phases, so the rollout pool ('" +
+                           rollout.card.name + "') and the training pool ('" + training.card.name +
+                           "') need the same card");
     }
   }
 
@@ -48,8 +50,10 @@ class ColocatedPolicy : public Policy {
       const size_t tp = static_cast<size_t>(s.rollout.tp);
       for (size_t first = 0; first + tp <= ctx.trainer.hosts.size(); first += tp) {
         GpuGroup group;
-        group.hosts.assign(ctx.trainer.hosts.begin() + static_cast<long>(first), ctx.trainer.hosts.begin() + static_cast<long>(first + tp));
-        group.tracks.assign(ctx.trainer.tracks.begin() + static_cast<long>(first), ctx.trainer.tracks.begin() + static_cast<long>(first + tp));
+        group.hosts.assign(ctx.trainer.hosts.begin() + static_cast<long>(first),
+                           ctx.trainer.hosts.begin() + static_cast<long>(first + tp));
+        group.tracks.assign(ctx.trainer.tracks.begin() + static_cast<long>(first),
+                            ctx.trainer.tracks.begin() + static_cast<long>(first + tp));
         instances.push_back(group);
       }
       dp = static_cast<int>(all.hosts.size()) / (s.training.tp * s.training.pp);

@@ -9,9 +9,8 @@
 // off-policy, meanwhile. With labels.interruptible false no train-tagged node is lent (see
 // keep_for_training): what is left is pipeline overlap on the rollout-only nodes — with step
 // launches, exactly the schedule of `overlap`.
-#include <simgrid/s4u.hpp>
-
 #include <map>
+#include <simgrid/s4u.hpp>
 
 #include "sim/engine/policies/label_layout.h"
 #include "sim/engine/policies/phase_switch.h"
@@ -71,7 +70,9 @@ class Launcher {
       TrainingBatch& batch = batches[result.step];
       batch.add(result);
       if (batch.samples == per_step) {
-        sg4::Mailbox::by_name("label-batch-" + std::to_string(result.step))->put_init(new TrainingBatch(batch), 0)->detach();
+        sg4::Mailbox::by_name("label-batch-" + std::to_string(result.step))
+            ->put_init(new TrainingBatch(batch), 0)
+            ->detach();
         batches.erase(result.step);
       }
       launch_allowed(version);
@@ -116,8 +117,9 @@ class LabelsPolicy : public Policy {
 
   void check(const Scenario& s) const override {
     if (s.rollout.afd) {
-      throw InputError(s.rollout.afd->where, "expected policy disaggregated, overlap or streaming with an AFD "
-                                             "rollout pool (rollout.afd), found 'labels', which moves GPUs between phases");
+      throw InputError(s.rollout.afd->where,
+                       "expected policy disaggregated, overlap or streaming with an AFD "
+                       "rollout pool (rollout.afd), found 'labels', which moves GPUs between phases");
     }
   }
 
@@ -131,7 +133,8 @@ class LabelsPolicy : public Policy {
     const PhaseSwitchCosts costs = phase_switch_costs(s);
     const Preemption mode = s.labels.preemption;
     std::vector<sg4::Host*> sync_targets;
-    for (int i : layout.rollout_only) sync_targets.push_back(layout.instances[static_cast<size_t>(i)].leader());
+    for (int i : layout.rollout_only)
+      sync_targets.push_back(layout.instances[static_cast<size_t>(i)].leader());
 
     int version = 0;  // weights after training step k are version k + 1
     Launcher launcher(ctx, service, lag_.max_staleness);

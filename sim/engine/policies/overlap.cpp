@@ -1,9 +1,8 @@
 // `overlap`: pipeline overlap with bounded staleness on separate pools. A rollout loop generates
 // step k as soon as the weights of step k - max_staleness are published, while the trainer trains
 // step k-1 and syncs its weights. Steady-state step = max(rollout, train + weight sync).
-#include <simgrid/s4u.hpp>
-
 #include <mutex>
+#include <simgrid/s4u.hpp>
 
 #include "sim/engine/policies/policy.h"
 #include "sim/engine/policies/rl_step.h"
@@ -59,7 +58,8 @@ class OverlapPolicy : public Policy {
       ctx.record(ctx.trainer, GpuState::wait(WaitCause::train_waits_rollout), wait_start, train_start, step);
       trainer.train(batch->train_tokens, step);
       const double train_end = sg4::Engine::get_clock();
-      sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(), s.weight_sync.method);
+      sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(),
+                   s.weight_sync.method);
       const double sync_end = sg4::Engine::get_clock();
       ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
       service.update_weights(step + 1, lag_.weight_swap_s);

@@ -73,7 +73,8 @@ class StreamingPolicy : public Policy {
         while (batch.samples < per_mini_batch) {
           batch.add(service.wait_finished());
           ++consumed;
-          while (launched < total && launched - consumed < ahead && launched < consumed + per_step) launch_one();
+          while (launched < total && launched - consumed < ahead && launched < consumed + per_step)
+            launch_one();
         }
         const double train_start = sg4::Engine::get_clock();
         ctx.record(ctx.trainer, GpuState::wait(WaitCause::train_waits_rollout), wait_start, train_start,
@@ -81,7 +82,8 @@ class StreamingPolicy : public Policy {
         record.rollout_s += train_start - wait_start;
         trainer.train(batch.train_tokens, step);
         const double train_end = sg4::Engine::get_clock();
-        sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(), s.weight_sync.method);
+        sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(),
+                     s.weight_sync.method);
         const double sync_end = sg4::Engine::get_clock();
         ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
         service.update_weights(++version, lag_.weight_swap_s);

@@ -25,7 +25,9 @@ int LeastLoadedRouter::route(const LlmRequest&) {
   return chosen;
 }
 
-void LeastLoadedRouter::on_finish(const LlmRequest& request) { --outstanding_[static_cast<size_t>(request.instance)]; }
+void LeastLoadedRouter::on_finish(const LlmRequest& request) {
+  --outstanding_[static_cast<size_t>(request.instance)];
+}
 
 RLSIM_REGISTER_ROUTER(LeastLoadedRouter, "least_loaded", "the instance with the fewest calls outstanding");
 }  // namespace rlsim

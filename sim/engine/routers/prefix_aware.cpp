@@ -23,6 +23,7 @@ class PrefixAwareRouter : public LeastLoadedRouter {
 };
 
 }  // namespace
-RLSIM_REGISTER_ROUTER(PrefixAwareRouter, "prefix_aware",
-                      "a trajectory's later turns to the instance holding its KV prefix; first turns least-loaded");
+RLSIM_REGISTER_ROUTER(
+    PrefixAwareRouter, "prefix_aware",
+    "a trajectory's later turns to the instance holding its KV prefix; first turns least-loaded");
 }  // namespace rlsim

@@ -9,9 +9,8 @@
 // after test() does not reach the kernel, a wait_any does.
 #pragma once
 
-#include <simgrid/s4u.hpp>
-
 #include <deque>
+#include <simgrid/s4u.hpp>
 
 namespace rlsim {
 

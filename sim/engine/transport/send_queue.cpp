@@ -6,7 +6,9 @@
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
 
-SendQueue::SendQueue(sg4::Host* host) { sg4::Actor::create("send-queue", host, [this]() { run(); }); }
+SendQueue::SendQueue(sg4::Host* host) {
+  sg4::Actor::create("send-queue", host, [this]() { run(); });
+}
 
 void SendQueue::send(sg4::Mailbox* to, void* payload, uint64_t bytes) {
   queue_.push_back(Message{to, payload, bytes});

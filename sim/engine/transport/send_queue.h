@@ -9,10 +9,9 @@
 // with one queue per destination group no list grows with the burst.
 #pragma once
 
-#include <simgrid/s4u.hpp>
-
 #include <cstdint>
 #include <deque>
+#include <simgrid/s4u.hpp>
 
 namespace rlsim {
 

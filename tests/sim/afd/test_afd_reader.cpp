@@ -2,9 +2,9 @@
 // errors for bad input.
 #include <catch2/catch.hpp>
 
-#include "tests/sim/afd/afd_test_support.h"
 #include "models/arch_params.h"
 #include "sim/platform/topology.h"
+#include "tests/sim/afd/afd_test_support.h"
 
 using namespace rlsim;
 using namespace rlsim::test;

@@ -44,7 +44,9 @@ training: {pool: train}
 
 }  // namespace
 
-TEST_CASE("the AFD iteration table holds the layer-level simulation at its grid points and interpolates between them") {
+TEST_CASE(
+    "the AFD iteration table holds the layer-level simulation at its grid points and interpolates between "
+    "them") {
   const Scenario s = test::load_inline("afd-rollout", kAfdRollout).scenario;
   const AfdIterationTable table = AfdIterationTable::build(s, 2);
   REQUIRE(table.batches() == std::vector<int64_t>{1, 2, 4, 8});

@@ -1,6 +1,5 @@
 // Link faults: a failed link stalls the transfers over it until it is repaired, and only those.
 #include <catch2/catch.hpp>
-
 #include <sstream>
 
 #include "sim/engine/simulation.h"
@@ -51,7 +50,9 @@ training: {pool: train}
 
 }  // namespace
 
-TEST_CASE("a failed link stalls the weight sync over it until the repair, and a failure it does not cross changes nothing") {
+TEST_CASE(
+    "a failed link stalls the weight sync over it until the repair, and a failure it does not cross changes "
+    "nothing") {
   const StepFigures healthy = simulate_step("");
   const double sync_start = healthy.start + healthy.rollout + healthy.train;
   REQUIRE(healthy.sync > 0.0);
@@ -59,7 +60,8 @@ TEST_CASE("a failed link stalls the weight sync over it until the repair, and a 
   // then takes its usual time (less the links' few microseconds of latency, spent meanwhile).
   const double repaired = sync_start + 2.0;
   std::ostringstream during_sync;
-  during_sync << "faults: {events: [{link: [train, rollout], at: 1s, repair_after: " << (repaired - 1.0) << "s}]}\n";
+  during_sync << "faults: {events: [{link: [train, rollout], at: 1s, repair_after: " << (repaired - 1.0)
+              << "s}]}\n";
   const StepFigures stalled = simulate_step(during_sync.str());
   CHECK(stalled.links_failed == 1);
   CHECK(stalled.rollout == Approx(healthy.rollout).epsilon(1e-9));
@@ -67,8 +69,9 @@ TEST_CASE("a failed link stalls the weight sync over it until the repair, and a 
   CHECK(stalled.end > repaired + healthy.sync - 1e-4);
   // The agents' link fails and is repaired during training: no call crosses it then.
   std::ostringstream idle;
-  idle << "faults: {events: [{link: [agents, rollout], at: " << healthy.start + healthy.rollout + 0.1 * healthy.train
-       << "s, repair_after: " << 0.5 * healthy.train << "s}]}\n";
+  idle << "faults: {events: [{link: [agents, rollout], at: "
+       << healthy.start + healthy.rollout + 0.1 * healthy.train << "s, repair_after: " << 0.5 * healthy.train
+       << "s}]}\n";
   const StepFigures untouched = simulate_step(idle.str());
   CHECK(untouched.end == Approx(healthy.end).epsilon(1e-12));
 }

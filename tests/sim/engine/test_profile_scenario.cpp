@@ -1,7 +1,6 @@
 // A scenario's `profile:` makes the engine use calibrated numbers on the profile's card only.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "models/cost/cost_model_registry.h"
@@ -44,7 +43,8 @@ TEST_CASE("the profile changes times on its own card and leaves other cards to t
   double largest_change = 0.0;
   for (int64_t m : {1, 16, 96, 512, 4096, 16384}) {
     const Op gemm = make_gemm("mlp_up_proj", m, 2 * 11008, 4096);
-    largest_change = std::max(largest_change, std::abs(profiled->seconds(gemm, h100) / roofline->seconds(gemm, h100) - 1.0));
+    largest_change = std::max(largest_change,
+                              std::abs(profiled->seconds(gemm, h100) / roofline->seconds(gemm, h100) - 1.0));
     CHECK(profiled->seconds(gemm, h20) == Approx(roofline->seconds(gemm, h20)).epsilon(1e-12));
   }
   CHECK(largest_change > 0.05);

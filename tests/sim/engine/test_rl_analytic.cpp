@@ -5,7 +5,6 @@
 // and the bubble fractions that follow. Rollout, train and sync are each derived from the cost
 // model's closed forms, not read back from the engine.
 #include <catch2/catch.hpp>
-
 #include <vector>
 
 #include "models/cost/cost_model_registry.h"
@@ -55,13 +54,13 @@ Phases by_hand(const Scenario& s) {
   // All calls arrive together: one prefill of every prompt, then 255 decode iterations of the
   // batch of 8 whose mean context runs from 513 to 767 (decode time is affine in context).
   const double prefill = kCalls * prefill_seconds(s.model, card, *cost, 512, 0, 1, Precision::bf16);
-  const double iteration = decode_iteration_seconds(s.model, card, *cost, kCalls, kPrompt + 1 + (kOutput - 2) / 2.0, 1,
-                                                    Precision::bf16, Precision::bf16);
+  const double iteration = decode_iteration_seconds(
+      s.model, card, *cost, kCalls, kPrompt + 1 + (kOutput - 2) / 2.0, 1, Precision::bf16, Precision::bf16);
   p.rollout = prefill + (kOutput - 1) * iteration;
   TrainingOptions options;
   options.sequence_length = 4096;
-  const TrainingStepTime t = training_step_time(s.model, card, *cost, static_cast<int64_t>(kCalls * (kPrompt + kOutput)),
-                                                1, 1, 1, options);
+  const TrainingStepTime t = training_step_time(
+      s.model, card, *cost, static_cast<int64_t>(kCalls * (kPrompt + kOutput)), 1, 1, 1, options);
   p.train = 2 * t.forward_s + t.forward_s + t.backward_s + t.optimizer_s;  // GRPO: old log-probs + reference
   // Weights cross the rollout GPU's 400 Gbps NIC, the narrowest hop.
   p.sync = weight_bytes(s.model, Precision::bf16) / 50e9;
@@ -148,7 +147,8 @@ rollout: {tp: 1, max_batch: 64}
 training: {algorithm: grpo}
 colocation: {host_bandwidth: 25GBps}
 policy: {name: colocated}
-)").scenario;
+)")
+                         .scenario;
   const Phases p = by_hand(s);
   const auto f = simulate_figures(s);
   REQUIRE(f.step_s.size() == 4);

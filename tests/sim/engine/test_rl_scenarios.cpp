@@ -5,7 +5,6 @@
 // scenario exists to show is asserted directly. After an intended model change, regenerate the
 // file with RLSIM_PRINT_EXPECTATIONS=1 build/tests/test_sim "bundled*" and review the diff.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <iostream>
 #include <set>
@@ -25,7 +24,8 @@ Figures run_scenario(const std::string& file, const std::vector<std::string>& ov
   LoadOptions options;
   options.overrides = overrides;
   options.data_dir = RLSIM_TEST_SOURCE_DIR;
-  const Scenario s = load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/" + file, options).scenario;
+  const Scenario s =
+      load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/" + file, options).scenario;
   return test::figures_in_child([&]() {
     const RunMetrics m = simulate(s).metrics;
     Figures out;
@@ -33,7 +33,8 @@ Figures run_scenario(const std::string& file, const std::vector<std::string>& ov
     out.set("bubble_fraction", m.bubble_fraction);
     out.set("samples_per_s", m.samples_per_s);
     out.set("tpot_p50_s", m.tpot_s.p50);
-    for (const auto& [cause, fraction] : m.bubble_by_cause) out.set("wait_" + std::string(enum_name(cause)), fraction);
+    for (const auto& [cause, fraction] : m.bubble_by_cause)
+      out.set("wait_" + std::string(enum_name(cause)), fraction);
     return out;
   });
 }
@@ -46,7 +47,8 @@ void check_expectations(const std::string& name, const Figures& actual) {
     for (const auto& key : actual.names()) std::cout << "  " << key << ": " << actual.at(key) << "\n";
     return;
   }
-  const YAML::Node all = YAML::LoadFile(std::string(RLSIM_TEST_SOURCE_DIR) + "/tests/expectations/scenarios.yaml");
+  const YAML::Node all =
+      YAML::LoadFile(std::string(RLSIM_TEST_SOURCE_DIR) + "/tests/expectations/scenarios.yaml");
   const YAML::Node expected = all[name];
   REQUIRE(expected.IsMap());
   std::set<std::string> listed;
@@ -107,7 +109,8 @@ TEST_CASE("bundled afd-rollout: ping-pong micro-batches pay off only when the ba
   // context: one micro-batch against three, at 256 and at 1024 sequences.
   LoadOptions options;
   options.data_dir = RLSIM_TEST_SOURCE_DIR;
-  const Scenario s = load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/afd-rollout.yaml", options).scenario;
+  const Scenario s =
+      load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/afd-rollout.yaml", options).scenario;
   auto iteration_s = [&](int micro_batches, int64_t batch) {
     Scenario variant = s;
     variant.rollout.afd->micro_batches = micro_batches;

@@ -1,7 +1,6 @@
 // Platform tests: a lone transfer takes Σ latency + size / min bandwidth of the path the YAML
 // describes (CM02, no cross-traffic, TCP-gamma 0), and topologies are validated before building.
 #include <catch2/catch.hpp>
-
 #include <simgrid/s4u.hpp>
 
 #include "sim/platform/platform.h"
@@ -58,7 +57,8 @@ TEST_CASE("a 1 GB transfer between pools takes size/bandwidth + latency of the Y
   // NIC 2us + rollout fabric 1us + link 5us + train fabric 1us + NIC 2us; narrowest: the 80 Gbps link.
   const double by_hand = 11e-6 + 1e9 / (80e9 / 8);
   Topology topology(cluster);
-  CHECK(expected_transfer_seconds(cluster, topology, "rollout", 9, "train", 3, 1e9) == Approx(by_hand).epsilon(1e-12));
+  CHECK(expected_transfer_seconds(cluster, topology, "rollout", 9, "train", 3, 1e9) ==
+        Approx(by_hand).epsilon(1e-12));
   CHECK(simulate_transfer(cluster, "rollout", 9, "train", 3, 1e9) == Approx(by_hand).epsilon(1e-6));
 }
 
@@ -66,9 +66,11 @@ TEST_CASE("transfers inside a node use the scale-up ports, across nodes the NICs
   LoadedScenario loaded = test::load_inline("two-pools", kTwoPools);
   const ClusterSpec& cluster = loaded.scenario.cluster;
   // Same node: two H20 NVLink ports (900 GB/s, 1us each).
-  CHECK(simulate_transfer(cluster, "rollout", 0, "rollout", 5, 1e9) == Approx(2e-6 + 1e9 / 900e9).epsilon(1e-6));
+  CHECK(simulate_transfer(cluster, "rollout", 0, "rollout", 5, 1e9) ==
+        Approx(2e-6 + 1e9 / 900e9).epsilon(1e-6));
   // Node 0 to node 1: NIC, fabric, NIC at 50 GB/s.
-  CHECK(simulate_transfer(cluster, "rollout", 1, "rollout", 12, 1e9) == Approx(5e-6 + 1e9 / 50e9).epsilon(1e-6));
+  CHECK(simulate_transfer(cluster, "rollout", 1, "rollout", 12, 1e9) ==
+        Approx(5e-6 + 1e9 / 50e9).epsilon(1e-6));
 }
 
 TEST_CASE("routes between zones follow links through intermediate pools") {

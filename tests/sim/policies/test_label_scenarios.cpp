@@ -3,22 +3,25 @@
 // tolerance; a change that moves them further is a change of behaviour to explain.
 #include <catch2/catch.hpp>
 
-#include "tests/sim/policies/label_test_support.h"
 #include "models/review/phase_preference.h"
 #include "sim/scenario/scenario_loader.h"
+#include "tests/sim/policies/label_test_support.h"
 
 using namespace rlsim;
 using namespace rlsim::test;
 
-TEST_CASE("label-scheduling: labels beats the synchronous disaggregated step, and without interruption only overlap is left") {
+TEST_CASE(
+    "label-scheduling: labels beats the synchronous disaggregated step, and without interruption only "
+    "overlap is left") {
   const PolicyRun disaggregated = simulate_scenario("label-scheduling.yaml", "disaggregated");
   const PolicyRun overlap = simulate_scenario("label-scheduling.yaml", "overlap");
   const PolicyRun labels = simulate_scenario("label-scheduling.yaml", "labels");
   const PolicyRun stuck =
       simulate_scenario("label-scheduling.yaml", "labels", {"labels.interruptible=false"});
-  INFO("disaggregated " << disaggregated.step_s << " s, bubble " << disaggregated.bubble << "; overlap " << overlap.step_s
-                        << " s, bubble " << overlap.bubble << "; labels " << labels.step_s << " s, bubble "
-                        << labels.bubble << "; labels (not interruptible) " << stuck.step_s << " s, bubble " << stuck.bubble);
+  INFO("disaggregated " << disaggregated.step_s << " s, bubble " << disaggregated.bubble << "; overlap "
+                        << overlap.step_s << " s, bubble " << overlap.bubble << "; labels " << labels.step_s
+                        << " s, bubble " << labels.bubble << "; labels (not interruptible) " << stuck.step_s
+                        << " s, bubble " << stuck.bubble);
   // The synchronous step waits more than 30%: the advisor says label scheduling.
   CHECK(disaggregated.bubble > 0.30);
   CHECK(disaggregated.advice == "label_scheduling");
@@ -38,13 +41,15 @@ TEST_CASE("label-scheduling: labels beats the synchronous disaggregated step, an
   CHECK(labels.bubble == Approx(0.413).epsilon(0.05));
 }
 
-TEST_CASE("label-scheduling with rolling launches: the tail is filled with next-step work and lending cuts the bubble") {
+TEST_CASE(
+    "label-scheduling with rolling launches: the tail is filled with next-step work and lending cuts the "
+    "bubble") {
   const PolicyRun rolling = simulate_scenario("label-scheduling.yaml", "labels", {"labels.launch=rolling"});
   const PolicyRun stuck = simulate_scenario("label-scheduling.yaml", "labels",
                                             {"labels.launch=rolling", "labels.interruptible=false"});
   const PolicyRun step = simulate_scenario("label-scheduling.yaml", "labels");
-  INFO("rolling " << rolling.step_s << " s, bubble " << rolling.bubble << "; not interruptible " << stuck.step_s
-                  << " s, bubble " << stuck.bubble);
+  INFO("rolling " << rolling.step_s << " s, bubble " << rolling.bubble << "; not interruptible "
+                  << stuck.step_s << " s, bubble " << stuck.bubble);
   CHECK(rolling.step_s < 0.8 * step.step_s);
   // Without lending, the bubble is back near the synchronous loop's; the rolling pipeline stays.
   CHECK(stuck.bubble > rolling.bubble + 0.15);
@@ -73,14 +78,17 @@ TEST_CASE("label-agentic: lending the training nodes to a tool-heavy rollout pay
 TEST_CASE("heterogeneous: the roofline says H800 trains and H20 decodes, costs per step compared") {
   LoadOptions options;
   options.data_dir = RLSIM_TEST_SOURCE_DIR;
-  const Scenario s = load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/heterogeneous.yaml", options).scenario;
-  const PhasePreference p = phase_preference({s.cluster.pool("train")->card, s.cluster.pool("rollout")->card}, Precision::bf16);
+  const Scenario s =
+      load_scenario(std::string(RLSIM_TEST_SOURCE_DIR) + "/scenarios/heterogeneous.yaml", options).scenario;
+  const PhasePreference p =
+      phase_preference({s.cluster.pool("train")->card, s.cluster.pool("rollout")->card}, Precision::bf16);
   CHECK(p.train_card == "H800");
   CHECK(p.rollout_card == "H20");
   const PolicyRun hetero = simulate_scenario("heterogeneous.yaml", "disaggregated");
   const PolicyRun h800 =
       simulate_scenario("heterogeneous.yaml", "disaggregated", {"cluster.pools.rollout.gpu=H800"});
-  INFO("H20 rollout " << hetero.usd_per_step << " USD/step, H800 rollout " << h800.usd_per_step << " USD/step");
+  INFO("H20 rollout " << hetero.usd_per_step << " USD/step, H800 rollout " << h800.usd_per_step
+                      << " USD/step");
   CHECK(hetero.usd_per_step > 0.0);
   CHECK(hetero.usd_per_1m_tokens > 0.0);
   // Decode is memory-bound: H20 (4.0 TB/s) generates faster than H800 (3.35 TB/s), for less.

@@ -3,7 +3,6 @@
 // no generated token is lost or redone — and a migrated call finishes on another instance with
 // its remaining tokens only.
 #include <catch2/catch.hpp>
-
 #include <simgrid/s4u.hpp>
 
 #include "models/arch_params.h"
@@ -120,8 +119,8 @@ TEST_CASE("a call preempted with save_kv resumes with exactly its remaining toke
   CHECK(restore == Approx(save).epsilon(1e-12));
   // The KV moved is the prompt plus the tokens generated so far: a whole number of tokens.
   LoadedScenario loaded = test::load_inline("preempt", kTwoInstances);
-  const double seconds_per_token =
-      kv_bytes_per_token(loaded.scenario.model, Precision::bf16) / loaded.scenario.rollout.swap_bandwidth_bytes_per_s;
+  const double seconds_per_token = kv_bytes_per_token(loaded.scenario.model, Precision::bf16) /
+                                   loaded.scenario.rollout.swap_bandwidth_bytes_per_s;
   const double kv_tokens = save / seconds_per_token;
   CHECK(kv_tokens == Approx(std::round(kv_tokens)).margin(1e-6));
   CHECK(kv_tokens > 1000.0);
@@ -140,7 +139,7 @@ TEST_CASE("a call preempted with recompute pays a re-prefill instead of KV trans
   const PreemptRun preempted = simulate_call(plain.finish_s / 2.0, 3.0, Preemption::recompute);
   CHECK(preempted.switching_s.empty());
   const double extra = preempted.finish_s - plain.finish_s - (preempted.resumed_s - preempted.stopped_s);
-  CHECK(extra > 0.0);               // the re-prefill of prompt + generated tokens
+  CHECK(extra > 0.0);  // the re-prefill of prompt + generated tokens
   CHECK(extra < 0.05 * plain.finish_s);
 }
 
@@ -149,7 +148,7 @@ TEST_CASE("a migrated call finishes on the other instance without waiting for th
   const PreemptRun migrated = simulate_call(plain.finish_s / 2.0, 1000.0, Preemption::migrate);
   CHECK(plain.finished_on == 0);
   CHECK(migrated.finished_on == 1);
-  CHECK(migrated.finish_s < migrated.resumed_s);    // did not wait for instance 0
+  CHECK(migrated.finish_s < migrated.resumed_s);     // did not wait for instance 0
   CHECK(migrated.finish_s > plain.finish_s);         // paid a re-prefill on the new instance
   CHECK(migrated.finish_s < plain.finish_s * 1.05);  // but no token was generated twice
 }

@@ -52,8 +52,8 @@ TEST_CASE("defaults come from the catalog and the schema") {
 
 TEST_CASE("overrides with --set reach any field, list items by index or by name") {
   Scenario s = test::load_inline("minimal", kMinimal,
-                                 {"cluster.pools.rollout.nodes=4", "cluster.links.0.bandwidth=800Gbps", "seed=9",
-                                  "workload.output_tokens=2048"})
+                                 {"cluster.pools.rollout.nodes=4", "cluster.links.0.bandwidth=800Gbps",
+                                  "seed=9", "workload.output_tokens=2048"})
                    .scenario;
   CHECK(s.cluster.pools[0].nodes == 4);
   CHECK(s.cluster.links[0].params.bandwidth_bytes_per_s == Approx(100e9));
