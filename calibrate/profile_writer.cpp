@@ -95,6 +95,19 @@ std::string profile_to_yaml(const HardwareProfile& p) {
         << "    max_message: " << quantity(c.max_bytes, Quantity::bytes) << "\n";
     write_error(out, c.error, "    ", false);
   }
+  if (!p.engine.empty()) {
+    // The inference engine's time beyond kernels, seconds (models/timing/engine_overhead.h).
+    out << "engine:  # fitted from measured iteration times (rlsim calibrate --format serving)\n";
+    auto term = [&](const char* key, const std::optional<double>& value) {
+      if (value) out << "  " << key << ": " << number(*value) << "\n";
+    };
+    term("cpu_fixed_s", p.engine.cpu_fixed_s);
+    term("cpu_per_sequence_s", p.engine.cpu_per_sequence_s);
+    term("cpu_per_token_s", p.engine.cpu_per_token_s);
+    term("launch_gap_per_layer_s", p.engine.launch_gap_per_layer_s);
+    term("graph_gap_per_layer_s", p.engine.graph_gap_per_layer_s);
+    write_error(out, p.engine_error, "  ", false);
+  }
   return out.str();
 }
 

@@ -14,6 +14,7 @@
 #include "models/hardware.h"
 #include "models/named_enum.h"
 #include "models/ops/op.h"
+#include "models/timing/engine_overhead.h"
 
 namespace rlsim {
 
@@ -103,6 +104,10 @@ struct HardwareProfile {
   std::vector<ProfileSource> sources;
   std::vector<OpClassProfile> ops;  ///< at most one per (op class, precision)
   std::vector<CollectiveFit> collectives;
+  /// The inference engine's time beyond kernels measured on this card (`engine:`, optional):
+  /// overrides the scenario's engine preset term by term (models/timing/engine_overhead.h).
+  EngineOverheadOverride engine;
+  FitError engine_error;  ///< held-out error of the serving fit that produced `engine`
 
   /// The fit for `op`: same class and precision, else same class at bf16, else same class at any
   /// precision (efficiencies are relative to the datasheet peak of the op's own precision).

@@ -9,11 +9,13 @@
 #include <string>
 
 #include "models/cost/cost_model.h"
+#include "models/cost/profile.h"
 #include "models/hardware.h"
 #include "models/model_arch.h"
 #include "models/precision.h"
 #include "models/registry/param_schema.h"
 #include "models/timing/decode_iteration_time.h"
+#include "models/timing/engine_overhead.h"
 #include "sim/afd/afd_iteration_table.h"
 #include "sim/engine/request.h"
 #include "sim/engine/scheduling/prefill_first.h"
@@ -35,12 +37,17 @@ struct InstanceConfig {
   double swap_bytes_per_s = RolloutSpec{}.swap_bandwidth_bytes_per_s;  ///< host link per GPU for KV swap
   double scale_up_bytes_per_s = 0.0;                                   ///< TP all-reduce link
   double scale_up_latency_s = 0.0;
+  /// The TP all-reduce as measured on this card (the scenario's calibrated profile); unset: a ring
+  /// over the scale-up link.
+  std::optional<CollectiveFit> allreduce_fit;
   double output_bytes_per_token = kWireBytesPerToken;  ///< reply payload (token ids)
   double restart_s = 0.0;                              ///< reloading after a fault is repaired
   /// The replica scheduler (sim/engine/scheduling/replica_scheduler.h) by registered name, and its
   /// parameters (unset: the entry's defaults).
   std::string scheduler = kPrefillFirstScheduler;
   std::optional<ParamValues> scheduler_params;
+  /// The engine's time beyond kernels (CPU work, launch gaps); default: none ("ideal").
+  EngineOverhead engine;
   /// Decode iteration times of this model on this card and TP (shared by the instances alike;
   /// unset for AFD instances).
   std::shared_ptr<const DecodeIterationTime> decode_cost;

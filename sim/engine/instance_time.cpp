@@ -1,5 +1,5 @@
-// The instance's time formulas: decode and prefill on the cost model, TP all-reduces by the
-// alpha-beta model, KV swaps over the host link, and the decode-stretch quadratic.
+// The instance's time formulas: iterations on the cost model plus the engine's terms, TP
+// all-reduces by the alpha-beta model, KV swaps over the host link, and the decode-stretch quadratic.
 #include "sim/engine/instance_time.h"
 
 #include <algorithm>
@@ -7,31 +7,57 @@
 #include <cstdint>
 
 #include "models/arch_params.h"
-#include "models/timing/collectives.h"
 #include "models/timing/inference_time.h"
 
 namespace rlsim {
 
 double InstanceTime::iteration_s(double batch, double mean_context) const {
-  const auto b = static_cast<int64_t>(batch);
-  if (config_.afd_table) return config_.afd_table->seconds(b, mean_context);
-  return config_.decode_cost->seconds(b, mean_context) + tp_allreduce_s(batch);
+  return forward_s(ForwardBatch{static_cast<int64_t>(batch), mean_context, {}});
 }
 
 double InstanceTime::prefill_s(double tokens, double context_tokens) const {
-  return prefill_seconds(*config_.model, *config_.card, *config_.cost, static_cast<int64_t>(tokens),
-                         static_cast<int64_t>(context_tokens), config_.tp, config_.weights) +
-         tp_allreduce_s(tokens);
+  return forward_s(
+      ForwardBatch{0, 0.0, {{static_cast<int64_t>(tokens), static_cast<int64_t>(context_tokens)}}});
+}
+
+IterationTerms InstanceTime::terms(const ForwardBatch& batch) const {
+  if (!batch.has_prefill() && config_.decode_cost) {
+    // The hot path: decode-only iterations from the memoised table.
+    return with_engine(batch, config_.decode_cost->seconds(batch.decode_sequences, batch.decode_mean_context),
+                       tp_allreduce_s(static_cast<double>(batch.tokens())));
+  }
+  if (config_.afd_table) {
+    // AFD: decode from the layer-level table (its transfers included); prefill on the attention
+    // GPUs as one TP group.
+    ForwardBatch prefill = batch;
+    prefill.decode_sequences = 0;
+    double kernels_s = batch.decode_sequences > 0
+                           ? config_.afd_table->seconds(batch.decode_sequences, batch.decode_mean_context)
+                           : 0.0;
+    double allreduce_s = 0.0;
+    if (prefill.has_prefill()) {
+      kernels_s += forward_batch_seconds(*config_.model, *config_.card, *config_.cost, prefill, config_.tp,
+                                         config_.weights, config_.kv);
+      allreduce_s = tp_allreduce_s(static_cast<double>(prefill.tokens()));
+    }
+    return with_engine(batch, kernels_s, allreduce_s);
+  }
+  return with_engine(batch,
+                     forward_batch_seconds(*config_.model, *config_.card, *config_.cost, batch, config_.tp,
+                                           config_.weights, config_.kv),
+                     tp_allreduce_s(static_cast<double>(batch.tokens())));
+}
+
+IterationTerms InstanceTime::with_engine(const ForwardBatch& batch, double kernels_s,
+                                         double allreduce_s) const {
+  const IterationShape shape{config_.model->layers, batch.sequences(), batch.tokens(), batch.has_prefill()};
+  return iteration_terms(config_.engine, shape, kernels_s, allreduce_s);
 }
 
 double InstanceTime::tp_allreduce_s(double tokens) const {
-  if (config_.tp <= 1) return 0.0;
-  const LinkSpec link{config_.scale_up_bytes_per_s, config_.scale_up_latency_s};
-  const int per_forward = tp_allreduces_per_forward(*config_.model);
-  return per_forward *
-         all_reduce_seconds(
-             tokens * tp_allreduce_bytes_per_token(*config_.model, Precision::bf16) / per_forward, config_.tp,
-             link);
+  return tp_allreduce_seconds(*config_.model, tokens, config_.tp,
+                              LinkSpec{config_.scale_up_bytes_per_s, config_.scale_up_latency_s},
+                              config_.allreduce_fit ? &*config_.allreduce_fit : nullptr);
 }
 
 double InstanceTime::kv_swap_s(double kv_tokens) const {

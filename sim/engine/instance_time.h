@@ -1,10 +1,13 @@
 // InstanceTime: how long an inference instance's work takes, in seconds, every formula written
-// once: a decode iteration, a prefill, the tensor-parallel all-reduces of a forward pass, and moving
-// KV between GPU and host memory. DecodeStretch is the arithmetic of a decode stretch (several
-// iterations run as one exec) cut short by an arriving message. Pure functions of the instance's
-// configuration: no SimGrid, no state.
+// once: an iteration (a decode step, a prefill, or both batched as one forward pass) with the
+// engine's time beyond kernels (CPU work, launch gaps: models/timing/engine_overhead.h), the
+// tensor-parallel all-reduces of a forward pass, and moving KV between GPU and host memory.
+// DecodeStretch is the arithmetic of a decode stretch (several iterations run as one exec) cut
+// short by an arriving message. Pure functions of the instance's configuration: no SimGrid, no state.
 #pragma once
 
+#include "models/timing/engine_overhead.h"
+#include "models/timing/forward_batch_time.h"
 #include "sim/engine/instance_config.h"
 
 namespace rlsim {
@@ -16,16 +19,23 @@ class InstanceTime {
 
   /// One decode iteration of `batch` sequences attending to `mean_context` tokens on average.
   double iteration_s(double batch, double mean_context) const;
-  /// A prefill of `tokens` new tokens after `context_tokens` already in KV.
+  /// A prefill of `tokens` new tokens after `context_tokens` already in KV, alone in its iteration.
   double prefill_s(double tokens, double context_tokens) const;
+  /// One iteration computing `batch` (decoding sequences and prefill chunks) as one forward pass.
+  double forward_s(const ForwardBatch& batch) const { return terms(batch).total_s(); }
+  /// The same, split into kernels, all-reduces, launch gaps and CPU.
+  IterationTerms terms(const ForwardBatch& batch) const;
   /// The TP all-reduces of one forward pass over `tokens` tokens (0 without tensor parallelism):
-  /// two ring all-reduces of the hidden state per layer over the scale-up link.
+  /// two all-reduces of the hidden state per layer, as the profile measured them or a ring over the
+  /// scale-up link.
   double tp_allreduce_s(double tokens) const;
   /// Moving `kv_tokens` of KV between the group's GPUs and host memory, each GPU its 1/tp share
   /// over its own host link (swap preemption, save_kv, and their restores).
   double kv_swap_s(double kv_tokens) const;
 
  private:
+  IterationTerms with_engine(const ForwardBatch& batch, double kernels_s, double allreduce_s) const;
+
   const InstanceConfig& config_;
 };
 

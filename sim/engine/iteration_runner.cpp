@@ -2,6 +2,7 @@
 #include "sim/engine/iteration_runner.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -10,26 +11,38 @@ void IterationRunner::run(const IterationPlan& plan, int version, const sg4::Com
                           const Complete& complete) {
   if (plan.swap_out_tokens > 0.0)
     gpus_.run_busy(time_.kv_swap_s(plan.swap_out_tokens), GpuState::switching());
-  if (!plan.prefill.empty()) prefill(plan.prefill, version);
-  if (plan.decode_iterations > 0) decode(plan.decode, plan.decode_iterations, version, interrupt);
+  if (!plan.prefill.empty()) {
+    prefill(plan, version);
+  } else if (plan.decode_iterations > 0) {
+    decode(plan.decode, plan.decode_iterations, version, interrupt);
+  }
   complete_finished(complete);
 }
 
-void IterationRunner::prefill(const std::vector<PrefillWork>& work, int version) {
-  double total_s = 0.0, restore_s = 0.0;
-  for (const PrefillWork& w : work) {
-    const double seconds =
-        w.restore ? time_.kv_swap_s(w.tokens) : time_.prefill_s(w.tokens, w.context_tokens);
-    total_s += seconds;
-    if (w.restore) restore_s += seconds;
+void IterationRunner::prefill(const IterationPlan& plan, int version) {
+  // Restores copy KV back first; then the prefill chunks, with the decoding sequences of a mixed
+  // iteration, run as one forward pass.
+  double restore_s = 0.0;
+  ForwardBatch batch;
+  for (const PrefillWork& w : plan.prefill) {
+    if (w.restore) {
+      restore_s += time_.kv_swap_s(w.tokens);
+    } else {
+      batch.chunks.push_back({std::llround(w.tokens), std::llround(w.context_tokens)});
+    }
+  }
+  if (!plan.decode.empty()) {
+    batch.decode_sequences = static_cast<int64_t>(plan.decode.size());
+    batch.decode_mean_context = replica_.kv_used(plan.decode) / static_cast<double>(plan.decode.size());
   }
   gpus_.run_busy(restore_s, GpuState::switching());  // KV coming back from host memory
-  gpus_.run_busy(total_s - restore_s, GpuState::busy(Phase::rollout));
+  if (batch.tokens() > 0) gpus_.run_busy(time_.forward_s(batch), GpuState::busy(Phase::rollout));
   std::vector<size_t> prompts_done;
-  for (const PrefillWork& w : work) {
+  for (const PrefillWork& w : plan.prefill) {
     if (w.completes_prompt) prompts_done.push_back(w.sequence);
   }
   replica_.prefilled(prompts_done, sg4::Engine::get_clock(), version);
+  if (!plan.decode.empty()) replica_.generated(plan.decode, 1.0, version);
 }
 
 void IterationRunner::decode(const std::vector<size_t>& sequences, long iterations, int version,

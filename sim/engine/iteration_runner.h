@@ -1,9 +1,10 @@
 // IterationRunner: runs one iteration's plan (scheduling/replica_scheduler.h) on an instance's GPU
 // group: it costs the plan with InstanceTime, runs it as execs on the calling actor (the instance's),
 // records it on the group's timeline, and accounts the tokens generated in the ReplicaState. Plan
-// parts run one after the other: the swap-out of preempted KV, the prefill (restores of swapped KV
-// first, recorded as `switching`), then the decode stretch, which a message arriving on the
-// instance's mailbox cuts short at an iteration boundary.
+// parts run one after the other: the swap-out of preempted KV, then either the prefill (restores of
+// swapped KV first, recorded as `switching`; then all prefill chunks, with the plan's decoding
+// sequences when it has both, as ONE forward pass, one iteration) or a decode stretch, which a
+// message arriving on the instance's mailbox cuts short at an iteration boundary.
 #pragma once
 
 #include <functional>
@@ -33,7 +34,7 @@ class IterationRunner {
            const Complete& complete);
 
  private:
-  void prefill(const std::vector<PrefillWork>& work, int version);
+  void prefill(const IterationPlan& plan, int version);
   void decode(const std::vector<size_t>& sequences, long iterations, int version,
               const simgrid::s4u::CommPtr& interrupt);
   /// Runs a decode stretch; returns the iterations done (fewer when `interrupt` completes first).

@@ -6,9 +6,27 @@
 #include <memory>
 
 #include "models/arch_params.h"
+#include "sim/scenario/profile_loader.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
+
+namespace {
+
+/// The rollout's engine preset on `card`, with what the scenario's calibrated profile measured
+/// when it was fitted for that card: its engine terms and its TP all-reduce.
+void apply_engine(const Scenario& s, const HardwareSpec& card, int tp, InstanceConfig& config) {
+  config.engine = s.rollout.engine_overhead;
+  config.allreduce_fit.reset();
+  if (s.profile.empty()) return;
+  const HardwareProfile profile = load_profile(s.profile);
+  if (profile.card != card.name) return;
+  config.engine = profile.engine.applied_to(config.engine);
+  if (const CollectiveFit* fit = profile.find_collective(Collective::all_reduce, tp, tp))
+    config.allreduce_fit = *fit;
+}
+
+}  // namespace
 
 RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::vector<GpuGroup> groups,
                                RolloutMonitor& monitor)
@@ -39,10 +57,13 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.scale_up_latency_s = pool.intra_node.latency_s;
   config.output_bytes_per_token = kWireBytesPerToken;
   config.restart_s = s.faults.restart_s;
+  config.scheduler = s.rollout.scheduler.name;
+  config.scheduler_params = s.rollout.scheduler.params;
   auto decode_cost_on = [&](const HardwareSpec& card) {
     return std::make_shared<const DecodeIterationTime>(s.model, card, cost_, s.rollout.tp, s.rollout.weights,
                                                        s.rollout.kv_cache);
   };
+  apply_engine(s, pool.card, s.rollout.tp, config);
   if (s.rollout.afd) {
     config.tp = s.rollout.afd->attention_gpus;
     config.kv_capacity_tokens =
@@ -63,6 +84,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
                                                   s.rollout.kv_cache, s.rollout.activation_memory_fraction);
       own.scale_up_bytes_per_s = other.intra_node.bandwidth_bytes_per_s / 2.0;
       own.scale_up_latency_s = other.intra_node.latency_s;
+      apply_engine(s, other.card, own.tp, own);
       auto [lent, first] = lent_cards.emplace(other.name, nullptr);
       if (first) lent->second = decode_cost_on(other.card);
       own.decode_cost = lent->second;

@@ -1,10 +1,11 @@
-// Loading the hardware and model catalogs from YAML.
+// Loading the hardware, model and engine catalogs from YAML.
 #include "sim/scenario/catalog.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
+#include "sim/scenario/engine_reader.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
@@ -139,37 +140,45 @@ ModelArch read_model(YamlReader& r) {
 
 }  // namespace
 
-const HardwareSpec& Catalog::card(const std::string& name, const SourceLocation& where) const {
-  auto it = hardware.find(name);
-  if (it == hardware.end()) {
-    std::string message = "unknown GPU '" + name + "'";
-    if (auto near = nearest_key(name, hardware_names())) message += "; did you mean '" + *near + "'?";
-    throw InputError(where, message + " Known GPUs: " + join(hardware_names()));
+namespace {
+
+template <class Row>
+std::vector<std::string> names_of(const std::map<std::string, Row>& rows) {
+  std::vector<std::string> names;
+  for (const auto& [name, row] : rows) names.push_back(name);
+  return names;
+}
+
+/// The row `name` of `rows`, or an InputError at `where`: "unknown <what> 'x'; did you mean …".
+template <class Row>
+const Row& row_named(const std::map<std::string, Row>& rows, const std::string& name, const std::string& what,
+                     const std::string& plural, const SourceLocation& where) {
+  auto it = rows.find(name);
+  if (it == rows.end()) {
+    std::string message = "unknown " + what + " '" + name + "'";
+    if (auto near = nearest_key(name, names_of(rows))) message += "; did you mean '" + *near + "'?";
+    throw InputError(where, message + " Known " + plural + ": " + join(names_of(rows)));
   }
   return it->second;
+}
+
+}  // namespace
+
+const HardwareSpec& Catalog::card(const std::string& name, const SourceLocation& where) const {
+  return row_named(hardware, name, "GPU", "GPUs", where);
 }
 
 const ModelArch& Catalog::model(const std::string& name, const SourceLocation& where) const {
-  auto it = models.find(name);
-  if (it == models.end()) {
-    std::string message = "unknown model '" + name + "'";
-    if (auto near = nearest_key(name, model_names())) message += "; did you mean '" + *near + "'?";
-    throw InputError(where, message + " Known models: " + join(model_names()));
-  }
-  return it->second;
+  return row_named(models, name, "model", "models", where);
 }
 
-std::vector<std::string> Catalog::hardware_names() const {
-  std::vector<std::string> names;
-  for (const auto& [name, card] : hardware) names.push_back(name);
-  return names;
+const EngineOverhead& Catalog::engine(const std::string& name, const SourceLocation& where) const {
+  return row_named(engines, name, "engine", "engines", where);
 }
 
-std::vector<std::string> Catalog::model_names() const {
-  std::vector<std::string> names;
-  for (const auto& [name, model] : models) names.push_back(name);
-  return names;
-}
+std::vector<std::string> Catalog::hardware_names() const { return names_of(hardware); }
+std::vector<std::string> Catalog::model_names() const { return names_of(models); }
+std::vector<std::string> Catalog::engine_names() const { return names_of(engines); }
 
 std::string default_data_dir() {
   if (const char* env = std::getenv("RLSIM_DATA_DIR"); env && *env) return env;
@@ -186,6 +195,10 @@ void load_catalog_file(const std::string& path, Catalog& catalog) {
   for (YamlReader& row : root.map_list_or_empty("models")) {
     ModelArch model = read_model(row);
     catalog.models[model.name] = std::move(model);
+  }
+  for (YamlReader& row : root.map_list_or_empty("engines")) {
+    EngineOverhead engine = read_engine_preset(row);
+    catalog.engines[engine.name] = std::move(engine);
   }
   root.finish();
 }

@@ -4,6 +4,7 @@
 #include "models/cost/cost_model_registry.h"
 #include "models/cost/profiled_cost_model.h"
 #include "models/cost/roofline_cost_model.h"
+#include "sim/scenario/engine_reader.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
@@ -98,6 +99,13 @@ HardwareProfile read_profile(const YamlSource& source) {
     p.ops.push_back(std::move(read));
   }
   for (YamlReader& c : r.map_list_or_empty("collectives")) p.collectives.push_back(read_collective(c));
+  if (r.has("engine")) {
+    YamlReader engine = r.map("engine");
+    p.engine = read_engine_terms(engine);
+    YamlReader error = engine.map_or_empty("error");
+    p.engine_error = read_error(error);
+    engine.finish();
+  }
   r.finish();
   return p;
 }

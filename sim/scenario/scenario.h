@@ -17,6 +17,7 @@
 #include "models/model_arch.h"
 #include "models/precision.h"
 #include "models/registry/registry.h"
+#include "models/timing/engine_overhead.h"
 #include "sim/scenario/choices.h"
 #include "sim/scenario/distribution.h"
 #include "sim/scenario/fault_spec.h"
@@ -117,6 +118,9 @@ struct RolloutSpec {
   double swap_bandwidth_bytes_per_s = 25e9;       ///< host link per GPU for KV swap
   double activation_memory_fraction = 0.1;        ///< card memory kept for activations and workspace
   std::optional<AfdRolloutSpec> afd;              ///< set: the instances are AFD instances
+  PluginSpec scheduler{"prefill_first"};          ///< batching of each replica (sim/engine/scheduling/)
+  std::string engine = "vllm-v1";                 ///< engine preset (scenarios/catalog/engines.yaml)
+  EngineOverhead engine_overhead;                 ///< that preset's terms, resolved by the loader
 };
 
 struct TrainingSpec {

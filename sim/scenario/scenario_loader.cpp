@@ -68,7 +68,7 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
   return a;
 }
 
-RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
+RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog) {
   const RolloutSpec d;
   RolloutSpec s;
   s.pool = r.text_or("pool", cluster.pools.front().name);
@@ -87,6 +87,10 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster) {
       r.quantity_or("swap_bandwidth", Quantity::bandwidth, d.swap_bandwidth_bytes_per_s);
   s.activation_memory_fraction =
       r.number_or("activation_memory_fraction", d.activation_memory_fraction, 0.0, 0.9);
+  s.scheduler =
+      read_plugin(r, "scheduler", ReplicaSchedulerRegistry::instance(), "scheduler", d.scheduler.name);
+  s.engine = r.text_or("engine", d.engine);
+  s.engine_overhead = catalog.engine(s.engine, r.has("engine") ? r.where("engine") : r.where());
   if (r.has("afd")) {
     YamlReader a = r.map("afd");
     s.afd = read_afd_rollout(a, s, cluster);
@@ -215,7 +219,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   YamlReader workload = root.map("workload");
   s.workload = read_workload(workload);
   YamlReader rollout = root.map_or_empty("rollout");
-  s.rollout = read_rollout(rollout, s.cluster);
+  s.rollout = read_rollout(rollout, s.cluster, loaded.catalog);
   YamlReader training = root.map_or_empty("training");
   s.training = read_training(training, s.cluster);
   if (s.rollout.afd && s.training.pool == s.rollout.afd->ffn_pool) {

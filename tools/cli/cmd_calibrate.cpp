@@ -1,5 +1,6 @@
 // `rlsim calibrate --input F... --hardware H --out P.yaml`: fits a hardware profile from measured
-// kernel and collective timings (our kernel suite's JSON, or vidur CSVs) and prints its error.
+// kernel and collective timings (our kernel suite's JSON, or vidur CSVs) and prints its error; with
+// --format serving, an engine's time beyond kernels from measured iterations (calibrate_serving.h).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +15,8 @@
 #include "calibrate/vidur_importer.h"
 #include "models/units.h"
 #include "sim/scenario/catalog.h"
+#include "sim/scenario/scenario.h"
+#include "tools/cli/calibrate_serving.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
 
@@ -46,17 +49,27 @@ class CalibrateCommand : public Command {
         "  rlsim calibrate --input measurements.json --hardware H200 --out calibrate/profiles/h200.yaml\n"
         "  rlsim calibrate --format vidur --hardware H100 --date 2024-05-01 --out h100.yaml \\\n"
         "      --input data/measured/vidur-h100/mlp_Llama-2-7b-hf.csv \\\n"
-        "      --input data/measured/vidur-h100/all_reduce_dgx.csv");
+        "      --input data/measured/vidur-h100/all_reduce_dgx.csv\n"
+        "  rlsim calibrate --format serving --hardware H100 --input iterations.csv \\\n"
+        "      --profile calibrate/profiles/h100.yaml --out h100-serving.yaml");
     sub->add_option("--input", inputs_, "Measurement files (repeat the flag for several)")->required();
     sub->add_option("--format", format_,
-                    "rlsim (kernel-suite JSON) or vidur (CSV); default: by file extension")
-        ->check(CLI::IsMember({"rlsim", "vidur"}));
+                    "rlsim (kernel-suite JSON), vidur (CSV) or serving (measured iterations: "
+                    "model,hardware,tp,batch,prompt_tokens,context_tokens,phase,measured_ms); default: by "
+                    "file extension")
+        ->check(CLI::IsMember({"rlsim", "vidur", "serving"}));
     sub->add_option("--hardware", hardware_,
                     "Catalog card the efficiencies are relative to (rlsim list hardware)")
         ->required();
     sub->add_option("--out", out_, "Profile YAML to write")->required();
     sub->add_option("--date", date_,
                     "Measurement date for the profile (default: from the input, else 'unknown')");
+    sub->add_option("--profile", base_profile_,
+                    "serving: the profile whose kernel and all-reduce fits predict the kernels (default: "
+                    "datasheet roofline); the output is it plus the engine block");
+    sub->add_option(
+        "--engine", engine_,
+        "serving: the engine preset whose terms are fitted (default " + RolloutSpec{}.engine + ")");
     sub->add_option("--sm-count", sm_count_, "SMs of the card (default: from the input, else known cards)");
     sub->add_option("--l2-cache", l2_text_,
                     "L2 cache size, e.g. 50MB (default: from the input, else known cards)");
@@ -68,6 +81,7 @@ class CalibrateCommand : public Command {
     CalibrationSettings settings;
     settings.card = catalog.card(hardware_, flag_location("--hardware"));
     settings.date = date_;
+    if (format_ == "serving") return run_serving(catalog, settings.card);
     MeasurementSet measurements;
     for (const std::string& input : inputs_) measurements.merge(read_input(input));
     if (measurements.points.empty() && measurements.collectives.empty()) {
@@ -81,6 +95,27 @@ class CalibrateCommand : public Command {
   }
 
  private:
+  int run_serving(const Catalog& catalog, const HardwareSpec& card) const {
+    ServingCalibration c = calibrate_serving(catalog, card, inputs_, base_profile_,
+                                             engine_.empty() ? RolloutSpec{}.engine : engine_);
+    if (!date_.empty()) c.profile.date = date_;
+    write_atomically(profile_to_yaml(c.profile));
+    const EngineOverheadOverride& t = c.fit.terms;
+    auto us = [](const std::optional<double>& v) {
+      return v ? short_quantity(*v, Quantity::duration) : std::string("- (not constrained)");
+    };
+    std::cout << "engine terms for " << card.name << " from " << c.samples
+              << " measured iterations written to " << out_ << "\n"
+              << "  cpu_fixed " << us(t.cpu_fixed_s) << ", cpu_per_sequence " << us(t.cpu_per_sequence_s)
+              << ", cpu_per_token " << us(t.cpu_per_token_s) << "\n"
+              << "  launch_gap_per_layer " << us(t.launch_gap_per_layer_s) << ", graph_gap_per_layer "
+              << us(t.graph_gap_per_layer_s) << "\n"
+              << "held-out MAPE " << percent(c.fit.error.held_out_mape) << " (max "
+              << percent(c.fit.error.held_out_max_error) << ") on " << c.fit.error.held_out_points
+              << " iterations; the preset's own terms: " << percent(c.fit.preset_held_out_mape) << "\n";
+    return kExitOk;
+  }
+
   MeasurementSet read_input(const std::string& path) const {
     std::string format = format_;
     if (format.empty()) {
@@ -173,6 +208,8 @@ class CalibrateCommand : public Command {
   std::string date_;
   int sm_count_ = 0;
   std::string l2_text_;
+  std::string base_profile_;
+  std::string engine_;
 };
 
 }  // namespace

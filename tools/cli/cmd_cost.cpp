@@ -1,6 +1,7 @@
 // `rlsim cost <op> --hardware H [--profile P] ...`: the predicted time of one op (GEMM, decode or
-// prefill attention) or one all-reduce on a card, from a calibrated profile when given, else from
-// the datasheet roofline. Answers for any shape, measured or not.
+// prefill attention), one all-reduce, or one engine iteration (prefill, decode: cost_forward.h) on
+// a card, from a calibrated profile when given, else from the datasheet roofline. Answers for any
+// shape, measured or not.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -14,32 +15,13 @@
 #include "sim/scenario/profile_loader.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
+#include "tools/cli/cost_forward.h"
+#include "tools/cli/cost_target.h"
 
 namespace rlsim {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-/// A quantity to four significant digits, for the readable output.
-std::string readable(double value, Quantity kind) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return format_quantity(std::strtod(text, nullptr), kind);
-}
-
-/// Flags shared by every `cost` subcommand.
-struct CostTarget {
-  std::string hardware;
-  std::string profile;
-  bool json = false;
-
-  void add_to(CLI::App* sub) {
-    sub->add_option("--hardware", hardware, "Card from the catalog (rlsim list hardware)")->required();
-    sub->add_option("--profile", profile,
-                    "Calibrated profile YAML (rlsim calibrate); default: datasheet roofline");
-    sub->add_flag("--json", json, "Print JSON: {\"seconds\": ...} and what it was computed from");
-  }
-};
 
 struct AttentionFlags {
   int64_t batch = 1, q_len = 1, kv_len = 4096;
@@ -93,7 +75,8 @@ class CostCommand : public Command {
         "--kv-dtype fp8\n"
         "  rlsim cost attention-prefill --hardware H100 --q-len 4096 --q-heads 32 --kv-heads 8\n"
         "  rlsim cost all-reduce --hardware H100 --profile calibrate/profiles/h100.yaml --bytes 64MiB --gpus "
-        "8");
+        "8\n"
+        "  rlsim cost decode --model llama-2-70b --hardware H100 --tp 8 --batch 64 --context 512");
 
     gemm_ = sub->add_subcommand("gemm", "C[m,n] = A[m,k]·B[k,n] (grouped with --groups)");
     gemm_target_.add_to(gemm_);
@@ -134,6 +117,8 @@ class CostCommand : public Command {
                      "GPUs per node (fewer than --gpus crosses nodes; default 8)")
         ->check(CLI::Range(1, 1 << 20));
     all_reduce_->add_option("--latency", latency_text_, "Per-hop latency without a profile (default 5us)");
+    prefill_pass_.add_to(sub);
+    decode_pass_.add_to(sub);
     all_reduce_->footer(
         "Example:\n  rlsim cost all-reduce --hardware H100 --profile calibrate/profiles/h100.yaml --bytes "
         "64MiB --gpus 8 --json");
@@ -143,6 +128,8 @@ class CostCommand : public Command {
   int run() override {
     const Catalog catalog = load_builtin_catalog();
     if (all_reduce_->parsed()) return run_all_reduce(catalog);
+    if (prefill_pass_.parsed()) return prefill_pass_.run(catalog);
+    if (decode_pass_.parsed()) return decode_pass_.run(catalog);
     const CostTarget& target = gemm_->parsed()     ? gemm_target_
                                : decode_->parsed() ? decode_target_
                                                    : prefill_target_;
@@ -160,7 +147,7 @@ class CostCommand : public Command {
       if (s.kv_len < s.q_len) s.kv_len = s.q_len;
       op = make_attention_prefill("attention_prefill", s, precision_option(prefill_flags_.dtype, "--dtype"));
     }
-    const auto model = cost_model(target, card);
+    const auto model = target.cost_model(card);
     const bool calibrated =
         model->name() == "profile" && static_cast<const ProfiledCostModel&>(*model).covers(op);
     const double seconds = model->seconds(op, card);
@@ -188,18 +175,6 @@ class CostCommand : public Command {
   }
 
  private:
-  std::unique_ptr<CostModel> cost_model(const CostTarget& target, const HardwareSpec& card) const {
-    if (target.profile.empty()) return make_cost_model({"roofline"});
-    auto model = make_cost_model({kProfileCostModel, {}, flag_location("--profile")}, target.profile);
-    const auto& profile = static_cast<const ProfiledCostModel&>(*model).profile();
-    if (profile.card != card.name) {
-      throw InputError(flag_location("--profile"), "profile '" + target.profile + "' was fitted for " +
-                                                       profile.card + ", not " + card.name +
-                                                       "; its efficiencies are relative to that card");
-    }
-    return model;
-  }
-
   int run_all_reduce(const Catalog& catalog) const {
     const HardwareSpec& card = catalog.card(all_reduce_target_.hardware, flag_location("--hardware"));
     std::string why;
@@ -249,6 +224,7 @@ class CostCommand : public Command {
   CLI::App* prefill_ = nullptr;
   CLI::App* all_reduce_ = nullptr;
   CostTarget gemm_target_, decode_target_, prefill_target_, all_reduce_target_;
+  ForwardCost prefill_pass_{true}, decode_pass_{false};
   int64_t m_ = 0, n_ = 0, k_ = 0, groups_ = 1;
   std::string gemm_dtype_ = "bf16";
   AttentionFlags decode_flags_, prefill_flags_;

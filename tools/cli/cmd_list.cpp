@@ -1,6 +1,6 @@
-// `rlsim list hardware|models|policies|routers|cost-models`: what the built-in catalogs and the
-// registries hold; a registry entry is listed with the table of its parameters (key, type, range,
-// unit, default, help), which is what its YAML block accepts.
+// `rlsim list hardware|models|engines|policies|routers|schedulers|cost-models`: what the built-in
+// catalogs and the registries hold; a registry entry is listed with the table of its parameters (key, type,
+// range, unit, default, help), which is what its YAML block accepts.
 #include <algorithm>
 #include <cstdio>
 #include <iomanip>
@@ -77,6 +77,21 @@ void list_models(const Catalog& catalog) {
   }
 }
 
+void list_engines(const Catalog& catalog) {
+  std::cout << std::left << std::setw(10) << "engine" << std::setw(11) << "CPU fixed" << std::setw(11)
+            << "CPU /seq" << std::setw(11) << "CPU /token" << std::setw(13) << "launch/layer" << std::setw(12)
+            << "graph/layer" << std::setw(13) << "graph tokens" << std::setw(9) << "overlap"
+            << "description\n";
+  auto us = [](double s) { return format_quantity(s, Quantity::duration); };
+  for (const auto& [name, e] : catalog.engines) {
+    std::cout << std::setw(10) << name << std::setw(11) << us(e.cpu_fixed_s) << std::setw(11)
+              << us(e.cpu_per_sequence_s) << std::setw(11) << us(e.cpu_per_token_s) << std::setw(13)
+              << us(e.launch_gap_per_layer_s) << std::setw(12) << us(e.graph_gap_per_layer_s) << std::setw(13)
+              << (std::to_string(e.graph_max_tokens) + (e.graph_mixed ? " mixed" : "")) << std::setw(9)
+              << (e.overlap_cpu ? "yes" : "no") << e.description << "\n";
+  }
+}
+
 /// Each entry's name and description, then its parameters as a table aligned across entries.
 template <class Product, class... Args>
 void list_registered(const Registry<Product, Args...>& registry) {
@@ -111,14 +126,17 @@ void list_registered(const Registry<Product, Args...>& registry) {
 class ListCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& root) override {
-    CLI::App* sub = root.add_subcommand("list", "List hardware, models, policies, routers or cost models");
+    CLI::App* sub = root.add_subcommand(
+        "list",
+        "List hardware, models, engine presets, policies, routers, replica schedulers or cost models");
     sub->footer(
-        "Policies, routers and cost models are listed with the parameters their YAML block\n"
+        "Policies, routers, schedulers and cost models are listed with the parameters their YAML block\n"
         "takes, e.g. policy: {name: overlap, max_staleness: 2}.\n\n"
         "Examples:\n  rlsim list hardware\n  rlsim list models\n  rlsim list policies");
     sub->add_option("what", what_, "What to list")
         ->required()
-        ->check(CLI::IsMember({"hardware", "models", "policies", "routers", "cost-models"}));
+        ->check(CLI::IsMember(
+            {"hardware", "models", "engines", "policies", "routers", "schedulers", "cost-models"}));
     return sub;
   }
   int run() override {
@@ -130,6 +148,10 @@ class ListCommand : public Command {
       list_registered(RouterRegistry::instance());
       return kExitOk;
     }
+    if (what_ == "schedulers") {
+      list_registered(ReplicaSchedulerRegistry::instance());
+      return kExitOk;
+    }
     if (what_ == "cost-models") {
       list_registered(CostModelRegistry::instance());
       return kExitOk;
@@ -137,6 +159,7 @@ class ListCommand : public Command {
     Catalog catalog = load_builtin_catalog();
     if (what_ == "hardware") list_hardware(catalog);
     if (what_ == "models") list_models(catalog);
+    if (what_ == "engines") list_engines(catalog);
     return kExitOk;
   }
 

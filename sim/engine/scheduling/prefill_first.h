@@ -19,11 +19,6 @@ class PrefillFirstScheduler : public ReplicaScheduler {
   IterationPlan schedule(ReplicaState& replica) override;
 
  private:
-  /// Moves waiting calls into the batch while they fit; plans their prefill.
-  void admit(ReplicaState& replica, IterationPlan& plan) const;
-  /// Sends the newest running sequence back to waiting; false when it is the only one.
-  bool preempt_newest(ReplicaState& replica, IterationPlan& plan) const;
-
   SchedulerLimits limits_;
 };
 

@@ -7,13 +7,15 @@
 //    paused, failed). No simulated time passes inside it; it makes no SimGrid calls.
 //  - What it may change in the ReplicaState: move sequences between `waiting` and `running` and
 //    reorder them; set a sequence's `kv_tokens`, `needs_prefill` and `swapped`, its call's
-//    `prefilled_tokens` and `preemptions`; take from, put back in and evict from `prefix_cache`;
-//    count in `stats`. It must not change `remaining` or any time stamp: the instance runs the plan
-//    and accounts what was generated.
+//    `prefilled_tokens` and `preemptions`, its `prefill_left`; take from, put back in and evict from
+//    `prefix_cache`; count in `stats`. It must not change `remaining` or any time stamp: the instance runs
+//    the plan and accounts what was generated.
 //  - What it returns: an IterationPlan, which the instance runs in this order: the swap-out of KV
-//    preempted to host memory, the prefill work (its restores of swapped KV first), then the decode
-//    stretch. Indices in the plan refer to `running` as `schedule` left it. A plan with nothing to
-//    do (`idle()`) means the replica waits for the next message.
+//    preempted to host memory, then the prefill work (its restores of swapped KV first) or the
+//    decode stretch. A plan with both prefill work and decoding sequences is ONE iteration (a
+//    mixed forward pass: `decode_iterations` 1), as chunked prefill batches them. Indices in the
+//    plan refer to `running` as `schedule` left it. A plan with nothing to do (`idle()`) means the
+//    replica waits for the next message.
 //  - Units: tokens (KV slots) and iterations; a scheduler sees no seconds (InstanceTime costs
 //    the plan, sim/engine/instance_time.h).
 // Implementations live beside this header and register by name with the Registry template
@@ -29,6 +31,7 @@
 #include "models/registry/param_schema.h"
 #include "models/registry/registry.h"
 #include "sim/engine/scheduling/replica_state.h"
+#include "sim/scenario/plugins.h"  // ReplicaSchedulerRegistry
 
 namespace rlsim {
 
@@ -52,9 +55,9 @@ struct PrefillWork {
 struct IterationPlan {
   double swap_out_tokens = 0.0;      ///< KV tokens of preempted sequences moved to host memory first
   long preempted = 0;                ///< sequences sent back to `waiting` at this boundary
-  std::vector<PrefillWork> prefill;  ///< run as one prefill
+  std::vector<PrefillWork> prefill;  ///< run as one forward pass (with `decode` when both are set)
   std::vector<size_t> decode;        ///< indices in `running` of the sequences that decode
-  long decode_iterations = 0;        ///< a stretch of up to this many; an arriving message cuts it short
+  long decode_iterations = 0;  ///< a stretch of up to this many (1 with prefill); a message cuts it short
 
   bool idle() const { return preempted == 0 && prefill.empty() && decode_iterations == 0; }
 };
@@ -65,9 +68,6 @@ class ReplicaScheduler {
   /// Plans the next iteration of `replica` (see the contract above).
   virtual IterationPlan schedule(ReplicaState& replica) = 0;
 };
-
-/// Schedulers by name; each is made from its parameters and its replica's limits.
-using ReplicaSchedulerRegistry = Registry<ReplicaScheduler, const SchedulerLimits&>;
 
 /// The scheduler `name` (registered: the scenario loader checks names) for a replica with `limits`,
 /// with `params` read against its schema (unset: the defaults of its schema).

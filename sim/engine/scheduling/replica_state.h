@@ -20,7 +20,8 @@ struct Sequence {
   double remaining = 0.0;  ///< tokens still to generate
   double kv_tokens = 0.0;  ///< KV slots held (or to restore)
   bool needs_prefill = true;
-  bool swapped = false;  ///< its KV waits in host memory (swap preemption, save_kv)
+  bool swapped = false;       ///< its KV waits in host memory (swap preemption, save_kv)
+  double prefill_left = 0.0;  ///< prompt tokens still to compute since admission (chunked prefill)
 
   /// A call arriving on a replica; one moved here mid-generation rebuilds its KV by a prefill of
   /// everything so far.

@@ -1,0 +1,41 @@
+// Reading measured serving iterations, row by row, with located errors.
+#include "calibrate/serving_importer.h"
+
+#include "calibrate/csv_table.h"
+
+namespace rlsim {
+
+std::vector<ServingMeasurement> import_serving_csv(const std::string& path) {
+  const CsvTable table = CsvTable::read(path);
+  const size_t model = table.column("model"), hardware = table.column("hardware"), tp = table.column("tp"),
+               batch = table.column("batch"), prompt = table.column("prompt_tokens"),
+               context = table.column("context_tokens"), phase = table.column("phase"),
+               measured = table.column("measured_ms");
+  std::vector<ServingMeasurement> out;
+  for (const CsvRow& row : table.rows()) {
+    ServingMeasurement m;
+    m.where = table.where(&row, 0);
+    m.model = table.text(row, model);
+    m.model_where = table.where(&row, model);
+    m.hardware = table.text(row, hardware);
+    m.hardware_where = table.where(&row, hardware);
+    m.tp = static_cast<int>(table.integer(row, tp, 1, 1024));
+    m.batch = table.integer(row, batch, 1, 1 << 20);
+    m.context_tokens = table.integer(row, context, 0, 1LL << 30);
+    const std::string& kind = table.text(row, phase);
+    if (kind != "prefill" && kind != "decode") {
+      throw InputError(table.where(&row, phase),
+                       "expected phase 'prefill' or 'decode', found '" + kind + "'");
+    }
+    m.prefill = kind == "prefill";
+    m.prompt_tokens = table.integer(row, prompt, m.prefill ? 1 : 0, 1LL << 24);
+    const double ms = table.number(row, measured);
+    if (!(ms > 0.0)) throw InputError(table.where(&row, measured), "expected a positive measured_ms");
+    m.measured_s = ms * 1e-3;
+    out.push_back(std::move(m));
+  }
+  if (out.empty()) throw InputError({path, 0, 0}, "expected at least one measured iteration, found none");
+  return out;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,148 @@
+// The engine's time from the command line: `rlsim cost prefill|decode` (the breakdown adds up to
+// `seconds`, the ideal engine is kernels and all-reduces only), the listings of engines and
+// schedulers, and serving calibration: terms recovered from iterations synthesised with a known
+// engine, the committed fixture calibrated deterministically, bad rows rejected at FILE:LINE:COL.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "models/cost/roofline_cost_model.h"
+#include "sim/scenario/profile_loader.h"
+#include "tests/cli/cli_support.h"
+#include "tools/cli/calibrate_serving.h"
+#include "tools/cli/iteration_pricing.h"
+
+namespace rlsim {
+namespace {
+
+nlohmann::json cost_json(const std::string& args) {
+  const auto r = test::run_rlsim("cost " + args + " --json");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+TEST_CASE("rlsim cost decode and prefill add the engine's terms to the kernels", "[cli][cost]") {
+  const std::string decode = "decode --model llama-2-70b --hardware H100 --tp 8 --batch 64 --context 512";
+  const auto ideal = cost_json(decode + " --engine ideal");
+  CHECK(ideal["seconds"].get<double>() ==
+        Approx(ideal["kernels_s"].get<double>() + ideal["allreduce_s"].get<double>()));
+  CHECK(ideal["cpu_s"].get<double>() == 0.0);
+  const auto vllm = cost_json(decode + " --engine vllm-v1");
+  CHECK(vllm["kernels_s"].get<double>() == ideal["kernels_s"].get<double>());
+  CHECK(vllm["cpu_s"].get<double>() > 0.0);
+  CHECK(vllm["cuda_graph"].get<bool>());
+  CHECK(vllm["seconds"].get<double>() ==
+        Approx(vllm["kernels_s"].get<double>() + vllm["allreduce_s"].get<double>() +
+               vllm["launch_s"].get<double>() + vllm["cpu_s"].get<double>()));
+  // The profile's measured all-reduce replaces the ring over the datasheet link.
+  const auto profiled = cost_json(decode + " --profile calibrate/profiles/h100.yaml");
+  CHECK(profiled["allreduce_measured"].get<bool>());
+  CHECK(profiled["allreduce_s"].get<double>() > vllm["allreduce_s"].get<double>());
+
+  const auto prefill = cost_json("prefill --model llama-2-70b --hardware H100 --tp 8 --batch 2 --prompt 512");
+  CHECK(prefill["tokens"].get<int>() == 1024);
+  CHECK(prefill["seconds"].get<double>() > 0.0);
+  const auto text = test::run_rlsim("cost decode --model llama-2-70b --hardware H100 --tp 2 --context 512");
+  REQUIRE(text.exit_code == 0);
+  for (const char* term : {"kernels", "TP all-reduce", "graph gaps", "CPU"}) {
+    INFO(term);
+    CHECK(text.out.find(term) != std::string::npos);
+  }
+  const auto unknown =
+      test::run_rlsim("cost decode --model llama-2-70b --hardware H100 --context 1 --engine vlm");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("unknown engine 'vlm'") != std::string::npos);
+}
+
+TEST_CASE("rlsim list shows the engine presets and the replica schedulers", "[cli][list]") {
+  const auto engines = test::run_rlsim("list engines");
+  REQUIRE(engines.exit_code == 0);
+  CHECK(engines.out.find("vllm-v1") != std::string::npos);
+  CHECK(engines.out.find("ideal") != std::string::npos);
+  const auto schedulers = test::run_rlsim("list schedulers");
+  REQUIRE(schedulers.exit_code == 0);
+  CHECK(schedulers.out.find("prefill_first") != std::string::npos);
+  CHECK(schedulers.out.find("chunked_prefill") != std::string::npos);
+  CHECK(schedulers.out.find("token_budget") != std::string::npos);
+}
+
+TEST_CASE("serving calibration recovers the terms of the engine that produced the iterations",
+          "[cli][calibrate]") {
+  const Catalog catalog = load_builtin_catalog(RLSIM_TEST_SOURCE_DIR);
+  const HardwareSpec& card = catalog.hardware.at("H100");
+  const EngineOverhead& truth = catalog.engines.at("vllm-v0");
+  const RooflineCostModel roofline;
+  const auto dir = test::scratch_dir("serving-synthetic");
+  const auto csv = dir / "iterations.csv";
+  {
+    std::ofstream f(csv);
+    f << "model,hardware,tp,batch,prompt_tokens,context_tokens,phase,measured_ms\n";
+    for (const char* name : {"llama-2-7b", "llama-2-70b"}) {
+      const int tp = std::string(name) == "llama-2-7b" ? 1 : 4;
+      for (int64_t batch : {1, 8, 32, 64, 128}) {
+        for (bool prefill : {false, true}) {
+          const IterationQuery q{tp, prefill ? batch / 8 + 1 : batch, prefill ? 1024 : 0, 512, prefill};
+          const PricedIteration p = price_iteration(q, catalog.models.at(name), card, roofline, nullptr);
+          const double s = iteration_terms(truth, p.shape, p.kernels_s, p.allreduce_s).total_s();
+          f << name << ",H100," << q.tp << "," << q.batch << "," << q.prompt_tokens << "," << q.context_tokens
+            << "," << (prefill ? "prefill" : "decode") << "," << s * 1e3 << "\n";
+        }
+      }
+    }
+  }
+  const ServingCalibration c = calibrate_serving(catalog, card, {csv.string()}, "", "vllm-v1");
+  CHECK(c.samples == 20);
+  CHECK(c.fit.error.held_out_points == 4);
+  CHECK(c.fit.error.held_out_mape < 0.01);
+  CHECK(c.fit.preset_held_out_mape > 0.05);  // vllm-v1's own terms do not fit vllm-v0's iterations
+  REQUIRE(c.fit.terms.cpu_fixed_s);
+  REQUIRE(c.fit.terms.cpu_per_sequence_s);
+  CHECK(*c.fit.terms.cpu_fixed_s == Approx(truth.cpu_fixed_s).epsilon(0.1));
+  CHECK(*c.fit.terms.cpu_per_sequence_s == Approx(truth.cpu_per_sequence_s).epsilon(0.1));
+}
+
+TEST_CASE("rlsim calibrate --format serving writes an engine block, deterministically", "[cli][calibrate]") {
+  const auto dir = test::scratch_dir("serving");
+  const std::string args =
+      "calibrate --format serving --hardware H100 --input tests/data/serving/h100-iterations.csv --out ";
+  const auto first = test::run_rlsim(args + "'" + (dir / "a.yaml").string() + "'");
+  INFO(first.err);
+  REQUIRE(first.exit_code == 0);
+  CHECK(first.out.find("held-out MAPE") != std::string::npos);
+  const auto second = test::run_rlsim(args + "'" + (dir / "b.yaml").string() + "'");
+  CHECK(test::slurp(dir / "a.yaml") == test::slurp(dir / "b.yaml"));
+  const HardwareProfile p = load_profile((dir / "a.yaml").string());
+  CHECK(p.card == "H100");
+  CHECK(p.engine.cpu_fixed_s.has_value());
+  CHECK(p.engine_error.fit_points > 0);
+  // The fitted profile answers `cost decode` with its engine terms.
+  const auto answered = cost_json(
+      "decode --model llama-2-70b --hardware H100 --tp 4 --batch 8 --context 512 "
+      "--profile '" +
+      (dir / "a.yaml").string() + "'");
+  CHECK(answered["cpu_s"].get<double>() > 0.0);
+}
+
+TEST_CASE("rlsim calibrate --format serving rejects bad rows at their cell", "[cli][calibrate]") {
+  const auto dir = test::scratch_dir("serving-bad");
+  const auto out = dir / "p.yaml";
+  const auto phase = test::run_rlsim(
+      "calibrate --format serving --hardware H100 --input "
+      "tests/data/serving/bad-phase.csv --out '" +
+      out.string() + "'");
+  CHECK(phase.exit_code == 2);
+  CHECK(phase.err.find("bad-phase.csv:3:") != std::string::npos);
+  CHECK(phase.err.find("expected phase 'prefill' or 'decode'") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
+  const auto card = test::run_rlsim(
+      "calibrate --format serving --hardware A100 --input "
+      "tests/data/serving/h100-iterations.csv --out '" +
+      out.string() + "'");
+  CHECK(card.exit_code == 2);
+  CHECK(card.err.find("h100-iterations.csv:2:") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
+}
+
+}  // namespace
+}  // namespace rlsim

@@ -1,0 +1,53 @@
+// The engine catalog and a rollout's `engine:` and `scheduler:`: the built-in presets (each with
+// its source), the default, a chosen preset and scheduler with parameters, and located errors for
+// an unknown preset or a parameter out of range.
+#include <catch2/catch.hpp>
+
+#include "sim/scenario/catalog.h"
+#include "tests/sim/sim_test_support.h"
+
+using namespace rlsim;
+
+TEST_CASE("engine presets: the built-in catalog has ideal and production engines, each sourced") {
+  const Catalog catalog = load_builtin_catalog(RLSIM_TEST_SOURCE_DIR);
+  for (const char* name : {"ideal", "vllm-v1", "vllm-v0", "sglang"}) {
+    INFO(name);
+    REQUIRE(catalog.engines.count(name) == 1);
+    CHECK_FALSE(catalog.engines.at(name).source.empty());
+  }
+  const EngineOverhead& ideal = catalog.engines.at("ideal");
+  CHECK(ideal.cpu_fixed_s + ideal.cpu_per_sequence_s + ideal.launch_gap_per_layer_s +
+            ideal.graph_gap_per_layer_s ==
+        0.0);
+  CHECK(catalog.engines.at("vllm-v1").cpu_fixed_s > 0.0);
+  CHECK(catalog.engines.at("sglang").overlap_cpu);
+}
+
+TEST_CASE("engine presets: a rollout defaults to the production engine and prefill_first") {
+  const Scenario s = test::load_inline("two-pools", test::kTwoPools).scenario;
+  CHECK(s.rollout.engine == RolloutSpec{}.engine);
+  CHECK(s.rollout.engine_overhead.name == RolloutSpec{}.engine);
+  CHECK(s.rollout.scheduler.name == "prefill_first");
+}
+
+TEST_CASE("engine presets: a rollout picks an engine and a scheduler with its parameters") {
+  const Scenario s = test::load_inline("two-pools", std::string(test::kTwoPools) + R"(rollout:
+  engine: sglang
+  scheduler: {name: chunked_prefill, token_budget: 1024}
+)")
+                         .scenario;
+  CHECK(s.rollout.engine_overhead.name == "sglang");
+  CHECK(s.rollout.engine_overhead.overlap_cpu);
+  CHECK(s.rollout.scheduler.name == "chunked_prefill");
+  CHECK(s.rollout.scheduler.params.integer("token_budget") == 1024);
+}
+
+TEST_CASE("engine presets: an unknown engine or a budget out of range is an error at its line") {
+  const InputError unknown = test::load_error(std::string(test::kTwoPools) + "rollout:\n  engine: vllm-v9\n");
+  CHECK(unknown.where().line == 13);
+  CHECK_THAT(unknown.what(), Catch::Contains("unknown engine 'vllm-v9'") && Catch::Contains("Known engines"));
+  const InputError budget = test::load_error(
+      std::string(test::kTwoPools) + "rollout:\n  scheduler: {name: chunked_prefill, token_budget: 4}\n");
+  CHECK(budget.where().line == 13);
+  CHECK_THAT(budget.what(), Catch::Contains("token_budget"));
+}

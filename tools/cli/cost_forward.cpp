@@ -1,0 +1,107 @@
+// One prefill or decode iteration with the engine's terms, from the catalog and an optional profile.
+#include "tools/cli/cost_forward.h"
+
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "models/timing/engine_overhead.h"
+#include "sim/scenario/profile_loader.h"
+#include "sim/scenario/scenario.h"
+#include "tools/cli/catalog_args.h"
+#include "tools/cli/command.h"
+#include "tools/cli/iteration_pricing.h"
+
+namespace rlsim {
+
+void ForwardCost::add_to(CLI::App* cost) {
+  sub_ =
+      prefill_
+          ? cost->add_subcommand("prefill", "One prefill iteration of a model on a TP group, engine included")
+          : cost->add_subcommand("decode", "One decode iteration of a model on a TP group, engine included");
+  target_.add_to(sub_);
+  sub_->add_option("--model", model_, "Model from the catalog (rlsim list models)")->required();
+  sub_->add_option("--tp", tp_, "Tensor-parallel GPUs")->check(CLI::Range(1, 1024));
+  sub_->add_option("--batch", batch_, prefill_ ? "Sequences prefilled together" : "Sequences decoding")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+  if (prefill_) {
+    sub_->add_option("--prompt", prompt_, "New tokens of each sequence")
+        ->required()
+        ->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+    sub_->add_option("--context", context_, "Tokens already cached for each sequence (default 0)")
+        ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
+  } else {
+    sub_->add_option("--context", context_, "Context tokens of each sequence")
+        ->required()
+        ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
+    sub_->add_option("--kv-cache", kv_cache_, "KV-cache precision (default bf16)");
+  }
+  sub_->add_option("--weights", weights_, "Weight precision (default bf16)");
+  sub_->add_option("--engine", engine_,
+                   "Engine preset (scenarios/catalog/engines.yaml; default " + RolloutSpec{}.engine + ")");
+  sub_->footer(prefill_
+                   ? "Example:\n  rlsim cost prefill --model llama-2-70b --hardware H100 --tp 8 --batch 1 "
+                     "--prompt 512"
+                   : "Example:\n  rlsim cost decode --model llama-2-70b --hardware H100 --tp 8 --batch 64 "
+                     "--context 512 --profile calibrate/profiles/h100.yaml");
+}
+
+int ForwardCost::run(const Catalog& catalog) const {
+  const HardwareSpec& card = catalog.card(target_.hardware, flag_location("--hardware"));
+  const ModelArch& model = catalog.model(model_, flag_location("--model"));
+  const std::string engine_name = engine_.empty() ? RolloutSpec{}.engine : engine_;
+  EngineOverhead engine = catalog.engine(engine_name, flag_location("--engine"));
+  const Precision weights = precision_option(weights_, "--weights");
+  const Precision kv = precision_option(kv_cache_, "--kv-cache");
+  const auto cost = target_.cost_model(card);
+  // As a scenario's instances: the profile's engine terms and measured all-reduce for its card.
+  std::optional<CollectiveFit> allreduce_fit;
+  if (!target_.profile.empty()) {
+    const HardwareProfile profile = load_profile(target_.profile);
+    engine = profile.engine.applied_to(engine);
+    allreduce_fit = tp_allreduce_fit(profile, tp_);
+  }
+  const IterationQuery query{tp_, batch_, prompt_, context_, prefill_, weights, kv};
+  const PricedIteration priced =
+      price_iteration(query, model, card, *cost, allreduce_fit ? &*allreduce_fit : nullptr);
+  const ForwardBatch& batch = priced.batch;
+  const IterationTerms t = iteration_terms(engine, priced.shape, priced.kernels_s, priced.allreduce_s);
+  const char* phase = prefill_ ? "prefill" : "decode";
+  if (target_.json) {
+    nlohmann::ordered_json out;
+    out["phase"] = phase;
+    out["model"] = model.name;
+    out["hardware"] = card.name;
+    out["tp"] = tp_;
+    out["batch"] = batch_;
+    out["tokens"] = batch.tokens();
+    out["engine"] = engine.name;
+    out["cost_model"] = cost->name();
+    out["seconds"] = t.total_s();
+    out["kernels_s"] = t.kernels_s;
+    out["allreduce_s"] = t.allreduce_s;
+    out["launch_s"] = t.launch_s;
+    out["cpu_s"] = t.cpu_s;
+    out["cuda_graph"] = t.cuda_graph;
+    out["cpu_overlapped"] = t.cpu_overlapped;
+    out["allreduce_measured"] = allreduce_fit.has_value();
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  auto line = [](const std::string& what, double seconds, const std::string& note) {
+    std::cout << "  " << std::left << std::setw(16) << what << std::setw(12)
+              << readable(seconds, Quantity::duration) << note << "\n";
+  };
+  std::cout << phase << " of " << model.name << " on " << tp_ << " x " << card.name << ", batch " << batch_
+            << " (" << batch.tokens() << " tokens), engine " << engine.name << ": "
+            << readable(t.total_s(), Quantity::duration) << "\n";
+  line("kernels", t.kernels_s, target_.profile.empty() ? "datasheet roofline" : "calibrated profile");
+  line("TP all-reduce", t.allreduce_s,
+       allreduce_fit ? "measured alpha-beta of the profile" : "ring over the scale-up link");
+  line(t.cuda_graph ? "graph gaps" : "launch gaps", t.launch_s,
+       t.cuda_graph ? "CUDA-graph replay" : "eager launches not hidden by the kernels");
+  line("CPU", t.cpu_s, t.cpu_overlapped ? "overlapped with the GPU: max(GPU, CPU)" : "on the critical path");
+  return kExitOk;
+}
+
+}  // namespace rlsim

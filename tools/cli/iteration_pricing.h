@@ -1,0 +1,44 @@
+// One engine iteration described as the `cost prefill|decode` flags and the serving CSV describe it
+// (batch, prompt and context tokens, phase) turned into its forward batch, kernel seconds and TP
+// all-reduce seconds, as the simulator's instances cost them: shared by `rlsim cost prefill|decode`
+// and `rlsim calibrate --format serving`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "models/cost/cost_model.h"
+#include "models/cost/profile.h"
+#include "models/hardware.h"
+#include "models/model_arch.h"
+#include "models/timing/engine_overhead.h"
+#include "models/timing/forward_batch_time.h"
+
+namespace rlsim {
+
+struct IterationQuery {
+  int tp = 1;
+  int64_t batch = 1;
+  int64_t prompt_tokens = 0;   ///< prefill: new tokens of each sequence
+  int64_t context_tokens = 0;  ///< prefill: cached before them; decode: each sequence's context
+  bool prefill = false;
+  Precision weights = Precision::bf16;
+  Precision kv = Precision::bf16;
+};
+
+struct PricedIteration {
+  ForwardBatch batch;
+  IterationShape shape;
+  double kernels_s = 0.0;
+  double allreduce_s = 0.0;
+};
+
+/// `query` for `model` on `card` with `cost`; the all-reduce by `measured` when given, else a ring
+/// over the card's scale-up link at a scenario pool's default latency.
+PricedIteration price_iteration(const IterationQuery& query, const ModelArch& model, const HardwareSpec& card,
+                                const CostModel& cost, const CollectiveFit* measured);
+
+/// The all-reduce fit of `profile` measured at `tp` GPUs in one node, or nullopt.
+std::optional<CollectiveFit> tp_allreduce_fit(const HardwareProfile& profile, int tp);
+
+}  // namespace rlsim
