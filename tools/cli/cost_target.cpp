@@ -6,6 +6,7 @@
 
 #include "models/cost/cost_model_registry.h"
 #include "models/cost/profiled_cost_model.h"
+#include "sim/scenario/profile_loader.h"
 #include "tools/cli/catalog_args.h"
 
 namespace rlsim {
