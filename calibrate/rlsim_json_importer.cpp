@@ -1,6 +1,7 @@
 // Reading the kernel suite's measurements JSON into a MeasurementSet.
 #include "calibrate/rlsim_json_importer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -94,6 +95,32 @@ Op read_op(const JsonFields& f) {
                    "hbm_write, hbm_copy");
 }
 
+bool is_engine_overhead(const std::string& op) { return op == "launch_latency" || op == "decoder_layer"; }
+
+std::string choice(const JsonFields& f, const std::string& key, const std::vector<std::string>& valid) {
+  const std::string value = f.text(key);
+  if (std::find(valid.begin(), valid.end(), value) != valid.end()) return value;
+  std::string list;
+  for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+  f.fail(key, "unknown " + key + " '" + value + "'; valid values are: " + list);
+}
+
+EngineOverheadMeasurement read_engine_overhead(const JsonFields& f, std::string source) {
+  EngineOverheadMeasurement e;
+  e.kind = f.text("op");
+  e.name = f.text_or("name", e.kind);
+  e.launch = choice(f, "launch", {"stream", "graph"});
+  e.seconds = f.number("seconds", 0.0);
+  if (e.seconds <= 0.0) f.fail("seconds", "'seconds' must be positive");
+  if (e.kind == "decoder_layer") {
+    e.phase = choice(f, "phase", {"decode", "prefill"});
+    e.kernel_sum_seconds = f.number("kernel_sum_seconds", 0.0);
+    if (e.kernel_sum_seconds <= 0.0) f.fail("kernel_sum_seconds", "'kernel_sum_seconds' must be positive");
+  }
+  e.source = std::move(source);
+  return e;
+}
+
 }  // namespace
 
 MeasurementSet import_rlsim_json_text(const std::string& text, const std::string& file) {
@@ -134,12 +161,16 @@ MeasurementSet import_rlsim_json_text(const std::string& text, const std::string
   for (size_t i = 0; i < points.size(); ++i) {
     const std::string pointer = "/points/" + std::to_string(i);
     const JsonFields f(points[i], pointer, locator);
+    const SourceLocation at = locator.where(pointer);
+    if (is_engine_overhead(f.text("op"))) {
+      set.engine_overheads.push_back(read_engine_overhead(f, file + ":" + std::to_string(at.line)));
+      continue;
+    }
     Measurement m;
     m.op = read_op(f);
     m.seconds = f.number("seconds", 0.0);
     if (m.seconds <= 0.0) f.fail("seconds", "'seconds' must be positive");
     m.group = f.text_or("model", "");
-    const SourceLocation at = locator.where(pointer);
     m.source = file + ":" + std::to_string(at.line);
     set.points.push_back(std::move(m));
   }

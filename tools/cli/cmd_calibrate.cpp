@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "calibrate/device_facts.h"
+#include "calibrate/engine_gap_fitter.h"
 #include "calibrate/profile_fitter.h"
 #include "calibrate/profile_writer.h"
 #include "calibrate/rlsim_json_importer.h"
@@ -75,8 +76,10 @@ class CalibrateCommand : public Command {
     }
     resolve_device(measurements, settings);
     const HardwareProfile profile = fit_profile(measurements, settings);
-    write_atomically(profile_to_yaml(profile));
+    const auto engine = fit_engine_gaps(measurements);
+    write_atomically(profile_to_yaml(profile, engine));
     print_summary(profile);
+    if (engine) print_engine(*engine);
     return kExitOk;
   }
 
@@ -134,6 +137,7 @@ class CalibrateCommand : public Command {
       std::cout << std::left << std::setw(20) << "op class" << std::setw(10) << "precision" << std::setw(8)
                 << "points" << std::setw(10) << "held out" << std::setw(10) << "MAPE" << std::setw(11)
                 << "max err" << std::setw(15) << "roofline+fit" << std::setw(11) << "datasheet"
+                << std::setw(10) << "in-shape"
                 << "jitter floor\n";
       for (const auto& op : p.ops) {
         std::cout << std::setw(20) << to_string(op.op_class) << std::setw(10) << to_string(op.precision)
@@ -141,7 +145,9 @@ class CalibrateCommand : public Command {
                   << std::setw(10) << percent(op.error.held_out_mape) << std::setw(11)
                   << percent(op.error.held_out_max_error) << std::setw(15)
                   << percent(op.error.baseline_held_out_mape) << std::setw(11)
-                  << percent(op.error.datasheet_held_out_mape)
+                  << percent(op.error.datasheet_held_out_mape) << std::setw(10)
+                  << (op.error.in_shape_held_out_points > 0 ? percent(op.error.in_shape_held_out_mape)
+                                                            : std::string("-"))
                   << (op.error.jitter_floor_mape > 0.0 ? percent(op.error.jitter_floor_mape)
                                                        : std::string("-"))
                   << "\n";
@@ -160,10 +166,22 @@ class CalibrateCommand : public Command {
                   << "\n";
       }
     }
-    std::cout
-        << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
-           "efficiency and overhead, datasheet the uncalibrated roofline, on the same points; jitter\n"
-           "floor is how far the measurements stray from the line through their neighbours in tokens.\n";
+    std::cout << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
+                 "efficiency and overhead, datasheet the uncalibrated roofline, on the same points; jitter\n"
+                 "floor is how far the measurements stray from the line through their neighbours in tokens.\n"
+                 "MAPE is cross-shape (the fitted model on other models' shapes); in-shape is the measured\n"
+                 "tables on every other token count withheld ("
+              << p.measured_shapes.size()
+              << " measured shapes, which the profile prices from their tables).\n";
+  }
+
+  static void print_engine(const EngineGaps& g) {
+    std::cout << "engine gaps per decoder layer (whole layer minus its kernels alone, median of "
+              << g.decode_layers << " decode shapes): eager launches "
+              << short_quantity(g.launch_gap_per_layer_s, Quantity::duration) << ", CUDA graph "
+              << short_quantity(g.graph_gap_per_layer_s, Quantity::duration) << "; prefill shapes "
+              << short_quantity(g.prefill_launch_gap_per_layer_s, Quantity::duration)
+              << "; empty-kernel launch " << short_quantity(g.kernel_launch_s, Quantity::duration) << "\n";
   }
 
   std::vector<std::string> inputs_;
