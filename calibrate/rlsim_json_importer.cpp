@@ -92,7 +92,7 @@ Op read_op(const JsonFields& f) {
   }
   f.fail("op", "unknown op '" + kind +
                    "'; valid values are: gemm, grouped_gemm, attention_decode, attention_prefill, hbm_read, "
-                   "hbm_write, hbm_copy");
+                   "hbm_write, hbm_copy, launch_latency, decoder_layer");
 }
 
 bool is_engine_overhead(const std::string& op) { return op == "launch_latency" || op == "decoder_layer"; }
@@ -175,7 +175,7 @@ MeasurementSet import_rlsim_json_text(const std::string& text, const std::string
     set.points.push_back(std::move(m));
   }
   set.files.push_back(file);
-  set.points_per_file.push_back(static_cast<int>(set.points.size()));
+  set.points_per_file.push_back(static_cast<int>(set.points.size() + set.engine_overheads.size()));
   return set;
 }
 

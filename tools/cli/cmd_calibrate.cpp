@@ -77,7 +77,8 @@ class CalibrateCommand : public Command {
     resolve_device(measurements, settings);
     const HardwareProfile profile = fit_profile(measurements, settings);
     const auto engine = fit_engine_gaps(measurements);
-    write_atomically(profile_to_yaml(profile, engine));
+    write_atomically("# Made from the repository root by: " + command_line() + "\n" +
+                     profile_to_yaml(profile, engine));
     print_summary(profile);
     if (engine) print_engine(*engine);
     return kExitOk;
@@ -97,6 +98,19 @@ class CalibrateCommand : public Command {
                          "cannot tell the format from the extension; pass --format rlsim or --format vidur");
     }
     return format == "rlsim" ? import_rlsim_json(path) : import_vidur_csv(path);
+  }
+
+  /// The command that rebuilds this profile, options as given (recorded in its first line).
+  std::string command_line() const {
+    std::string line = "rlsim calibrate";
+    if (!format_.empty()) line += " --format " + format_;
+    line += " --hardware " + hardware_;
+    if (!date_.empty()) line += " --date " + date_;
+    if (sm_count_ > 0) line += " --sm-count " + std::to_string(sm_count_);
+    if (!l2_text_.empty()) line += " --l2-cache " + l2_text_;
+    line += " --out <this file>";  // the same inputs give the same bytes wherever written
+    for (const std::string& input : inputs_) line += " --input " + input;
+    return line;
   }
 
   void resolve_device(const MeasurementSet& m, CalibrationSettings& s) const {
