@@ -109,12 +109,12 @@ void check_targets(const HardwareSpec& card, const MeasurementSet& small, const 
   CHECK(cross_mape <= kCrossShapeTarget);
 }
 
-TEST_CASE("H100: measured shapes price withheld token counts within 4%, other models' shapes within 8%",
+TEST_CASE("H100: measured shapes price withheld token counts within 4% and other models' shapes within 8%",
           "[calibrate][accuracy]") {
   check_targets(test::h100(), test::llama2_h100("7b"), test::llama2_h100("70b"));
 }
 
-TEST_CASE("A100: measured shapes price withheld token counts within 4%, other models' shapes within 8%",
+TEST_CASE("A100: measured shapes price withheld token counts within 4% and other models' shapes within 8%",
           "[calibrate][accuracy]") {
   check_targets(test::a100(), test::llama2_a100("7b"), test::llama2_a100("70b"));
 }

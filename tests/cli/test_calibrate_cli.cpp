@@ -99,7 +99,7 @@ nlohmann::json cost_json(const std::string& profile, const std::string& shape) {
   return nlohmann::json::parse(r.out);
 }
 
-TEST_CASE("rlsim cost prices a measured shape from the profile's table, not from the fit", "[cli][cost]") {
+TEST_CASE("rlsim cost prices a measured shape from the profile's table and not from the fit", "[cli][cost]") {
   const auto dir = test::scratch_dir("measured-shapes");
   const std::string profile = (dir / "far.yaml").string();
   std::ofstream(profile) << kFarTableProfile;

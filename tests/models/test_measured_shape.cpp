@@ -74,7 +74,7 @@ TEST_CASE("between measured token counts the table interpolates linearly in log(
   CHECK_THAT(*quarter, WithinRel(table.seconds[1] + w * (table.seconds[2] - table.seconds[1]), 1e-12));
 }
 
-TEST_CASE("outside the measured range, or on another shape or precision, the fitted model answers",
+TEST_CASE("outside the measured range or on another shape or precision the fitted model answers",
           "[cost][profile]") {
   const HardwareSpec card = test::h100();
   const HardwareProfile p = profile_with_far_table(card);
