@@ -27,6 +27,19 @@ struct CollectiveMeasurement {
   std::string source;
 };
 
+/// One timing of what an engine spends outside kernels (the kernel suite's overhead records):
+/// back-to-back empty kernels (`launch_latency`), or a decoder layer's forward run as a whole
+/// (`decoder_layer`) beside the sum of its kernels each timed alone.
+struct EngineOverheadMeasurement {
+  std::string kind;                 ///< launch_latency or decoder_layer
+  std::string name;                 ///< e.g. "llama-3-8b.decode.b64"
+  std::string phase;                ///< decode or prefill (decoder_layer); empty otherwise
+  std::string launch;               ///< stream (eager launches) or graph (CUDA-graph replay)
+  double seconds = 0.0;             ///< per launch (launch_latency) or per layer (decoder_layer)
+  double kernel_sum_seconds = 0.0;  ///< decoder_layer: the layer's kernels, each timed alone, summed
+  std::string source;               ///< file:line
+};
+
 struct MeasurementSet {
   std::string device;                ///< e.g. "NVIDIA H100 80GB HBM3"; empty when the input does not say
   std::string date;                  ///< when measured (ISO 8601); empty when the input does not say
@@ -36,6 +49,7 @@ struct MeasurementSet {
   std::vector<int> points_per_file;  ///< measurements each input contributed
   std::vector<Measurement> points;
   std::vector<CollectiveMeasurement> collectives;
+  std::vector<EngineOverheadMeasurement> engine_overheads;
 
   /// Points of one op class.
   std::vector<Measurement> of_class(OpClass c) const;

@@ -8,6 +8,7 @@
 #include "calibrate/collective_fitter.h"
 #include "calibrate/fit_error.h"
 #include "calibrate/kernel_fitter.h"
+#include "calibrate/shape_tables.h"
 
 namespace rlsim {
 namespace {
@@ -65,6 +66,10 @@ OpClassProfile fit_op_class(const std::vector<Measurement>& points, const Calibr
     profile.error.datasheet_held_out_mape = datasheet_sum / n;
   }
   profile.error.jitter_floor_mape = neighbour_interpolation_errors(points).mape;
+  const RelativeErrors in_shape = in_shape_held_out_errors(points);
+  profile.error.in_shape_held_out_points = in_shape.points;
+  profile.error.in_shape_held_out_mape = in_shape.mape;
+  profile.error.in_shape_held_out_max_error = in_shape.max_error;
   profile.fit = fit_kernel(points, s.card, s.sm_count, s.l2_bytes);
   profile.error.fit_points = static_cast<int>(points.size());
   return profile;
@@ -92,6 +97,7 @@ HardwareProfile fit_profile(const MeasurementSet& measurements, const Calibratio
   for (const auto& p : measurements.points) by_class[{p.op.op_class, p.op.compute}].push_back(p);
   for (const auto& [key, points] : by_class) profile.ops.push_back(fit_op_class(points, settings));
   profile.collectives = fit_collectives(measurements.collectives);
+  profile.measured_shapes = measured_shape_tables(measurements.points);
   return profile;
 }
 

@@ -35,7 +35,7 @@ std::string percent_note(double ratio) {
 void write_error(std::ostringstream& out, const FitError& e, const std::string& indent, bool references) {
   out << indent << "error:  # relative; held-out points scored by fits that did not see them\n";
   out << indent << "  fit_points: " << e.fit_points << "\n";
-  out << indent << "  held_out_points: " << e.held_out_points << "\n";
+  out << indent << "  held_out_points: " << e.held_out_points << "  # cross-shape: other models' shapes\n";
   out << indent << "  held_out_mape: " << number(e.held_out_mape) << "  # " << percent_note(e.held_out_mape)
       << "\n";
   out << indent << "  held_out_max_error: " << number(e.held_out_max_error) << "  # "
@@ -47,6 +47,14 @@ void write_error(std::ostringstream& out, const FitError& e, const std::string& 
     out << indent << "  datasheet_held_out_mape: " << number(e.datasheet_held_out_mape)
         << "  # uncalibrated datasheet roofline: " << percent_note(e.datasheet_held_out_mape) << "\n";
   }
+  if (e.in_shape_held_out_points > 0) {
+    out << indent << "  in_shape_held_out_points: " << e.in_shape_held_out_points
+        << "  # every other token count of each measured shape\n";
+    out << indent << "  in_shape_held_out_mape: " << number(e.in_shape_held_out_mape) << "  # "
+        << percent_note(e.in_shape_held_out_mape) << "\n";
+    out << indent << "  in_shape_held_out_max_error: " << number(e.in_shape_held_out_max_error) << "  # "
+        << percent_note(e.in_shape_held_out_max_error) << "\n";
+  }
   if (e.jitter_floor_mape > 0.0) {
     out << indent << "  jitter_floor_mape: " << number(e.jitter_floor_mape)
         << "  # each point vs the line through its neighbours in tokens: "
@@ -54,9 +62,26 @@ void write_error(std::ostringstream& out, const FitError& e, const std::string& 
   }
 }
 
+void write_measured_shapes(std::ostringstream& out, const std::vector<MeasuredShape>& shapes) {
+  out << "measured_shapes:" << (shapes.empty() ? " []" : "  # times by token count; they price these shapes")
+      << "\n";
+  for (const auto& s : shapes) {
+    out << "  - op_class: " << to_string(s.op_class) << "\n"
+        << "    precision: " << to_string(s.precision) << "\n"
+        << "    n: " << s.n << "\n"
+        << "    k: " << s.k << "\n"
+        << "    groups: " << s.groups << "\n"
+        << "    tokens: [";
+    for (size_t i = 0; i < s.tokens.size(); ++i) out << (i ? ", " : "") << s.tokens[i];
+    out << "]\n    time_us: [";
+    for (size_t i = 0; i < s.seconds.size(); ++i) out << (i ? ", " : "") << number(s.seconds[i] * 1e6);
+    out << "]\n";
+  }
+}
+
 }  // namespace
 
-std::string profile_to_yaml(const HardwareProfile& p) {
+std::string profile_to_yaml(const HardwareProfile& p, const std::optional<EngineGaps>& engine) {
   std::ostringstream out;
   out << "# rlsim hardware profile, written by `rlsim calibrate` (see calibrate/README.md).\n"
       << "# Efficiencies are fractions of the datasheet figures of `card` in the hardware catalog.\n"
@@ -95,19 +120,33 @@ std::string profile_to_yaml(const HardwareProfile& p) {
         << "    max_message: " << quantity(c.max_bytes, Quantity::bytes) << "\n";
     write_error(out, c.error, "    ", false);
   }
-  if (!p.engine.empty()) {
-    // The inference engine's time beyond kernels, seconds (models/timing/engine_overhead.h).
-    out << "engine:  # fitted from measured iteration times (rlsim calibrate --format serving)\n";
+  // The engine block: terms fitted from measured iterations (p.engine, `--format serving`) and the
+  // launch and graph gaps the kernel suite measured (`engine`), which take precedence.
+  if (!p.engine.empty() || engine) {
+    EngineOverheadOverride terms = p.engine;
+    if (engine) {
+      terms.launch_gap_per_layer_s = engine->launch_gap_per_layer_s;
+      terms.graph_gap_per_layer_s = engine->graph_gap_per_layer_s;
+    }
+    out << "engine:  # the inference engine's time beyond kernels, seconds (models/timing/engine_overhead.h)\n";
+    if (engine)
+      out << "  # launch and graph gaps: a decoder layer's forward as a whole minus its kernels alone, median "
+             "over decode shapes ("
+          << engine->decode_layers << ")\n";
     auto term = [&](const char* key, const std::optional<double>& value) {
       if (value) out << "  " << key << ": " << number(*value) << "\n";
     };
-    term("cpu_fixed_s", p.engine.cpu_fixed_s);
-    term("cpu_per_sequence_s", p.engine.cpu_per_sequence_s);
-    term("cpu_per_token_s", p.engine.cpu_per_token_s);
-    term("launch_gap_per_layer_s", p.engine.launch_gap_per_layer_s);
-    term("graph_gap_per_layer_s", p.engine.graph_gap_per_layer_s);
-    write_error(out, p.engine_error, "  ", false);
+    term("cpu_fixed_s", terms.cpu_fixed_s);
+    term("cpu_per_sequence_s", terms.cpu_per_sequence_s);
+    term("cpu_per_token_s", terms.cpu_per_token_s);
+    term("launch_gap_per_layer_s", terms.launch_gap_per_layer_s);
+    term("graph_gap_per_layer_s", terms.graph_gap_per_layer_s);
+    if (engine)
+      out << "  # measured, not used: prefill-shape gap " << number(engine->prefill_launch_gap_per_layer_s)
+          << " s per layer; empty-kernel launch " << number(engine->kernel_launch_s) << " s\n";
+    if (!p.engine.empty()) write_error(out, p.engine_error, "  ", false);
   }
+  write_measured_shapes(out, p.measured_shapes);
   return out.str();
 }
 

@@ -1,6 +1,7 @@
 // Reading the kernel suite's measurements JSON into a MeasurementSet.
 #include "calibrate/rlsim_json_importer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -91,7 +92,33 @@ Op read_op(const JsonFields& f) {
   }
   f.fail("op", "unknown op '" + kind +
                    "'; valid values are: gemm, grouped_gemm, attention_decode, attention_prefill, hbm_read, "
-                   "hbm_write, hbm_copy");
+                   "hbm_write, hbm_copy, launch_latency, decoder_layer");
+}
+
+bool is_engine_overhead(const std::string& op) { return op == "launch_latency" || op == "decoder_layer"; }
+
+std::string choice(const JsonFields& f, const std::string& key, const std::vector<std::string>& valid) {
+  const std::string value = f.text(key);
+  if (std::find(valid.begin(), valid.end(), value) != valid.end()) return value;
+  std::string list;
+  for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+  f.fail(key, "unknown " + key + " '" + value + "'; valid values are: " + list);
+}
+
+EngineOverheadMeasurement read_engine_overhead(const JsonFields& f, std::string source) {
+  EngineOverheadMeasurement e;
+  e.kind = f.text("op");
+  e.name = f.text_or("name", e.kind);
+  e.launch = choice(f, "launch", {"stream", "graph"});
+  e.seconds = f.number("seconds", 0.0);
+  if (e.seconds <= 0.0) f.fail("seconds", "'seconds' must be positive");
+  if (e.kind == "decoder_layer") {
+    e.phase = choice(f, "phase", {"decode", "prefill"});
+    e.kernel_sum_seconds = f.number("kernel_sum_seconds", 0.0);
+    if (e.kernel_sum_seconds <= 0.0) f.fail("kernel_sum_seconds", "'kernel_sum_seconds' must be positive");
+  }
+  e.source = std::move(source);
+  return e;
 }
 
 }  // namespace
@@ -134,17 +161,21 @@ MeasurementSet import_rlsim_json_text(const std::string& text, const std::string
   for (size_t i = 0; i < points.size(); ++i) {
     const std::string pointer = "/points/" + std::to_string(i);
     const JsonFields f(points[i], pointer, locator);
+    const SourceLocation at = locator.where(pointer);
+    if (is_engine_overhead(f.text("op"))) {
+      set.engine_overheads.push_back(read_engine_overhead(f, file + ":" + std::to_string(at.line)));
+      continue;
+    }
     Measurement m;
     m.op = read_op(f);
     m.seconds = f.number("seconds", 0.0);
     if (m.seconds <= 0.0) f.fail("seconds", "'seconds' must be positive");
     m.group = f.text_or("model", "");
-    const SourceLocation at = locator.where(pointer);
     m.source = file + ":" + std::to_string(at.line);
     set.points.push_back(std::move(m));
   }
   set.files.push_back(file);
-  set.points_per_file.push_back(static_cast<int>(set.points.size()));
+  set.points_per_file.push_back(static_cast<int>(set.points.size() + set.engine_overheads.size()));
   return set;
 }
 

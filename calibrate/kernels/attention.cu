@@ -9,8 +9,7 @@
 #include <algorithm>
 #include <cfloat>
 
-#include "shapes.h"
-#include "suite.h"
+#include "layer_parts.h"
 
 namespace rlsim_kernels {
 namespace {
@@ -123,36 +122,6 @@ __global__ void decode_combine(const float* __restrict__ part_o, const float* __
   }
 }
 
-template <typename KvT, int DQK, int DV>
-double time_decode(Timer& timer, const AttentionDesign& a, int batch, int kv_len) {
-  const int splits = (kv_len + kChunk - 1) / kChunk;
-  const size_t kv_rows = static_cast<size_t>(batch) * a.kv_heads * kv_len;
-  const bool fp8 = sizeof(KvT) == 1;
-  void *q, *k, *v, *out;
-  float *part_o, *part_ml;
-  RLSIM_CUDA(cudaMalloc(&q, static_cast<size_t>(batch) * a.q_heads * DQK * 2));
-  RLSIM_CUDA(cudaMalloc(&k, kv_rows * DQK * sizeof(KvT)));
-  RLSIM_CUDA(cudaMalloc(&v, kv_rows * DV * sizeof(KvT)));
-  RLSIM_CUDA(cudaMalloc(&out, static_cast<size_t>(batch) * a.q_heads * DV * 2));
-  RLSIM_CUDA(cudaMalloc(&part_o, static_cast<size_t>(batch) * a.q_heads * splits * DV * sizeof(float)));
-  RLSIM_CUDA(cudaMalloc(&part_ml, static_cast<size_t>(batch) * a.q_heads * splits * 2 * sizeof(float)));
-  fill_random(q, static_cast<size_t>(batch) * a.q_heads * DQK, false);
-  fill_random(k, kv_rows * DQK, fp8);
-  fill_random(v, kv_rows * DV, fp8);
-  const int tiles = (a.q_heads / a.kv_heads + kHeadTile - 1) / kHeadTile;
-  const dim3 grid(splits, a.kv_heads * tiles, batch);
-  const float scale = 1.0f / sqrtf(static_cast<float>(DQK));
-  const double t = timer.median_seconds([&] {
-    decode_partial<KvT, DQK, DV><<<grid, kWarps * 32>>>(
-        static_cast<const __nv_bfloat16*>(q), static_cast<const KvT*>(k), static_cast<const KvT*>(v), part_o,
-        part_ml, kv_len, a.q_heads, a.kv_heads, splits, scale);
-    decode_combine<DV><<<batch * a.q_heads, 128>>>(part_o, part_ml, static_cast<__nv_bfloat16*>(out), splits);
-  });
-  for (void* p : {q, k, v, out, static_cast<void*>(part_o), static_cast<void*>(part_ml)})
-    RLSIM_CUDA(cudaFree(p));
-  return t;
-}
-
 /// Causal softmax in place over rows of S (bf16, L×L per head), scaled.
 __global__ void causal_softmax(__nv_bfloat16* s, int len, float scale) {
   const size_t row = blockIdx.x;
@@ -179,55 +148,106 @@ __global__ void causal_softmax(__nv_bfloat16* s, int len, float scale) {
   }
 }
 
-double time_prefill(Timer& timer, cublasHandle_t handle, const AttentionDesign& a, int len) {
-  const int d = a.qk_dim, group = a.q_heads / a.kv_heads;
-  void *q, *k, *v, *s, *o;
-  RLSIM_CUDA(cudaMalloc(&q, static_cast<size_t>(a.q_heads) * len * d * 2));
-  RLSIM_CUDA(cudaMalloc(&k, static_cast<size_t>(a.kv_heads) * len * d * 2));
-  RLSIM_CUDA(cudaMalloc(&v, static_cast<size_t>(a.kv_heads) * len * a.v_dim * 2));
-  RLSIM_CUDA(cudaMalloc(&s, static_cast<size_t>(a.q_heads) * len * len * 2));
-  RLSIM_CUDA(cudaMalloc(&o, static_cast<size_t>(a.q_heads) * len * a.v_dim * 2));
-  fill_random(q, static_cast<size_t>(a.q_heads) * len * d, false);
-  fill_random(k, static_cast<size_t>(a.kv_heads) * len * d, false);
-  fill_random(v, static_cast<size_t>(a.kv_heads) * len * a.v_dim, false);
-  // Pointer arrays map each query head to its KV head (GQA/MQA share K and V across a group).
-  std::vector<const void*> hq(a.q_heads), hk(a.q_heads), hv(a.q_heads);
-  std::vector<void*> hs(a.q_heads), ho(a.q_heads);
-  for (int h = 0; h < a.q_heads; ++h) {
-    hq[h] = static_cast<char*>(q) + static_cast<size_t>(h) * len * d * 2;
-    hk[h] = static_cast<char*>(k) + static_cast<size_t>(h / group) * len * d * 2;
-    hv[h] = static_cast<char*>(v) + static_cast<size_t>(h / group) * len * a.v_dim * 2;
-    hs[h] = static_cast<char*>(s) + static_cast<size_t>(h) * len * len * 2;
-    ho[h] = static_cast<char*>(o) + static_cast<size_t>(h) * len * a.v_dim * 2;
-  }
-  void** dev = nullptr;
-  RLSIM_CUDA(cudaMalloc(&dev, 5 * a.q_heads * sizeof(void*)));
-  RLSIM_CUDA(cudaMemcpy(dev, hq.data(), a.q_heads * sizeof(void*), cudaMemcpyHostToDevice));
-  RLSIM_CUDA(cudaMemcpy(dev + a.q_heads, hk.data(), a.q_heads * sizeof(void*), cudaMemcpyHostToDevice));
-  RLSIM_CUDA(cudaMemcpy(dev + 2 * a.q_heads, hv.data(), a.q_heads * sizeof(void*), cudaMemcpyHostToDevice));
-  RLSIM_CUDA(cudaMemcpy(dev + 3 * a.q_heads, hs.data(), a.q_heads * sizeof(void*), cudaMemcpyHostToDevice));
-  RLSIM_CUDA(cudaMemcpy(dev + 4 * a.q_heads, ho.data(), a.q_heads * sizeof(void*), cudaMemcpyHostToDevice));
-  const float one = 1.0f, zero = 0.0f, scale = 1.0f / sqrtf(static_cast<float>(d));
-  const double t = timer.median_seconds([&] {
-    // Column-major view: Sᵀ[len×len] = Kᵀ... computed as S = Q·Kᵀ with row-major buffers.
-    if (cublasGemmBatchedEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, len, len, d, &one, dev + a.q_heads, CUDA_R_16BF,
-                            d, dev, CUDA_R_16BF, d, &zero, dev + 3 * a.q_heads, CUDA_R_16BF, len, a.q_heads,
-                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
-      std::fprintf(stderr, "rlsim-kernels: prefill QK^T failed\n");
-      std::exit(1);
-    }
-    causal_softmax<<<a.q_heads * len, 256>>>(static_cast<__nv_bfloat16*>(s), len, scale);
-    if (cublasGemmBatchedEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, a.v_dim, len, len, &one, dev + 2 * a.q_heads,
-                            CUDA_R_16BF, a.v_dim, dev + 3 * a.q_heads, CUDA_R_16BF, len, &zero,
-                            dev + 4 * a.q_heads, CUDA_R_16BF, a.v_dim, a.q_heads, CUBLAS_COMPUTE_32F,
-                            CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
-      std::fprintf(stderr, "rlsim-kernels: prefill PV failed\n");
-      std::exit(1);
-    }
-  });
-  for (void* p : {q, k, v, s, o, static_cast<void*>(dev)}) RLSIM_CUDA(cudaFree(p));
-  return t;
+}  // namespace
+
+DecodeAttention::DecodeAttention(const AttentionDesign& a, int batch, int kv_len, bool fp8_kv)
+    : design_(a), batch_(batch), kv_len_(kv_len), splits_((kv_len + kChunk - 1) / kChunk), fp8_(fp8_kv) {
+  const size_t kv_rows = static_cast<size_t>(batch) * a.kv_heads * kv_len;
+  const size_t kv_bytes = fp8_kv ? 1 : 2;
+  RLSIM_CUDA(cudaMalloc(&q_, static_cast<size_t>(batch) * a.q_heads * a.qk_dim * 2));
+  RLSIM_CUDA(cudaMalloc(&k_, kv_rows * a.qk_dim * kv_bytes));
+  RLSIM_CUDA(cudaMalloc(&v_, kv_rows * a.v_dim * kv_bytes));
+  RLSIM_CUDA(cudaMalloc(&out_, static_cast<size_t>(batch) * a.q_heads * a.v_dim * 2));
+  RLSIM_CUDA(
+      cudaMalloc(&part_o_, static_cast<size_t>(batch) * a.q_heads * splits_ * a.v_dim * sizeof(float)));
+  RLSIM_CUDA(cudaMalloc(&part_ml_, static_cast<size_t>(batch) * a.q_heads * splits_ * 2 * sizeof(float)));
+  fill_random(q_, static_cast<size_t>(batch) * a.q_heads * a.qk_dim, false);
+  fill_random(k_, kv_rows * a.qk_dim, fp8_kv);
+  fill_random(v_, kv_rows * a.v_dim, fp8_kv);
 }
+
+DecodeAttention::~DecodeAttention() {
+  for (void* p : {q_, k_, v_, out_, static_cast<void*>(part_o_), static_cast<void*>(part_ml_)}) cudaFree(p);
+}
+
+namespace {
+
+template <typename KvT, int DQK, int DV>
+void launch_decode(cudaStream_t stream, const AttentionDesign& a, int batch, int kv_len, int splits,
+                   const void* q, const void* k, const void* v, void* out, float* part_o, float* part_ml) {
+  const int tiles = (a.q_heads / a.kv_heads + kHeadTile - 1) / kHeadTile;
+  const dim3 grid(splits, a.kv_heads * tiles, batch);
+  const float scale = 1.0f / sqrtf(static_cast<float>(DQK));
+  decode_partial<KvT, DQK, DV><<<grid, kWarps * 32, 0, stream>>>(
+      static_cast<const __nv_bfloat16*>(q), static_cast<const KvT*>(k), static_cast<const KvT*>(v), part_o,
+      part_ml, kv_len, a.q_heads, a.kv_heads, splits, scale);
+  decode_combine<DV>
+      <<<batch * a.q_heads, 128, 0, stream>>>(part_o, part_ml, static_cast<__nv_bfloat16*>(out), splits);
+}
+
+}  // namespace
+
+void DecodeAttention::enqueue(cudaStream_t stream) const {
+  const bool latent = design_.qk_dim == 576;
+  auto* launch =
+      latent ? (fp8_ ? launch_decode<__nv_fp8_e4m3, 576, 512> : launch_decode<__nv_bfloat16, 576, 512>)
+             : (fp8_ ? launch_decode<__nv_fp8_e4m3, 128, 128> : launch_decode<__nv_bfloat16, 128, 128>);
+  launch(stream, design_, batch_, kv_len_, splits_, q_, k_, v_, out_, part_o_, part_ml_);
+}
+
+PrefillAttention::PrefillAttention(cublasHandle_t handle, const AttentionDesign& a, int len)
+    : handle_(handle), design_(a), len_(len) {
+  const int d = a.qk_dim, group = a.q_heads / a.kv_heads;
+  RLSIM_CUDA(cudaMalloc(&q_, static_cast<size_t>(a.q_heads) * len * d * 2));
+  RLSIM_CUDA(cudaMalloc(&k_, static_cast<size_t>(a.kv_heads) * len * d * 2));
+  RLSIM_CUDA(cudaMalloc(&v_, static_cast<size_t>(a.kv_heads) * len * a.v_dim * 2));
+  RLSIM_CUDA(cudaMalloc(&s_, static_cast<size_t>(a.q_heads) * len * len * 2));
+  RLSIM_CUDA(cudaMalloc(&o_, static_cast<size_t>(a.q_heads) * len * a.v_dim * 2));
+  fill_random(q_, static_cast<size_t>(a.q_heads) * len * d, false);
+  fill_random(k_, static_cast<size_t>(a.kv_heads) * len * d, false);
+  fill_random(v_, static_cast<size_t>(a.kv_heads) * len * a.v_dim, false);
+  // Pointer arrays map each query head to its KV head (GQA/MQA share K and V across a group).
+  std::vector<void*> host(5 * static_cast<size_t>(a.q_heads));
+  for (int h = 0; h < a.q_heads; ++h) {
+    host[h] = static_cast<char*>(q_) + static_cast<size_t>(h) * len * d * 2;
+    host[a.q_heads + h] = static_cast<char*>(k_) + static_cast<size_t>(h / group) * len * d * 2;
+    host[2 * a.q_heads + h] = static_cast<char*>(v_) + static_cast<size_t>(h / group) * len * a.v_dim * 2;
+    host[3 * a.q_heads + h] = static_cast<char*>(s_) + static_cast<size_t>(h) * len * len * 2;
+    host[4 * a.q_heads + h] = static_cast<char*>(o_) + static_cast<size_t>(h) * len * a.v_dim * 2;
+  }
+  RLSIM_CUDA(cudaMalloc(&pointers_, host.size() * sizeof(void*)));
+  RLSIM_CUDA(cudaMemcpy(pointers_, host.data(), host.size() * sizeof(void*), cudaMemcpyHostToDevice));
+}
+
+PrefillAttention::~PrefillAttention() {
+  for (void* p : {q_, k_, v_, s_, o_, static_cast<void*>(pointers_)}) cudaFree(p);
+}
+
+void PrefillAttention::enqueue(cudaStream_t stream) const {
+  const AttentionDesign& a = design_;
+  const int d = a.qk_dim, len = len_;
+  void** dev = pointers_;
+  const float one = 1.0f, zero = 0.0f, scale = 1.0f / sqrtf(static_cast<float>(d));
+  cublasSetStream(handle_, stream);
+  // S = Q·Kᵀ per head with row-major buffers, seen by cuBLAS as column-major transposes.
+  if (cublasGemmBatchedEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, len, len, d, &one, dev + a.q_heads, CUDA_R_16BF,
+                          d, dev, CUDA_R_16BF, d, &zero, dev + 3 * a.q_heads, CUDA_R_16BF, len, a.q_heads,
+                          CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "rlsim-kernels: prefill QK^T failed\n");
+    std::exit(1);
+  }
+  causal_softmax<<<a.q_heads * len, 256, 0, stream>>>(static_cast<__nv_bfloat16*>(s_), len, scale);
+  if (cublasGemmBatchedEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, a.v_dim, len, len, &one, dev + 2 * a.q_heads,
+                          CUDA_R_16BF, a.v_dim, dev + 3 * a.q_heads, CUDA_R_16BF, len, &zero,
+                          dev + 4 * a.q_heads, CUDA_R_16BF, a.v_dim, a.q_heads, CUBLAS_COMPUTE_32F,
+                          CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "rlsim-kernels: prefill PV failed\n");
+    std::exit(1);
+  }
+  cublasSetStream(handle_, 0);
+}
+
+namespace {
 
 void add_shape(Point& p, const AttentionDesign& a, int batch, int q_len, int kv_len) {
   p.fields = {{"batch", std::to_string(batch)},         {"q_len", std::to_string(q_len)},
@@ -246,14 +266,8 @@ void measure_attention(const Options& o, const DeviceInfo& /*d*/, Timer& timer, 
     for (bool fp8 : {false, true}) {
       for (int batch : batches) {
         for (int ctx : contexts) {
-          const bool latent = a.qk_dim == 576;
-          double t = 0.0;
-          if (latent)
-            t = fp8 ? time_decode<__nv_fp8_e4m3, 576, 512>(timer, a, batch, ctx)
-                    : time_decode<__nv_bfloat16, 576, 512>(timer, a, batch, ctx);
-          else
-            t = fp8 ? time_decode<__nv_fp8_e4m3, 128, 128>(timer, a, batch, ctx)
-                    : time_decode<__nv_bfloat16, 128, 128>(timer, a, batch, ctx);
+          const DecodeAttention attention(a, batch, ctx, fp8);
+          const double t = timer.median_seconds([&] { attention.enqueue(0); });
           Point p;
           p.op = "attention_decode";
           p.name = std::string(a.name) + (fp8 ? ".fp8kv" : ".bf16kv");
@@ -285,7 +299,8 @@ void measure_attention(const Options& o, const DeviceInfo& /*d*/, Timer& timer, 
       p.op = "attention_prefill";
       p.name = std::string(a.name) + ".prefill.unfused";
       add_shape(p, a, 1, len, len);
-      p.seconds = time_prefill(timer, handle, a, len);
+      const PrefillAttention attention(handle, a, len);
+      p.seconds = timer.median_seconds([&] { attention.enqueue(0); });
       p.flops = 2.0 * a.q_heads * static_cast<double>(len) * ((len + 1.0) / 2.0) * (a.qk_dim + a.v_dim);
       p.bytes = 2.0 * (static_cast<double>(len) * a.q_heads * (a.qk_dim + a.v_dim) +
                        static_cast<double>(len) * a.kv_heads * (a.qk_dim + a.v_dim));

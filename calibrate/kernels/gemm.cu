@@ -9,8 +9,7 @@
 
 #include <algorithm>
 
-#include "shapes.h"
-#include "suite.h"
+#include "layer_parts.h"
 
 namespace rlsim_kernels {
 namespace {
@@ -57,42 +56,47 @@ void fill_random(void* p, size_t elements, bool fp8) {
   RLSIM_CUDA(cudaGetLastError());
 }
 
+LtGemm::LtGemm(cublasLtHandle_t lt, int m, int n, int k, bool fp8, const void* a, const void* w, void* d,
+               void* workspace, size_t workspace_bytes)
+    : lt_(lt), a_(a), w_(w), d_(d), workspace_(workspace), workspace_bytes_(workspace_bytes) {
+  const cudaDataType_t in = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_16BF;
+  RLSIM_CUBLAS(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  const cublasOperation_t transa = CUBLAS_OP_T, transb = CUBLAS_OP_N;
+  RLSIM_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa));
+  RLSIM_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb));
+  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&la_, in, k, n, k));  // W stored k×n (column-major), used as Wᵀ
+  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&lb_, in, k, m, k));  // A stored k×m
+  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&ld_, CUDA_R_16BF, n, m, n));  // D n×m = C row-major m×n
+  cublasLtMatmulPreference_t pref;
+  RLSIM_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
+  RLSIM_CUBLAS(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                    &workspace_bytes_, sizeof workspace_bytes_));
+  if (cublasLtMatmulAlgoGetHeuristic(lt, desc_, la_, lb_, ld_, ld_, pref, 1, &heuristic_, &found_) !=
+      CUBLAS_STATUS_SUCCESS)
+    found_ = 0;
+  cublasLtMatmulPreferenceDestroy(pref);
+}
+
+LtGemm::~LtGemm() {
+  cublasLtMatrixLayoutDestroy(la_);
+  cublasLtMatrixLayoutDestroy(lb_);
+  cublasLtMatrixLayoutDestroy(ld_);
+  cublasLtMatmulDescDestroy(desc_);
+}
+
+void LtGemm::enqueue(cudaStream_t stream) const {
+  const float alpha = 1.0f, beta = 0.0f;
+  RLSIM_CUBLAS(cublasLtMatmul(lt_, desc_, &alpha, w_, la_, a_, lb_, &beta, d_, ld_, d_, ld_, &heuristic_.algo,
+                              workspace_, workspace_bytes_, stream));
+}
+
 namespace {
 
 /// Times one Lt matmul; returns 0 when cuBLASLt has no algorithm for the shape and type.
 double time_lt_gemm(cublasLtHandle_t lt, Timer& timer, const Buffers& b, int m, int n, int k, bool fp8) {
-  const cudaDataType_t in = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_16BF;
-  cublasLtMatmulDesc_t desc;
-  RLSIM_CUBLAS(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-  const cublasOperation_t transa = CUBLAS_OP_T, transb = CUBLAS_OP_N;
-  RLSIM_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa));
-  RLSIM_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb));
-  cublasLtMatrixLayout_t la, lb, ld;
-  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&la, in, k, n, k));  // W stored k×n (column-major), used as Wᵀ
-  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&lb, in, k, m, k));  // A stored k×m
-  RLSIM_CUBLAS(cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, n, m, n));  // D n×m = C row-major m×n
-  cublasLtMatmulPreference_t pref;
-  RLSIM_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
-  RLSIM_CUBLAS(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                    &b.workspace_bytes, sizeof b.workspace_bytes));
-  cublasLtMatmulHeuristicResult_t heuristic{};
-  int found = 0;
-  const cublasStatus_t status =
-      cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, ld, ld, pref, 1, &heuristic, &found);
-  double seconds = 0.0;
-  if (status == CUBLAS_STATUS_SUCCESS && found > 0) {
-    const float alpha = 1.0f, beta = 0.0f;
-    seconds = timer.median_seconds([&] {
-      RLSIM_CUBLAS(cublasLtMatmul(lt, desc, &alpha, b.w, la, b.a, lb, &beta, b.d, ld, b.d, ld,
-                                  &heuristic.algo, b.workspace, b.workspace_bytes, 0));
-    });
-  }
-  cublasLtMatmulPreferenceDestroy(pref);
-  cublasLtMatrixLayoutDestroy(la);
-  cublasLtMatrixLayoutDestroy(lb);
-  cublasLtMatrixLayoutDestroy(ld);
-  cublasLtMatmulDescDestroy(desc);
-  return seconds;
+  const LtGemm gemm(lt, m, n, k, fp8, b.a, b.w, b.d, b.workspace, b.workspace_bytes);
+  if (!gemm.valid()) return 0.0;
+  return timer.median_seconds([&] { gemm.enqueue(0); });
 }
 
 Point gemm_point(const std::string& op, const std::string& name, const std::string& model, bool fp8,

@@ -1,6 +1,7 @@
 // rlsim-kernels: measures the card it runs on (HBM streams, GEMMs, grouped GEMMs, decode and
-// prefill attention) and writes one measurements JSON for `rlsim calibrate`. Without a CUDA
-// device it says so and exits 3. Usage: rlsim-kernels [--quick] [--out FILE] [--date YYYY-MM-DD]
+// prefill attention, kernel launch latency, decoder-layer overheads) and writes one measurements
+// JSON for `rlsim calibrate`. Without a CUDA device it says so and exits 3.
+// Usage: rlsim-kernels [--quick] [--out FILE] [--date YYYY-MM-DD]
 #include <cstring>
 #include <ctime>
 
@@ -101,6 +102,7 @@ int main(int argc, char** argv) {
   measure_hbm(o, timer, points, read_bw);
   measure_gemms(o, device, timer, points);
   measure_attention(o, device, timer, read_bw, points);
+  measure_overheads(o, timer, points);
   if (!write_measurements(o.out, o.date, device, points)) {
     std::fprintf(stderr, "rlsim-kernels: cannot write %s\n", o.out.c_str());
     return 1;

@@ -34,7 +34,7 @@ struct DeviceInfo {
 
 /// One measured point; `fields` holds the shape as "key": value JSON members.
 struct Point {
-  std::string op;     ///< gemm, grouped_gemm, attention_decode, attention_prefill, hbm_*
+  std::string op;     ///< gemm, grouped_gemm, attention_*, hbm_*, launch_latency, decoder_layer
   std::string name;   ///< e.g. "llama-3-8b.mlp_up.tp2"
   std::string model;  ///< catalog model the shape comes from ("" for HBM)
   std::string dtype = "bf16";
@@ -71,6 +71,8 @@ void measure_hbm(const Options& o, Timer& timer, std::vector<Point>& points, dou
 void measure_gemms(const Options& o, const DeviceInfo& d, Timer& timer, std::vector<Point>& points);
 void measure_attention(const Options& o, const DeviceInfo& d, Timer& timer, double read_bw,
                        std::vector<Point>& points);
+/// Kernel launch latency and decoder layers timed whole vs as the sum of their kernels.
+void measure_overheads(const Options& o, Timer& timer, std::vector<Point>& points);
 
 /// Writes the measurements JSON (format "rlsim-measurements", version 1; see
 /// calibrate/rlsim_json_importer.h for the layout).

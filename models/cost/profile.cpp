@@ -137,11 +137,32 @@ const CollectiveFit* HardwareProfile::find_collective(Collective collective, int
   return best;
 }
 
-std::optional<double> profile_seconds(const HardwareProfile& profile, const Op& op,
-                                      const HardwareSpec& card) {
+const MeasuredShape* HardwareProfile::find_measured(const Op& op) const {
+  if (op.op_class != OpClass::gemm && op.op_class != OpClass::grouped_gemm) return nullptr;
+  for (const auto& shape : measured_shapes) {
+    if (shape.matches(op)) return &shape;
+  }
+  return nullptr;
+}
+
+std::optional<ProfilePrice> profile_price(const HardwareProfile& profile, const Op& op,
+                                          const HardwareSpec& card) {
+  if (const MeasuredShape* shape = profile.find_measured(op)) {
+    if (auto t = measured_shape_seconds(*shape, op.gemm.m)) {
+      return ProfilePrice{*t,
+                          measured_at(*shape, op.gemm.m) ? PriceSource::measured : PriceSource::interpolated};
+    }
+  }
   const OpClassProfile* p = profile.find(op.op_class, op.compute);
   if (!p) return std::nullopt;
-  return kernel_seconds(p->fit, op, card, profile.sm_count, profile.l2_bytes);
+  return ProfilePrice{kernel_seconds(p->fit, op, card, profile.sm_count, profile.l2_bytes),
+                      PriceSource::fitted};
+}
+
+std::optional<double> profile_seconds(const HardwareProfile& profile, const Op& op,
+                                      const HardwareSpec& card) {
+  if (auto price = profile_price(profile, op, card)) return price->seconds;
+  return std::nullopt;
 }
 
 double collective_seconds(const CollectiveFit& fit, int gpus, double bytes) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/cost/measured_shape.h"
 #include "models/hardware.h"
 #include "models/named_enum.h"
 #include "models/ops/op.h"
@@ -63,6 +64,12 @@ struct FitError {
   /// neighbours in token count (calibrate/fit_error.h). A smooth model of shape cannot do better
   /// than this on such data; 0 when not scored (other op classes, too few token counts).
   double jitter_floor_mape = 0.0;
+  /// In-shape held-out error of the measured tables (MeasuredShape): every other token count of
+  /// each measured shape withheld and priced by interpolation between the rest. `held_out_*` above
+  /// is the cross-shape error (shapes of other models withheld, priced by the fitted model).
+  int in_shape_held_out_points = 0;
+  double in_shape_held_out_mape = 0.0;
+  double in_shape_held_out_max_error = 0.0;
 };
 
 /// A fitted model of one op class at one compute precision.
@@ -108,7 +115,12 @@ struct HardwareProfile {
   /// overrides the scenario's engine preset term by term (models/timing/engine_overhead.h).
   EngineOverheadOverride engine;
   FitError engine_error;  ///< held-out error of the serving fit that produced `engine`
+  /// Measured times of measured shapes by token count, at most one per shape; they price those
+  /// shapes inside their measured token range (see profile_price).
+  std::vector<MeasuredShape> measured_shapes;
 
+  /// The table of `op`'s shape, or nullptr when that shape was not measured.
+  const MeasuredShape* find_measured(const Op& op) const;
   /// The fit for `op`: same class and precision, else same class at bf16, else same class at any
   /// precision (efficiencies are relative to the datasheet peak of the op's own precision).
   /// Grouped GEMMs fall back to the GEMM fit. nullptr when the class was not calibrated.
@@ -121,7 +133,23 @@ struct HardwareProfile {
 /// Time of `op` on `card` under `fit`; `sm_count` drives wave quantisation. Pure and > 0.
 double kernel_seconds(const KernelFit& fit, const Op& op, const HardwareSpec& card, int sm_count,
                       double l2_bytes);
-/// Time of `op` predicted by the profile, or nullopt when the profile has no fit for its class.
+/// Where a profile's time for an op comes from: a measured token count of a measured shape, an
+/// interpolation between two measured token counts of it, or the fitted model (a shape or token count
+/// that was not measured).
+#define RLSIM_PRICE_SOURCES(X) X(measured) X(interpolated) X(fitted)
+RLSIM_NAMED_ENUM(PriceSource, RLSIM_PRICE_SOURCES)
+
+struct ProfilePrice {
+  double seconds = 0.0;
+  PriceSource source = PriceSource::fitted;
+};
+
+/// Time of `op` under the profile and where it comes from: its measured table when the shape was
+/// measured and M lies in the measured range, else the fitted model of its class; nullopt when the
+/// profile has neither.
+std::optional<ProfilePrice> profile_price(const HardwareProfile& profile, const Op& op,
+                                          const HardwareSpec& card);
+/// Time of `op` predicted by the profile (profile_price's seconds).
 std::optional<double> profile_seconds(const HardwareProfile& profile, const Op& op, const HardwareSpec& card);
 /// Time of a collective of `bytes` per GPU under an alpha-beta fit measured at `fit.gpus` GPUs,
 /// rescaled to `gpus` with the ring algorithm's traffic factor when the group sizes differ.

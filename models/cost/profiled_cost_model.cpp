@@ -11,13 +11,19 @@ ProfiledCostModel::ProfiledCostModel(HardwareProfile profile, std::unique_ptr<Co
 }
 
 bool ProfiledCostModel::covers(const Op& op) const {
-  return profile_.find(op.op_class, op.compute) != nullptr;
+  if (profile_.find(op.op_class, op.compute)) return true;
+  const MeasuredShape* table = profile_.find_measured(op);
+  return table && measured_shape_seconds(*table, op.gemm.m).has_value();
+}
+
+std::optional<ProfilePrice> ProfiledCostModel::price(const Op& op, const HardwareSpec& card) const {
+  if (card.name != profile_.card) return std::nullopt;
+  return profile_price(profile_, op, card);
 }
 
 double ProfiledCostModel::seconds(const Op& op, const HardwareSpec& card) const {
   // A profile describes one card: ops on other cards (a heterogeneous cluster) keep the fallback.
-  if (card.name != profile_.card) return fallback_->seconds(op, card);
-  if (auto t = profile_seconds(profile_, op, card)) return *t;
+  if (auto p = price(op, card)) return p->seconds;
   return fallback_->seconds(op, card);
 }
 

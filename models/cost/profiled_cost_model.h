@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "models/cost/cost_model.h"
@@ -23,6 +24,9 @@ class ProfiledCostModel : public CostModel {
 
   /// True when the profile (not the fallback) answers for `op`.
   bool covers(const Op& op) const;
+  /// The profile's time for `op` on `card` and where it comes from (measured table, interpolated,
+  /// fitted model); nullopt when the fallback answers.
+  std::optional<ProfilePrice> price(const Op& op, const HardwareSpec& card) const;
   const HardwareProfile& profile() const { return profile_; }
 
  private:

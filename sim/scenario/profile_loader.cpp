@@ -1,6 +1,9 @@
 // YAML → HardwareProfile, and the "profile" cost-model registration.
 #include "sim/scenario/profile_loader.h"
 
+#include <cmath>
+#include <stdexcept>
+
 #include "models/cost/cost_model_registry.h"
 #include "models/cost/profiled_cost_model.h"
 #include "models/cost/roofline_cost_model.h"
@@ -20,6 +23,11 @@ FitError read_error(YamlReader& r) {
   e.baseline_held_out_mape = r.number_or("baseline_held_out_mape", d.baseline_held_out_mape, 0.0, 1e6);
   e.datasheet_held_out_mape = r.number_or("datasheet_held_out_mape", d.datasheet_held_out_mape, 0.0, 1e6);
   e.jitter_floor_mape = r.number_or("jitter_floor_mape", d.jitter_floor_mape, 0.0, 1e6);
+  e.in_shape_held_out_points =
+      static_cast<int>(r.integer_or("in_shape_held_out_points", d.in_shape_held_out_points, 0, 1 << 30));
+  e.in_shape_held_out_mape = r.number_or("in_shape_held_out_mape", d.in_shape_held_out_mape, 0.0, 1e6);
+  e.in_shape_held_out_max_error =
+      r.number_or("in_shape_held_out_max_error", d.in_shape_held_out_max_error, 0.0, 1e6);
   r.finish();
   return e;
 }
@@ -56,6 +64,54 @@ OpClassProfile read_op(YamlReader& r) {
   op.error = read_error(error);
   r.finish();
   return op;
+}
+
+/// A list of positive numbers (a measured shape's times), each error at its own item.
+std::vector<double> positive_numbers(YamlReader& r, const std::string& key) {
+  const YAML::Node value = r.raw(key);
+  if (!value || !value.IsSequence()) r.fail(key, "expected a list of positive numbers for '" + key + "'");
+  std::vector<double> out;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const YAML::Node item = value[i];
+    const std::string text = item.IsScalar() ? item.Scalar() : "";
+    size_t used = 0;
+    double x = 0.0;
+    try {
+      x = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size() || !(x > 0.0) || !std::isfinite(x)) {
+      throw InputError(r.source().locate(item, r.path() + "." + key + "." + std::to_string(i)),
+                       "expected a positive number in '" + key + "', found '" + text + "'");
+    }
+    out.push_back(x);
+  }
+  return out;
+}
+
+MeasuredShape read_measured_shape(YamlReader& r) {
+  MeasuredShape m;
+  const std::string op_class = r.choice_or("op_class", {"gemm", "grouped_gemm"}, "gemm");
+  m.op_class = op_class == "gemm" ? OpClass::gemm : OpClass::grouped_gemm;
+  std::vector<std::string> precisions;
+  for (Precision p : all_precisions()) precisions.emplace_back(to_string(p));
+  m.precision = *parse_precision(r.choice_or("precision", precisions, std::string(to_string(m.precision))));
+  m.n = r.integer("n", 1, int64_t{1} << 40);
+  m.k = r.integer("k", 1, int64_t{1} << 40);
+  m.groups = r.integer_or("groups", m.groups, 1, int64_t{1} << 20);
+  m.tokens = r.integer_list_or("tokens", 1, int64_t{1} << 40);
+  for (double us : positive_numbers(r, "time_us")) m.seconds.push_back(us * 1e-6);
+  if (m.tokens.empty()) r.fail("tokens", "a measured shape needs at least one token count");
+  if (m.tokens.size() != m.seconds.size()) {
+    r.fail("time_us", "expected one time per token count: " + std::to_string(m.tokens.size()) +
+                          " token counts, " + std::to_string(m.seconds.size()) + " times");
+  }
+  for (size_t i = 1; i < m.tokens.size(); ++i) {
+    if (m.tokens[i] <= m.tokens[i - 1]) r.fail("tokens", "token counts must be strictly ascending");
+  }
+  r.finish();
+  return m;
 }
 
 CollectiveFit read_collective(YamlReader& r) {
@@ -105,6 +161,15 @@ HardwareProfile read_profile(const YamlSource& source) {
     YamlReader error = engine.map_or_empty("error");
     p.engine_error = read_error(error);
     engine.finish();
+  }
+  for (YamlReader& m : r.map_list_or_empty("measured_shapes")) {
+    MeasuredShape read = read_measured_shape(m);
+    Op probe;
+    probe.op_class = read.op_class;
+    probe.compute = read.precision;
+    probe.gemm = {0, read.n, read.k, read.groups};
+    if (p.find_measured(probe)) m.fail_here("a second table for the same shape; keep one per shape");
+    p.measured_shapes.push_back(std::move(read));
   }
   r.finish();
   return p;

@@ -1,7 +1,9 @@
 // The accuracy the calibration promises, on real GEMM timings (vidur: H100 from tests/data/vidur,
-// A100 from data/measured): a profile fitted on one Llama-2 size and checked on the other beats the
-// uncalibrated datasheet roofline and a plain roofline with one fitted efficiency and a fixed
-// overhead, and holds the figures of the accuracy tables in README.md and calibrate/README.md.
+// A100 from data/measured). In-shape: a measured shape priced from its table with every other token
+// count withheld stays within 4% (the measurements' own jitter floor is 2.2-3.2%). Cross-shape: the
+// fitted model, fitted on one Llama-2 size and checked on the other, stays within 8% over both
+// directions, beats the uncalibrated datasheet roofline and a plain roofline with one fitted
+// efficiency and a fixed overhead, and holds the per-direction figures of calibrate/README.md.
 // Every figure is printed so the tables can be checked; nothing here asserts that a reference is
 // bad, so a better reference never fails a test, only a worse profile does.
 #include <catch2/catch.hpp>
@@ -10,6 +12,7 @@
 #include "calibrate/device_facts.h"
 #include "calibrate/fit_error.h"
 #include "calibrate/kernel_fitter.h"
+#include "calibrate/shape_tables.h"
 #include "tests/calibrate/calibrate_test_support.h"
 
 namespace rlsim {
@@ -64,21 +67,56 @@ CrossModelScores cross_model(const HardwareSpec& card, const MeasurementSet& fit
   return s;
 }
 
-// The promise, for one card and direction: better than both references by the stated margins, and
-// no worse than the profile's figure in the accuracy tables (`table_mape`).
-//
-// The issue's target, MAPE <= 5% on held-out GEMMs with >= 64 tokens in both directions, is NOT
-// reached, so these gate on the figures achieved instead (README.md and calibrate/README.md explain
-// why): cuBLAS switches kernels between token counts, steps in M that no model smooth in M can
-// follow. Even a free smooth curve per measured shape, fitted to the very points it is scored on,
-// misses 5% on H100 (5.25% on 7B, 6.3% on 70B, printed as "a free smooth curve" above), while the
-// data stray only 2.7-3.2% from the line through their neighbours (the jitter floor). Only a model
-// that follows cuBLAS's kernel choice for each (M, N, K) could reach 5%.
+// The cross-shape figures of one direction must beat both references by the stated margins and be
+// no worse than the README's per-direction figure (`table_mape`). cuBLAS switches kernels at steps
+// in the token count that no model smooth in M follows (a free smooth curve per checked shape still
+// misses 5.3-6.3% on H100), so a shape the user will run is measured and priced from its table,
+// gated below; the fitted model answers only for shapes nobody measured.
 void check_promise(const CrossModelScores& s, double table_mape) {
   REQUIRE(s.profile.points > 3000);
   CHECK(s.profile.mape < s.baseline.mape - kMarginOverBaseline);
   CHECK(s.profile.mape < kShareOfDatasheet * s.datasheet.mape);
   CHECK(s.profile.mape <= table_mape + kRegressionSlack);
+}
+
+// The issue-17 targets: in-shape held-out MAPE <= 4% and cross-shape <= 8% (both directions pooled),
+// GEMMs with >= 64 tokens, as `rlsim calibrate` stores them in a profile.
+constexpr double kInShapeTarget = 0.04;
+constexpr double kCrossShapeTarget = 0.08;
+
+void check_targets(const HardwareSpec& card, const MeasurementSet& small, const MeasurementSet& large) {
+  std::vector<Measurement> all = small.points;
+  all.insert(all.end(), large.points.begin(), large.points.end());
+  auto at_least_64_tokens = [](const Measurement& m) { return m.op.gemm.m >= 64; };
+  const RelativeErrors in_shape = in_shape_held_out_errors(all, at_least_64_tokens);
+  const RelativeErrors in_shape_all = in_shape_held_out_errors(all);
+  const RelativeErrors floor = neighbour_interpolation_errors(all, at_least_64_tokens);
+  const CrossModelScores to_large = cross_model(card, small, large, "7b -> 70b");
+  const CrossModelScores to_small = cross_model(card, large, small, "70b -> 7b");
+  const int cross_points = to_large.profile.points + to_small.profile.points;
+  const double cross_mape =
+      (to_large.profile.mape * to_large.profile.points + to_small.profile.mape * to_small.profile.points) /
+      cross_points;
+  std::printf(
+      "%s GEMMs, Llama-2-7B and 70B (>= 64 tokens): in-shape held-out MAPE %.2f%% (max %.1f%%, %d points; "
+      "all "
+      "token counts %.2f%%), cross-shape %.2f%% (%d points), jitter floor %.2f%%\n",
+      card.name.c_str(), 100 * in_shape.mape, 100 * in_shape.max_error, in_shape.points,
+      100 * in_shape_all.mape, 100 * cross_mape, cross_points, 100 * floor.mape);
+  REQUIRE(in_shape.points > 3000);
+  CHECK(in_shape.mape <= kInShapeTarget);
+  CHECK(in_shape_all.mape <= kInShapeTarget);
+  CHECK(cross_mape <= kCrossShapeTarget);
+}
+
+TEST_CASE("H100: measured shapes price withheld token counts within 4% and other models' shapes within 8%",
+          "[calibrate][accuracy]") {
+  check_targets(test::h100(), test::llama2_h100("7b"), test::llama2_h100("70b"));
+}
+
+TEST_CASE("A100: measured shapes price withheld token counts within 4% and other models' shapes within 8%",
+          "[calibrate][accuracy]") {
+  check_targets(test::a100(), test::llama2_a100("7b"), test::llama2_a100("70b"));
 }
 
 TEST_CASE("H100: a profile fitted on Llama-2-7B GEMMs predicts 70B's within the README's 8.5%",

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "calibrate/csv_table.h"
+#include "calibrate/engine_gap_fitter.h"
 #include "calibrate/rlsim_json_importer.h"
 #include "calibrate/vidur_importer.h"
 #include "tests/calibrate/calibrate_test_support.h"
@@ -104,6 +105,46 @@ TEST_CASE("our measurements JSON is read with shapes, device facts and located e
                     Catch::StartsWith("m.json:1:") && Catch::Contains("not valid JSON"));
   CHECK_THROWS_WITH(import_rlsim_json_text("{\"format\": \"other\"}", "m.json"),
                     Catch::Contains("not an rlsim measurements file"));
+}
+
+TEST_CASE("the suite's overhead records become the engine gaps: decode-layer medians",
+          "[calibrate][import]") {
+  auto layer = [](const char* phase, const char* launch, double seconds, double kernels) {
+    return std::string("{\"op\": \"decoder_layer\", \"name\": \"l\", \"dtype\": \"bf16\", \"launch\": \"") +
+           launch + "\", \"phase\": \"" + phase +
+           "\", \"tokens\": 8, \"kernel_sum_seconds\": " + std::to_string(kernels) +
+           ", \"seconds\": " + std::to_string(seconds) + "}";
+  };
+  const std::string text =
+      "{\"format\": \"rlsim-measurements\", \"version\": 1, \"device\": {\"name\": \"X\", \"sm_count\": "
+      "132},\n"
+      "\"points\": [\n" +
+      layer("decode", "stream", 0.000130, 0.000100) + ",\n" + layer("decode", "stream", 0.000150, 0.000100) +
+      ",\n" + layer("decode", "stream", 0.000210, 0.000100) + ",\n" +
+      layer("decode", "graph", 0.000090, 0.000100) + ",\n" + layer("prefill", "stream", 0.002004, 0.002000) +
+      ",\n" +
+      "{\"op\": \"launch_latency\", \"name\": \"e\", \"dtype\": \"bf16\", \"launch\": \"stream\", "
+      "\"seconds\": "
+      "0.0000025}\n]}\n";
+  const MeasurementSet set = import_rlsim_json_text(text, "o.json");
+  CHECK(set.points.empty());
+  REQUIRE(set.engine_overheads.size() == 6);
+  CHECK(set.engine_overheads[0].source == "o.json:3");
+  const auto gaps = fit_engine_gaps(set);
+  REQUIRE(gaps);
+  CHECK(gaps->launch_gap_per_layer_s == Approx(50e-6));  // median of 30, 50 and 110 us
+  CHECK(gaps->graph_gap_per_layer_s == 0.0);             // faster than its kernels alone: no gap
+  CHECK(gaps->prefill_launch_gap_per_layer_s == Approx(4e-6));
+  CHECK(gaps->kernel_launch_s == Approx(2.5e-6));
+  CHECK(gaps->decode_layers == 1);
+  // Without graph-replayed decode layers there is nothing to write.
+  MeasurementSet eager_only = set;
+  eager_only.engine_overheads.erase(eager_only.engine_overheads.begin() + 3);
+  CHECK_FALSE(fit_engine_gaps(eager_only));
+  std::string bad = text;
+  bad.replace(bad.find("\"graph\""), 7, "\"graf\"");
+  CHECK_THROWS_WITH(import_rlsim_json_text(bad, "o.json"),
+                    Catch::StartsWith("o.json:6:") && Catch::Contains("unknown launch 'graf'"));
 }
 
 }  // namespace

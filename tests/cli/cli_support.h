@@ -33,18 +33,23 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
   return dir;
 }
 
-/// Runs `rlsim <args>` (args already shell-quoted) from the source tree.
-inline CliResult run_rlsim(const std::string& args) {
+/// Runs a shell command line (already quoted) from the source tree.
+inline CliResult run_shell(const std::string& command_line) {
   const auto dir = scratch_dir("io");
   const auto out = dir / "stdout", err = dir / "stderr";
-  const std::string command = std::string("cd '") + RLSIM_TEST_SOURCE_DIR + "' && '" + RLSIM_TEST_BINARY +
-                              "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+  const std::string command = std::string("cd '") + RLSIM_TEST_SOURCE_DIR + "' && " + command_line + " >'" +
+                              out.string() + "' 2>'" + err.string() + "' </dev/null";
   const int status = std::system(command.c_str());
   CliResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = slurp(out);
   result.err = slurp(err);
   return result;
+}
+
+/// Runs `rlsim <args>` (args already shell-quoted) from the source tree.
+inline CliResult run_rlsim(const std::string& args) {
+  return run_shell(std::string("'") + RLSIM_TEST_BINARY + "' " + args);
 }
 
 }  // namespace rlsim::test

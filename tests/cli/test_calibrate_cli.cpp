@@ -37,6 +37,13 @@ TEST_CASE("rlsim calibrate fits a profile with held-out errors, deterministicall
   CHECK(p.ops[0].error.jitter_floor_mape < p.ops[0].error.held_out_mape);
   CHECK(first.out.find("jitter floor") != std::string::npos);
   CHECK(p.collectives.size() == 3);
+  // Every measured shape is kept as a table (2 models x 4 TP degrees x 4 projections), and its
+  // in-shape error (every other token count withheld) is read back, below the cross-shape error.
+  CHECK(p.measured_shapes.size() == 32);
+  CHECK(p.ops[0].error.in_shape_held_out_points > 4000);
+  CHECK(p.ops[0].error.in_shape_held_out_mape > 0.0);
+  CHECK(p.ops[0].error.in_shape_held_out_mape < p.ops[0].error.held_out_mape);
+  CHECK(first.out.find("in-shape") != std::string::npos);
 }
 
 TEST_CASE("rlsim cost answers for any shape from the committed H100 profile", "[cli][cost]") {
@@ -74,6 +81,67 @@ TEST_CASE("rlsim cost answers for any shape from the committed H100 profile", "[
   CHECK(nlohmann::json::parse(ar.out).at("seconds").get<double>() == Approx(0.36e-3).epsilon(0.15));
   CHECK(test::run_rlsim("cost all-reduce --hardware H100 --bytes 64MiB --gpus 8 --json").exit_code == 0);
   CHECK(test::run_rlsim("cost --help").out.find("Examples") != std::string::npos);
+}
+
+// A profile whose one measured shape (n 4096, k 4096) took about a hundred times what its GEMM fit
+// says: an answer from the table cannot be mistaken for one from the fit.
+const char* kFarTableProfile =
+    "card: H100\nsm_count: 132\nl2_cache: 50MB\n"
+    "ops:\n  - {op_class: gemm, precision: bf16, launch_overhead: 5us, compute_efficiency: 0.8, "
+    "memory_efficiency: 0.9}\n"
+    "measured_shapes:\n  - op_class: gemm\n    precision: bf16\n    n: 4096\n    k: 4096\n"
+    "    tokens: [64, 128, 256]\n    time_us: [1000, 2000, 4000]\n";
+
+nlohmann::json cost_json(const std::string& profile, const std::string& shape) {
+  const auto r =
+      test::run_rlsim("cost gemm --hardware H100 --profile '" + profile + "' " + shape + " --json");
+  REQUIRE(r.exit_code == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+TEST_CASE("rlsim cost prices a measured shape from the profile's table and not from the fit", "[cli][cost]") {
+  const auto dir = test::scratch_dir("measured-shapes");
+  const std::string profile = (dir / "far.yaml").string();
+  std::ofstream(profile) << kFarTableProfile;
+  const auto measured = cost_json(profile, "--m 128 --n 4096 --k 4096");
+  CHECK(measured.at("price_source") == "measured");
+  CHECK(measured.at("seconds").get<double>() == Approx(2000e-6).epsilon(1e-12));
+  const auto between = cost_json(profile, "--m 181 --n 4096 --k 4096");
+  CHECK(between.at("price_source") == "interpolated");
+  CHECK(between.at("seconds").get<double>() > 2000e-6);
+  CHECK(between.at("seconds").get<double>() < 4000e-6);
+  const auto unmeasured = cost_json(profile, "--m 128 --n 4104 --k 4096");
+  CHECK(unmeasured.at("price_source") == "fitted");
+  CHECK(unmeasured.at("seconds").get<double>() < 100e-6);
+  // The committed H100 profile keeps vidur's tables: Llama-2-7B's fused gate+up at 4096 tokens is
+  // the median of the two times vidur measured there (0.987 and 0.999 ms), and the text output says
+  // where the figure came from.
+  const auto up = cost_json("calibrate/profiles/h100.yaml", "--m 4096 --n 22016 --k 4096");
+  CHECK(up.at("price_source") == "measured");
+  CHECK(up.at("seconds").get<double>() == Approx(0.993e-3).epsilon(1e-9));
+  const auto text = test::run_rlsim(
+      "cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m 4010 --n 22016 --k 4096");
+  CHECK(text.out.find("measured shape, interpolated between token counts") != std::string::npos);
+}
+
+TEST_CASE("a malformed measured table is an error at its location", "[cli][cost]") {
+  const auto dir = test::scratch_dir("measured-shapes-bad");
+  std::string descending = kFarTableProfile;
+  descending.replace(descending.find("[64, 128, 256]"), 14, "[64, 256, 128]");
+  std::ofstream(dir / "descending.yaml") << descending;
+  const auto r = test::run_rlsim("cost gemm --hardware H100 --profile '" +
+                                 (dir / "descending.yaml").string() + "' --m 1 --n 2 --k 3");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("descending.yaml:11:") != std::string::npos);
+  CHECK(r.err.find("strictly ascending") != std::string::npos);
+  std::string negative = kFarTableProfile;
+  negative.replace(negative.find("2000"), 4, "-2");
+  std::ofstream(dir / "negative.yaml") << negative;
+  const auto n = test::run_rlsim("cost gemm --hardware H100 --profile '" + (dir / "negative.yaml").string() +
+                                 "' --m 1 --n 2 --k 3");
+  CHECK(n.exit_code == 2);
+  CHECK(n.err.find("negative.yaml:12:") != std::string::npos);
+  CHECK(n.err.find("expected a positive number in 'time_us'") != std::string::npos);
 }
 
 TEST_CASE("calibrate and cost reject bad input with a location and leave no output", "[cli][calibrate]") {

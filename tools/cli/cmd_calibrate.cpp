@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "calibrate/device_facts.h"
+#include "calibrate/engine_gap_fitter.h"
 #include "calibrate/profile_fitter.h"
 #include "calibrate/profile_writer.h"
 #include "calibrate/rlsim_json_importer.h"
@@ -89,8 +90,11 @@ class CalibrateCommand : public Command {
     }
     resolve_device(measurements, settings);
     const HardwareProfile profile = fit_profile(measurements, settings);
-    write_atomically(profile_to_yaml(profile));
+    const auto engine = fit_engine_gaps(measurements);
+    write_atomically("# Made from the repository root by: " + command_line() + "\n" +
+                     profile_to_yaml(profile, engine));
     print_summary(profile);
+    if (engine) print_engine(*engine);
     return kExitOk;
   }
 
@@ -131,6 +135,19 @@ class CalibrateCommand : public Command {
     return format == "rlsim" ? import_rlsim_json(path) : import_vidur_csv(path);
   }
 
+  /// The command that rebuilds this profile, options as given (recorded in its first line).
+  std::string command_line() const {
+    std::string line = "rlsim calibrate";
+    if (!format_.empty()) line += " --format " + format_;
+    line += " --hardware " + hardware_;
+    if (!date_.empty()) line += " --date " + date_;
+    if (sm_count_ > 0) line += " --sm-count " + std::to_string(sm_count_);
+    if (!l2_text_.empty()) line += " --l2-cache " + l2_text_;
+    line += " --out <this file>";  // the same inputs give the same bytes wherever written
+    for (const std::string& input : inputs_) line += " --input " + input;
+    return line;
+  }
+
   void resolve_device(const MeasurementSet& m, CalibrationSettings& s) const {
     const auto facts = known_device_facts(s.card.name);
     s.sm_count = sm_count_ > 0 ? sm_count_ : m.sm_count > 0 ? m.sm_count : facts ? facts->sm_count : 0;
@@ -169,6 +186,7 @@ class CalibrateCommand : public Command {
       std::cout << std::left << std::setw(20) << "op class" << std::setw(10) << "precision" << std::setw(8)
                 << "points" << std::setw(10) << "held out" << std::setw(10) << "MAPE" << std::setw(11)
                 << "max err" << std::setw(15) << "roofline+fit" << std::setw(11) << "datasheet"
+                << std::setw(10) << "in-shape"
                 << "jitter floor\n";
       for (const auto& op : p.ops) {
         std::cout << std::setw(20) << to_string(op.op_class) << std::setw(10) << to_string(op.precision)
@@ -176,7 +194,9 @@ class CalibrateCommand : public Command {
                   << std::setw(10) << percent(op.error.held_out_mape) << std::setw(11)
                   << percent(op.error.held_out_max_error) << std::setw(15)
                   << percent(op.error.baseline_held_out_mape) << std::setw(11)
-                  << percent(op.error.datasheet_held_out_mape)
+                  << percent(op.error.datasheet_held_out_mape) << std::setw(10)
+                  << (op.error.in_shape_held_out_points > 0 ? percent(op.error.in_shape_held_out_mape)
+                                                            : std::string("-"))
                   << (op.error.jitter_floor_mape > 0.0 ? percent(op.error.jitter_floor_mape)
                                                        : std::string("-"))
                   << "\n";
@@ -195,10 +215,22 @@ class CalibrateCommand : public Command {
                   << "\n";
       }
     }
-    std::cout
-        << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
-           "efficiency and overhead, datasheet the uncalibrated roofline, on the same points; jitter\n"
-           "floor is how far the measurements stray from the line through their neighbours in tokens.\n";
+    std::cout << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
+                 "efficiency and overhead, datasheet the uncalibrated roofline, on the same points; jitter\n"
+                 "floor is how far the measurements stray from the line through their neighbours in tokens.\n"
+                 "MAPE is cross-shape (the fitted model on other models' shapes); in-shape is the measured\n"
+                 "tables on every other token count withheld ("
+              << p.measured_shapes.size()
+              << " measured shapes, which the profile prices from their tables).\n";
+  }
+
+  static void print_engine(const EngineGaps& g) {
+    std::cout << "engine gaps per decoder layer (whole layer minus its kernels alone, median of "
+              << g.decode_layers << " decode shapes): eager launches "
+              << short_quantity(g.launch_gap_per_layer_s, Quantity::duration) << ", CUDA graph "
+              << short_quantity(g.graph_gap_per_layer_s, Quantity::duration) << "; prefill shapes "
+              << short_quantity(g.prefill_launch_gap_per_layer_s, Quantity::duration)
+              << "; empty-kernel launch " << short_quantity(g.kernel_launch_s, Quantity::duration) << "\n";
   }
 
   std::vector<std::string> inputs_;

@@ -23,6 +23,15 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+const char* price_source_note(PriceSource source) {
+  switch (source) {
+    case PriceSource::measured: return "measured shape and token count";
+    case PriceSource::interpolated: return "measured shape, interpolated between token counts";
+    case PriceSource::fitted: return "fitted model";
+  }
+  return "fitted model";
+}
+
 struct AttentionFlags {
   int64_t batch = 1, q_len = 1, kv_len = 4096;
   int q_heads = 32, kv_heads = 8, head_dim = 128, qk_head_dim = 0, v_head_dim = 0;
@@ -151,12 +160,15 @@ class CostCommand : public Command {
     const bool calibrated =
         model->name() == "profile" && static_cast<const ProfiledCostModel&>(*model).covers(op);
     const double seconds = model->seconds(op, card);
+    const auto price =
+        calibrated ? static_cast<const ProfiledCostModel&>(*model).price(op, card) : std::nullopt;
     if (target.json) {
       Json out;
       out["op"] = to_string(op.op_class);
       out["hardware"] = card.name;
       out["cost_model"] = model->name();
       out["calibrated"] = calibrated;
+      if (price) out["price_source"] = enum_name(price->source);
       out["seconds"] = seconds;
       out["flops"] = op.flops;
       out["bytes"] = op.bytes;
@@ -165,7 +177,8 @@ class CostCommand : public Command {
     } else {
       std::cout << to_string(op.op_class) << " on " << card.name << ": "
                 << readable(seconds, Quantity::duration) << "  ("
-                << (calibrated                   ? "calibrated profile"
+                << (price        ? "calibrated profile, " + std::string(price_source_note(price->source))
+                    : calibrated ? "calibrated profile"
                     : model->name() == "profile" ? "not in the profile: datasheet roofline"
                                                  : "datasheet roofline")
                 << "; " << readable(op.flops / seconds, Quantity::flop_rate) << " achieved, "
