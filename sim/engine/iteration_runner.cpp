@@ -18,6 +18,8 @@ void IterationRunner::run(const IterationPlan& plan, int version, const sg4::Com
 void IterationRunner::prefill(const std::vector<PrefillWork>& work, int version) {
   double total_s = 0.0, restore_s = 0.0;
   for (const PrefillWork& w : work) {
+    LlmRequest& call = *replica_.running[w.sequence].request;
+    if (call.prefill_start_s < 0.0) call.prefill_start_s = sg4::Engine::get_clock();
     const double seconds =
         w.restore ? time_.kv_swap_s(w.tokens) : time_.prefill_s(w.tokens, w.context_tokens);
     total_s += seconds;
