@@ -15,6 +15,7 @@
 #include "sim/scenario/param_reader.h"
 #include "sim/scenario/plugins.h"
 #include "sim/scenario/profile_loader.h"
+#include "sim/scenario/scenario_header.h"
 #include "sim/scenario/trajectory_replay_reader.h"
 #include "sim/scenario/yaml_reader.h"
 
@@ -244,12 +245,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   LoadedScenario loaded;
   Scenario& s = loaded.scenario;
   s.file = path;
-  s.name = root.text_or("name", std::filesystem::path(path).stem().string());
-  s.seed = static_cast<uint64_t>(root.integer_or("seed", static_cast<int64_t>(d.seed), 0, INT64_MAX));
-  if (options.seed) {
-    s.seed = *options.seed;
-    root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
-  }
+  read_name_and_seed(root, path, options, d.seed, s.name, s.seed);
 
   if (const auto kind = root.choice_or("kind", ScenarioFileKind::rl); kind != ScenarioFileKind::rl) {
     root.fail("kind", std::string(kind == ScenarioFileKind::afd ? "this is an AFD scenario"
@@ -299,11 +295,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   check_every_pool_used(s);
   root.finish();
 
-  YAML::Emitter out;
-  out << resolved;
-  loaded.resolved_yaml =
-      std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
-      out.c_str() + "\n";
+  loaded.resolved_yaml = resolved_yaml_text(resolved);
   return loaded;
 }
 

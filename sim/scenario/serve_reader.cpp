@@ -8,6 +8,7 @@
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/request_trace_reader.h"
+#include "sim/scenario/scenario_header.h"
 
 namespace rlsim {
 namespace {
@@ -95,12 +96,7 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   if (root.choice_or("kind", ScenarioFileKind::rl) != ScenarioFileKind::serve) {
     root.fail("kind", "load_serve_scenario needs 'kind: serve'");
   }
-  s.name = root.text_or("name", std::filesystem::path(path).stem().string());
-  s.seed = static_cast<uint64_t>(root.integer_or("seed", static_cast<int64_t>(s.seed), 0, INT64_MAX));
-  if (options.seed) {
-    s.seed = *options.seed;
-    root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
-  }
+  read_name_and_seed(root, path, options, Scenario{}.seed, s.name, s.seed);
   loaded.catalog = load_scenario_catalog(root, path, options);
   s.model = loaded.catalog.model(root.text("model"), root.where("model"));
 
@@ -116,11 +112,7 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   check_every_pool_used(s);
   root.finish();
 
-  YAML::Emitter out;
-  out << resolved;
-  loaded.resolved_yaml =
-      std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
-      out.c_str() + "\n";
+  loaded.resolved_yaml = resolved_yaml_text(resolved);
   return loaded;
 }
 
