@@ -68,7 +68,7 @@ TEST_CASE("serve workloads: exactly one of concurrency, rate or trace") {
 }
 
 TEST_CASE("serve deployments: the rollout reader's checks apply") {
-  std::string yaml = test::serve_yaml("  requests: 10\n  concurrency: 2\n", 2);
+  std::string yaml = test::serve_yaml("  requests: 10\n  concurrency: 2\n", 4);
   yaml.replace(yaml.find("tp: 1"), 5, "tp: 3");
   CHECK_THAT(serve_error(yaml).what(),
              Catch::Contains("bad-serve.yaml:6:") && Catch::Contains("tp must divide"));
