@@ -99,7 +99,8 @@ TEST_CASE("serve: a bad request-trace row is an error at its line, exit 2, nothi
   std::ofstream(dir / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,100,-3\n";
   std::ofstream(dir / "serve.yaml")
       << "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: H100, "
-         "nodes: 1, gpus_per_node: 1}]}\nworkload: {trace: requests.csv}\n"
+         "nodes: 1, gpus_per_node: 1}], links: [{between: [agents, s], bandwidth: 100Gbps}, {between: "
+         "[dataplane, s], bandwidth: 100Gbps}]}\nworkload: {trace: requests.csv}\n"
          "serve: {pool: s}\n";
   const CliResult r =
       run_rlsim("run '" + (dir / "serve.yaml").string() + "' --out '" + (dir / "out").string() + "'");

@@ -51,27 +51,27 @@ TEST_CASE("serve workloads: rates as requests per second") {
     CHECK(loaded.scenario.workload.warmup() == 0);
   }
   CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  rate: fast\n")).what(),
-             Catch::Contains("bad-serve.yaml:10:") && Catch::Contains("requests per second"));
+             Catch::Contains("bad-serve.yaml:13:") && Catch::Contains("requests per second"));
   CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  rate: 0/s\n")).what(),
              Catch::Contains("requests per second > 0"));
 }
 
 TEST_CASE("serve workloads: exactly one of concurrency, rate or trace") {
   CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n")).what(),
-             Catch::Contains("bad-serve.yaml:9:") && Catch::Contains("exactly one of concurrency") &&
+             Catch::Contains("bad-serve.yaml:12:") && Catch::Contains("exactly one of concurrency") &&
                  Catch::Contains("found 0"));
   CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  concurrency: 2\n  rate: 3/s\n")).what(),
              Catch::Contains("found 2"));
   CHECK_THAT(serve_error(test::serve_yaml("  concurrency: 2\n")).what(), Catch::Contains("requests"));
   CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  concurrency: 2\n  warmup: 10\n")).what(),
-             Catch::Contains("bad-serve.yaml:11:") && Catch::Contains("warmup"));
+             Catch::Contains("bad-serve.yaml:14:") && Catch::Contains("warmup"));
 }
 
 TEST_CASE("serve deployments: the rollout reader's checks apply") {
   std::string yaml = test::serve_yaml("  requests: 10\n  concurrency: 2\n", 4);
   yaml.replace(yaml.find("tp: 1"), 5, "tp: 3");
   CHECK_THAT(serve_error(yaml).what(),
-             Catch::Contains("bad-serve.yaml:6:") && Catch::Contains("tp must divide"));
+             Catch::Contains("bad-serve.yaml:9:") && Catch::Contains("tp must divide"));
   std::string unknown = test::serve_yaml("  requests: 10\n  concurrency: 2\n");
   unknown.replace(unknown.find("max_batch"), 9, "max_bach");
   CHECK_THAT(serve_error(unknown).what(), Catch::Contains("did you mean 'max_batch'?"));
@@ -105,7 +105,7 @@ TEST_CASE("request traces: rows, relative paths, and located errors") {
   CHECK_THAT(serve_error(test::serve_yaml("  trace: backwards.csv\n")).what(),
              Catch::StartsWith(backwards + ":3:1: error: expected arrival_s in non-decreasing order"));
   CHECK_THAT(serve_error(test::serve_yaml("  trace: missing.csv\n")).what(),
-             Catch::Contains("bad-serve.yaml:9:") && Catch::Contains("does not exist"));
+             Catch::Contains("bad-serve.yaml:12:") && Catch::Contains("does not exist"));
   CHECK_THAT(serve_error(test::serve_yaml("  trace: good.csv\n  output_tokens: 5\n")).what(),
              Catch::Contains("expected no output_tokens with a trace"));
 }

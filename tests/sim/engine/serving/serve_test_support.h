@@ -13,11 +13,14 @@
 namespace rlsim::test {
 
 /// A serving scenario of `gpus` H100s, TP 1, max_batch 8, and the `workload:` body given (its lines
-/// indented by two spaces). The header is 8 lines, so the workload's first line is line 9.
+/// indented by two spaces). The header is 11 lines, so the workload's first line is line 12.
 inline std::string serve_yaml(const std::string& workload_lines, int gpus = 1) {
   return "kind: serve\nmodel: qwen3-8b\ncluster:\n  pools:\n    - {name: serve, gpu: H100, nodes: 1, "
          "gpus_per_node: " +
-         std::to_string(gpus) + "}\nserve: {pool: serve, tp: 1, max_batch: 8}\nseed: 3\nworkload:\n" +
+         std::to_string(gpus) +
+         "}\n  links:\n    - {between: [agents, serve], bandwidth: 100Gbps}\n    - {between: [dataplane, "
+         "serve], "
+         "bandwidth: 100Gbps}\nserve: {pool: serve, tp: 1, max_batch: 8}\nseed: 3\nworkload:\n" +
          workload_lines;
 }
 
