@@ -63,6 +63,7 @@ void AgentPool::run_agent(const Trajectory& trajectory, int step, int slot) {
     request.agent_inbox = inbox;
     send_call_(request, host_index, static_cast<uint64_t>(call.prompt_tokens * kWireBytesPerToken));
     inbox->get<LlmRequest>();
+    result.calls.push_back(request);
     result.llm_wait_s += sg4::Engine::get_clock() - request.submit_s;
     result.generated_tokens += request.output_tokens;
     result.version_token_sum += request.version_token_sum;

@@ -27,6 +27,9 @@ struct TrajectoryResult {
   double finish_s = 0.0;
   double llm_wait_s = 0.0;  ///< agent time waiting on LLM replies
   double tool_s = 0.0;      ///< agent time in tools
+
+  /// Every call as its reply came back (times, tokens, instance).
+  std::vector<LlmRequest> calls;
 };
 
 class AgentPool {

@@ -37,6 +37,7 @@ void InferenceInstance::serve() {
     }
     if (const auto load = control_.take_weight_update()) load_weights(*load);
     const IterationPlan plan = scheduler_->schedule(replica_);
+    sample_load();
     if (!plan.idle()) {
       runner_.run(plan, version_, receive_, [this](Sequence& s) { complete(s); });
     } else if (control_.state() == InstanceState::stopping && replica_.waiting.empty()) {
@@ -128,6 +129,20 @@ void InferenceInstance::wait_idle() {
   const double idle_from = sg4::Engine::get_clock();
   receive_->wait();
   gpus_.record(GpuState::wait(WaitCause::idle), idle_from);
+}
+
+void InferenceInstance::sample_load() {
+  const LoadSample now{sg4::Engine::get_clock(), static_cast<int>(replica_.running.size()),
+                       static_cast<int>(replica_.waiting.size()), replica_.kv_used()};
+  if (!load_.empty()) {
+    LoadSample& last = load_.back();
+    if (last.running == now.running && last.waiting == now.waiting && last.kv_tokens == now.kv_tokens) return;
+    if (last.time_s == now.time_s) {
+      last = now;
+      return;
+    }
+  }
+  load_.push_back(now);
 }
 
 void InferenceInstance::complete(Sequence& s) {

@@ -38,6 +38,15 @@ struct InstanceLinks {
   std::function<void(LlmRequest* call)> displace;
 };
 
+/// The replica's load from `time_s` until the next sample: sequences running and waiting, and the
+/// KV slots the running ones hold, as its scheduler left them at an iteration boundary.
+struct LoadSample {
+  double time_s = 0.0;
+  int running = 0;
+  int waiting = 0;
+  double kv_tokens = 0.0;
+};
+
 class InferenceInstance {
  public:
   InferenceInstance(int index, GpuGroup group, InstanceConfig config, Timeline& timeline,
@@ -49,6 +58,9 @@ class InferenceInstance {
   const GpuGroup& group() const { return group_; }
   const InstanceStats& stats() const { return replica_.stats; }
   int weight_version() const { return version_; }
+  const InstanceConfig& config() const { return config_; }
+  /// Its load over time, one sample per change (at iteration boundaries).
+  const std::vector<LoadSample>& load() const { return load_; }
   /// Current step label used on the timeline (set by the policy).
   void set_step(int step) { gpus_.set_step(step); }
 
@@ -70,6 +82,8 @@ class InferenceInstance {
   /// A fault: gives up every call with its generated tokens lost, sits out the repair, reloads.
   void fail_and_recover(double repaired_s);
   void wait_idle();
+  /// Appends the replica's load now to `load_` when it changed.
+  void sample_load();
 
   /// A call is done: records it, caches its prefix, and sends its reply.
   void complete(Sequence& s);
@@ -89,6 +103,7 @@ class InferenceInstance {
   IterationRunner runner_{replica_, time_, gpus_};
   InstanceControl control_;
   int version_ = 0;  ///< weights loaded
+  std::vector<LoadSample> load_;
 };
 
 }  // namespace rlsim

@@ -25,6 +25,8 @@ void IterationRunner::prefill(const IterationPlan& plan, int version) {
   double restore_s = 0.0;
   ForwardBatch batch;
   for (const PrefillWork& w : plan.prefill) {
+    LlmRequest& call = *replica_.running[w.sequence].request;
+    if (call.prefill_start_s < 0.0) call.prefill_start_s = sg4::Engine::get_clock();
     if (w.restore) {
       restore_s += time_.kv_swap_s(w.tokens);
     } else {

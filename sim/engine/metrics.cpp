@@ -15,6 +15,7 @@ Percentiles percentiles(std::vector<double> values) {
     return values[std::clamp<size_t>(index, 1, values.size()) - 1];
   };
   p.p50 = rank(0.50);
+  p.p90 = rank(0.90);
   p.p99 = rank(0.99);
   double sum = 0.0;
   for (double v : values) sum += v;

@@ -13,6 +13,7 @@ namespace rlsim {
 
 struct Percentiles {
   double p50 = 0.0;
+  double p90 = 0.0;
   double p99 = 0.0;
   double mean = 0.0;
 };

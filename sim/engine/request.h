@@ -27,6 +27,7 @@ struct LlmRequest {
   // Filled in along the way.
   int instance = -1;              ///< chosen by the router
   double prefilled_tokens = 0.0;  ///< tokens actually prefilled (less on a prefix-cache hit)
+  double prefill_start_s = -1.0;  ///< when its first prefill (or first chunk) started: its queueing ended
   double first_token_s = 0.0;
   double finish_s = 0.0;
   double version_token_sum = 0.0;  ///< Σ over generated tokens of the weight version that made them

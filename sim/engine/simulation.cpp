@@ -31,8 +31,8 @@ GpuGroup make_group(const std::vector<sg4::Host*>& hosts, const std::vector<int>
 
 void check_policy(const Scenario& scenario) { make_policy(scenario.policy)->check(scenario); }
 
-SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
-  check_policy(scenario);
+void run_on_engine(const Scenario& scenario, const SimulationOptions& options, bool single_job,
+                   Timeline& timeline, const Orchestrate& orchestrate, const AfterRun& after) {
   // Before the engine: the AFD table's layer-level simulations run in child processes.
   std::optional<AfdIterationTable> afd_table;
   if (scenario.rollout.afd) {
@@ -44,8 +44,6 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   const Topology topology(scenario.cluster);
   const Platform platform = build_platform(scenario.cluster, topology);
 
-  SimulationResult result;
-  Timeline& timeline = result.timeline;
   std::map<std::string, std::vector<int>> pool_tracks;
   for (size_t p = 0; p < scenario.cluster.pools.size(); ++p) {
     const PoolSpec& spec = scenario.cluster.pools[p];
@@ -91,11 +89,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     context.pools.push_back(std::move(group));
   }
 
-  auto policy = make_policy(scenario.policy);
   FaultState faults(scenario.faults, context.pools);
-  faults.set_single_job(policy->single_job());
+  faults.set_single_job(single_job);
   context.faults = &faults;
-  sg4::Actor::create("orchestrator", platform.dataplane, [&policy, &context]() { policy->run(context); });
+  sg4::Actor::create("orchestrator", platform.dataplane,
+                     [&orchestrate, &context]() { orchestrate(context); });
   start_link_faults(scenario.faults, platform);
   // The simulator's unit of work: every exec started (finished or cancelled) and every message
   // sent. Counted where each starts, once: completion signals fire once per side of a comm and
@@ -104,32 +102,48 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   sg4::Exec::on_start_cb([&execs](const sg4::Exec&) { ++execs; });
   sg4::Comm::on_send_cb([&messages](const sg4::Comm&) { ++messages; });
   engine->run();
-  if (!faults.empty()) {
-    // A failed GPU is down whatever its job recorded; overlapping records of one GPU (a job and
-    // its instances both waiting out a repair) count once.
-    double end = 0.0;
-    for (const auto& step : timeline.steps()) end = std::max(end, step.end_s);
-    faults.record_down(timeline, end);
-    timeline.resolve_overlaps(fault_state_rank);
-    timeline.clip(end);  // a failed instance may sit out its repair after the last step
-  }
+  after(EngineRun{context, faults, execs, messages});
+}
 
-  timeline.yield_to_others(GpuState::wait(WaitCause::idle));
-  monitor.classify(timeline);
-  // Label scheduling refuses AFD rollout (sim/scenario), so the advisor does not recommend it there.
-  result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed, !scenario.rollout.afd);
-  result.metrics.simgrid_execs = execs;
-  result.metrics.simgrid_messages = messages;
-  result.ledger = std::move(context.ledger);
-  const FaultsSpec& fault_spec = scenario.faults;
-  result.metrics.faults =
-      fault_metrics(timeline, static_cast<int>(fault_spec.events.size() + fault_spec.link_events.size()));
-  result.metrics.faults.links_failed = static_cast<int>(fault_spec.link_events.size());
-  result.metrics.faults.link_seconds_down = link_seconds_down(fault_spec);
-  result.metrics.agent_waits_llm =
-      context.agent_llm_wait_s + context.agent_tool_s > 0.0
-          ? context.agent_llm_wait_s / (context.agent_llm_wait_s + context.agent_tool_s)
-          : 0.0;
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  check_policy(scenario);
+  auto policy = make_policy(scenario.policy);
+  SimulationResult result;
+  Timeline& timeline = result.timeline;
+  run_on_engine(
+      scenario, options, policy->single_job(), timeline,
+      [&policy](RlContext& context) { policy->run(context); },
+      [&](const EngineRun& run) {
+        FaultState& faults = run.faults;
+        RlContext& context = run.context;
+        if (!faults.empty()) {
+          // A failed GPU is down whatever its job recorded; overlapping records of one GPU (a job and
+          // its instances both waiting out a repair) count once.
+          double end = 0.0;
+          for (const auto& step : timeline.steps()) end = std::max(end, step.end_s);
+          faults.record_down(timeline, end);
+          timeline.resolve_overlaps(fault_state_rank);
+          timeline.clip(end);  // a failed instance may sit out its repair after the last step
+        }
+
+        timeline.yield_to_others(GpuState::wait(WaitCause::idle));
+        context.monitor.classify(timeline);
+        // Label scheduling refuses AFD rollout (sim/scenario), so the advisor does not recommend it there.
+        result.metrics =
+            compute_metrics(timeline, scenario.policy.name, scenario.seed, !scenario.rollout.afd);
+        result.metrics.simgrid_execs = run.execs;
+        result.metrics.simgrid_messages = run.messages;
+        result.ledger = std::move(context.ledger);
+        const FaultsSpec& fault_spec = scenario.faults;
+        result.metrics.faults = fault_metrics(
+            timeline, static_cast<int>(fault_spec.events.size() + fault_spec.link_events.size()));
+        result.metrics.faults.links_failed = static_cast<int>(fault_spec.link_events.size());
+        result.metrics.faults.link_seconds_down = link_seconds_down(fault_spec);
+        result.metrics.agent_waits_llm =
+            context.agent_llm_wait_s + context.agent_tool_s > 0.0
+                ? context.agent_llm_wait_s / (context.agent_llm_wait_s + context.agent_tool_s)
+                : 0.0;
+      });
   return result;
 }
 

@@ -39,6 +39,23 @@ double sample(const Distribution& d, std::mt19937_64& rng) {
   return value;
 }
 
+namespace {
+
+/// A recorded trajectory's calls, its context growing turn by turn.
+std::vector<LlmCall> replayed_calls(const ReplayedTrajectory& recorded) {
+  std::vector<LlmCall> calls;
+  double context = 0.0;
+  for (size_t turn = 0; turn < recorded.turns.size(); ++turn) {
+    const ReplayedTurn& r = recorded.turns[turn];
+    calls.push_back({r.prompt_tokens, context, r.output_tokens,
+                     turn + 1 < recorded.turns.size() ? r.tool_latency_s : 0.0});
+    context += r.prompt_tokens + r.output_tokens;
+  }
+  return calls;
+}
+
+}  // namespace
+
 std::vector<Trajectory> sample_step(const WorkloadSpec& workload, std::mt19937_64& rng, int first_id) {
   std::vector<Trajectory> trajectories;
   const int count = workload.trajectories_per_step();
@@ -46,6 +63,11 @@ std::vector<Trajectory> sample_step(const WorkloadSpec& workload, std::mt19937_6
   for (int i = 0; i < count; ++i) {
     Trajectory t;
     t.id = first_id + i;
+    if (!workload.replayed.empty()) {
+      t.calls = replayed_calls(workload.replayed[static_cast<size_t>(t.id) % workload.replayed.size()]);
+      trajectories.push_back(std::move(t));
+      continue;
+    }
     const int turns = std::max(1, static_cast<int>(std::lround(sample(workload.turns, rng))));
     double context = 0.0;
     for (int turn = 0; turn < turns; ++turn) {

@@ -25,7 +25,8 @@ struct Trajectory {
 /// Draws one value; caps (min/max) applied. Deterministic for a given engine state.
 double sample(const Distribution& d, std::mt19937_64& rng);
 
-/// The trajectories of one step, in a deterministic order.
+/// The trajectories of one step, in a deterministic order: ids from `first_id`, each drawn from the
+/// distributions, or the recorded trajectory `id mod count` when the workload replays recordings.
 std::vector<Trajectory> sample_step(const WorkloadSpec& workload, std::mt19937_64& rng, int first_id);
 
 }  // namespace rlsim

@@ -7,6 +7,7 @@
 #include "models/cost/cost_model_registry.h"
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/param_reader.h"
+#include "sim/scenario/scenario_header.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
@@ -135,12 +136,7 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   if (root.choice_or("kind", ScenarioFileKind::rl) != ScenarioFileKind::afd) {
     root.fail("kind", "load_afd_scenario needs 'kind: afd'");
   }
-  s.name = root.text_or("name", std::filesystem::path(path).stem().string());
-  s.seed = static_cast<uint64_t>(root.integer_or("seed", static_cast<int64_t>(defaults.seed), 0, INT64_MAX));
-  if (options.seed) {
-    s.seed = *options.seed;
-    root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
-  }
+  read_name_and_seed(root, path, options, defaults.seed, s.name, s.seed);
   loaded.catalog = load_scenario_catalog(root, path, options);
   s.model = loaded.catalog.model(root.text("model"), root.where("model"));
   YamlReader edits = root.map_or_empty("model_edits");
@@ -168,11 +164,7 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   check_every_pool_used(s);
   root.finish();
 
-  YAML::Emitter out;
-  out << resolved;
-  loaded.resolved_yaml =
-      std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
-      out.c_str() + "\n";
+  loaded.resolved_yaml = resolved_yaml_text(resolved);
   return loaded;
 }
 

@@ -8,9 +8,10 @@
 
 namespace rlsim {
 
-/// `kind` as the scenario loaders of sim/ know it: an RL post-training scenario or a single AFD
-/// decode instance (docs/afd.md). The CLI picks the kind from its own registry (tools/kinds/).
-#define RLSIM_SCENARIO_KINDS(X) X(rl) X(afd)
+/// `kind` as the scenario loaders of sim/ know it: an RL post-training scenario, a single AFD
+/// decode instance (docs/afd.md), or a stream of requests against an inference deployment. The
+/// CLI picks the kind from its own registry (tools/kinds/).
+#define RLSIM_SCENARIO_KINDS(X) X(rl) X(afd) X(serve)
 RLSIM_NAMED_ENUM(ScenarioFileKind, RLSIM_SCENARIO_KINDS)
 
 /// `rollout.preemption`: what an inference instance does with a sequence it preempts when its KV

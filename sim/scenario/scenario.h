@@ -79,6 +79,17 @@ struct ClusterSpec {
   }
 };
 
+/// One turn of a recorded trajectory (workload.trajectories).
+struct ReplayedTurn {
+  double prompt_tokens = 0.0;  ///< new tokens: the prompt, or a tool's observation
+  double output_tokens = 1.0;
+  double tool_latency_s = 0.0;  ///< the tool run after this turn (ignored after the last)
+};
+
+struct ReplayedTrajectory {
+  std::vector<ReplayedTurn> turns;
+};
+
 struct WorkloadSpec {
   int steps = 3;
   int prompts_per_step = 1;                                 ///< required in YAML
@@ -89,6 +100,9 @@ struct WorkloadSpec {
   Distribution observation_tokens = fixed_distribution(0);  ///< tokens a tool appends before the next call
   Distribution tool_latency_s = fixed_distribution(0);      ///< seconds a tool call takes
   double max_context_tokens = 0;  ///< a trajectory ends when its context would pass this (0 = no limit)
+  /// Set: trajectory `id` replays replayed[id mod size] instead of drawing from the distributions.
+  std::string trajectories_file;  ///< as written (relative to the scenario)
+  std::vector<ReplayedTrajectory> replayed;
 
   int trajectories_per_step() const { return prompts_per_step * samples_per_prompt; }
 };

@@ -15,6 +15,8 @@
 #include "sim/scenario/param_reader.h"
 #include "sim/scenario/plugins.h"
 #include "sim/scenario/profile_loader.h"
+#include "sim/scenario/scenario_header.h"
+#include "sim/scenario/trajectory_replay_reader.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
@@ -22,12 +24,28 @@ namespace {
 
 constexpr int64_t kMaxCount = 1'000'000;
 
-WorkloadSpec read_workload(YamlReader& r) {
+WorkloadSpec read_workload(YamlReader& r, const std::string& scenario_path) {
   const WorkloadSpec d;
   WorkloadSpec w;
   w.steps = static_cast<int>(r.integer_or("steps", d.steps, 1, 100000));
   w.prompts_per_step = static_cast<int>(r.integer("prompts_per_step", 1, kMaxCount));
   w.samples_per_prompt = static_cast<int>(r.integer_or("samples_per_prompt", d.samples_per_prompt, 1, 4096));
+  if (r.has("trajectories")) {
+    // Recorded trajectories replace the length distributions (trajectory_replay_reader.h).
+    w.trajectories_file = r.text("trajectories");
+    const auto full = std::filesystem::path(scenario_path).parent_path() / w.trajectories_file;
+    if (!std::filesystem::is_regular_file(full))
+      r.fail("trajectories", "trajectories file '" + full.string() + "' does not exist");
+    w.replayed = read_trajectories_jsonl(full.string());
+    for (const char* key : {"turns", "prompt_tokens", "output_tokens", "observation_tokens", "tool_latency",
+                            "max_context_tokens"}) {
+      if (r.has(key))
+        r.fail(key, std::string("expected no ") + key +
+                        " with workload.trajectories: the recordings give the lengths");
+    }
+    r.finish();
+    return w;
+  }
   w.turns = read_distribution(r, "turns", std::nullopt, d.turns, 1.0);
   w.prompt_tokens = read_distribution(r, "prompt_tokens", std::nullopt, d.prompt_tokens, 1.0);
   w.output_tokens = read_distribution(r, "output_tokens", std::nullopt, d.output_tokens, 1.0);
@@ -68,6 +86,8 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
   return a;
 }
 
+}  // namespace
+
 RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog) {
   const RolloutSpec d;
   RolloutSpec s;
@@ -103,6 +123,8 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
   r.finish();
   return s;
 }
+
+namespace {
 
 TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster) {
   const TrainingSpec d;
@@ -162,6 +184,34 @@ void check_pool_reference(YamlReader& r, const std::string& key, const std::stri
   r.fail(key, message + " Defined pools: " + join(names));
 }
 
+void read_cost_model(YamlReader& root, const std::string& path, const LoadOptions& options, Scenario& s) {
+  const Scenario d;
+  // A calibrated profile: found as written (from the working folder), beside the scenario, or in
+  // the rlsim tree (calibrate/profiles/h100.yaml works from anywhere).
+  if (root.has("profile")) {
+    const std::string written = root.text("profile");
+    const std::filesystem::path data_dir = options.data_dir.empty() ? default_data_dir() : options.data_dir;
+    for (const auto& candidate : {std::filesystem::path(written),
+                                  std::filesystem::path(path).parent_path() / written, data_dir / written}) {
+      if (std::filesystem::is_regular_file(candidate)) {
+        s.profile = candidate.string();
+        break;
+      }
+    }
+    if (s.profile.empty())
+      root.fail("profile", "profile file '" + written +
+                               "' not found (as written, beside the scenario, or in " + data_dir.string() +
+                               ")");
+  } else {
+    root.raw("profile");
+  }
+  s.cost_model = read_plugin(root, "cost_model", CostModelRegistry::instance(), "cost model",
+                             s.profile.empty() ? d.cost_model.name : kProfileCostModel);
+  if (s.cost_model.name == kProfileCostModel && s.profile.empty()) {
+    root.fail("cost_model", "cost_model 'profile' needs a 'profile:' file");
+  }
+}
+
 Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options) {
   // The scenario's own files (relative to it) extend or replace built-in rows.
   Catalog catalog = load_builtin_catalog(options.data_dir.empty() ? default_data_dir() : options.data_dir);
@@ -199,15 +249,13 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   LoadedScenario loaded;
   Scenario& s = loaded.scenario;
   s.file = path;
-  s.name = root.text_or("name", std::filesystem::path(path).stem().string());
-  s.seed = static_cast<uint64_t>(root.integer_or("seed", static_cast<int64_t>(d.seed), 0, INT64_MAX));
-  if (options.seed) {
-    s.seed = *options.seed;
-    root.record("seed", YAML::Node(static_cast<unsigned long long>(s.seed)));
-  }
+  read_name_and_seed(root, path, options, d.seed, s.name, s.seed);
 
-  if (root.choice_or("kind", ScenarioFileKind::rl) == ScenarioFileKind::afd) {
-    root.fail("kind", "this is an AFD scenario (kind: afd); it is loaded by load_afd_scenario");
+  if (const auto kind = root.choice_or("kind", ScenarioFileKind::rl); kind != ScenarioFileKind::rl) {
+    root.fail("kind", std::string(kind == ScenarioFileKind::afd ? "this is an AFD scenario"
+                                                                : "this is a serving scenario") +
+                          " (kind: " + std::string(enum_name(kind)) +
+                          "); it is loaded by its own loader, not load_scenario");
   }
   loaded.catalog = load_scenario_catalog(root, path, options);
 
@@ -217,7 +265,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   YamlReader cluster = root.map("cluster");
   s.cluster = read_cluster(cluster, loaded.catalog);
   YamlReader workload = root.map("workload");
-  s.workload = read_workload(workload);
+  s.workload = read_workload(workload, path);
   YamlReader rollout = root.map_or_empty("rollout");
   s.rollout = read_rollout(rollout, s.cluster, loaded.catalog);
   YamlReader training = root.map_or_empty("training");
@@ -246,39 +294,12 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   s.labels = read_labels(labels, s);
   YamlReader faults = root.map_or_empty("faults");
   s.faults = read_faults(faults, s.cluster);
-  // A calibrated profile: found as written (from the working folder), beside the scenario, or in
-  // the rlsim tree (calibrate/profiles/h100.yaml works from anywhere).
-  if (root.has("profile")) {
-    const std::string written = root.text("profile");
-    const std::filesystem::path data_dir = options.data_dir.empty() ? default_data_dir() : options.data_dir;
-    for (const auto& candidate : {std::filesystem::path(written),
-                                  std::filesystem::path(path).parent_path() / written, data_dir / written}) {
-      if (std::filesystem::is_regular_file(candidate)) {
-        s.profile = candidate.string();
-        break;
-      }
-    }
-    if (s.profile.empty())
-      root.fail("profile", "profile file '" + written +
-                               "' not found (as written, beside the scenario, or in " + data_dir.string() +
-                               ")");
-  } else {
-    root.raw("profile");
-  }
-  s.cost_model = read_plugin(root, "cost_model", CostModelRegistry::instance(), "cost model",
-                             s.profile.empty() ? d.cost_model.name : kProfileCostModel);
-  if (s.cost_model.name == kProfileCostModel && s.profile.empty()) {
-    root.fail("cost_model", "cost_model 'profile' needs a 'profile:' file");
-  }
+  read_cost_model(root, path, options, s);
 
   check_every_pool_used(s);
   root.finish();
 
-  YAML::Emitter out;
-  out << resolved;
-  loaded.resolved_yaml =
-      std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
-      out.c_str() + "\n";
+  loaded.resolved_yaml = resolved_yaml_text(resolved);
   return loaded;
 }
 

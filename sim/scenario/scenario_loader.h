@@ -42,6 +42,12 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
 /// Shared by the scenario kinds: the built-in catalog plus the files the scenario's `catalog:`
 /// lists (relative to `path`).
 Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options);
+/// An inference deployment (`rollout:` of an RL scenario, `serve:` of a serving one): its pool, TP,
+/// batch, precisions, router, scheduler, engine preset (from `catalog`), KV handling, and AFD
+/// instances when `afd:` is set.
+RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog);
+/// The top-level `profile:` and `cost_model:` of an RL or serving scenario at `path` into `s`.
+void read_cost_model(YamlReader& root, const std::string& path, const LoadOptions& options, Scenario& s);
 /// InputError at `key` (with a did-you-mean) unless `name` is a pool of `cluster`.
 void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name,
                           const ClusterSpec& cluster);

@@ -76,6 +76,10 @@ std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style
     out += state->second.state_arg;
     out += "}}";
   }
+  if (!style.extra_events.empty()) {
+    begin_event();
+    out += style.extra_events;
+  }
   out += "],\"displayTimeUnit\":\"ms\",\"otherData\":" + style.other_data.dump() + "}\n";
   return out;
 }

@@ -21,6 +21,9 @@ struct ChromeTraceStyle {
   bool state_arg = false;
   /// Top-level "otherData" object (scenario, seed, ...).
   nlohmann::json other_data = nlohmann::json::object();
+  /// More events, already rendered as JSON objects separated by commas (e.g. counter tracks),
+  /// written after the intervals; empty for none.
+  std::string extra_events{};
 };
 
 /// The whole trace file's text, newline-terminated; timestamps in microseconds, rounded to the

@@ -1,0 +1,35 @@
+// Planning a serving benchmark's requests.
+#include "sim/engine/serving/request_stream.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/engine/workload.h"
+
+namespace rlsim {
+
+std::vector<PlannedRequest> plan_requests(const ServeWorkloadSpec& workload, std::mt19937_64& rng) {
+  std::vector<PlannedRequest> plan;
+  plan.reserve(static_cast<size_t>(workload.requests));
+  std::exponential_distribution<double> gap(workload.rate_per_s > 0.0 ? workload.rate_per_s : 1.0);
+  double clock_s = 0.0;
+  for (int i = 0; i < workload.requests; ++i) {
+    PlannedRequest r;
+    r.id = i;
+    if (workload.arrivals == ArrivalMode::trace) {
+      const TracedRequest& row = workload.trace[static_cast<size_t>(i)];
+      r.arrival_s = row.arrival_s;
+      r.prompt_tokens = row.prompt_tokens;
+      r.output_tokens = row.output_tokens;
+    } else {
+      if (workload.arrivals == ArrivalMode::poisson && i > 0) clock_s += gap(rng);
+      r.arrival_s = clock_s;
+      r.prompt_tokens = std::round(sample(workload.prompt_tokens, rng));
+      r.output_tokens = std::max(1.0, std::round(sample(workload.output_tokens, rng)));
+    }
+    plan.push_back(r);
+  }
+  return plan;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,24 @@
+// The requests of a serving benchmark, planned before the run from the workload and the run's
+// seeded engine: each request's tokens and, for open loop and trace replay, its arrival time.
+#pragma once
+
+#include <random>
+#include <vector>
+
+#include "sim/scenario/serve_spec.h"
+
+namespace rlsim {
+
+struct PlannedRequest {
+  int id = 0;              ///< send order, from 0
+  double arrival_s = 0.0;  ///< open loop and trace; the closed loop sends when a client is free
+  double prompt_tokens = 0.0;
+  double output_tokens = 1.0;
+};
+
+/// `workload.requests` requests: a trace's rows as they are; otherwise tokens drawn per request
+/// from the distributions, and for Poisson arrivals exponential gaps of mean 1 / rate after a first
+/// request at time 0.
+std::vector<PlannedRequest> plan_requests(const ServeWorkloadSpec& workload, std::mt19937_64& rng);
+
+}  // namespace rlsim

@@ -1,0 +1,88 @@
+// Latency percentiles, throughput, goodput and time-weighted load of a serving benchmark.
+#include "sim/engine/serving/serving_metrics.h"
+
+#include <algorithm>
+
+namespace rlsim {
+namespace {
+
+/// Time-weighted mean of `value` over [from, to] of a step function given by `load` (each sample
+/// holds until the next; zero before the first).
+template <class Value>
+double time_mean(const std::vector<LoadSample>& load, double from, double to, Value value) {
+  if (to <= from) return 0.0;
+  double area = 0.0;
+  for (size_t k = 0; k < load.size(); ++k) {
+    const double start = std::max(from, load[k].time_s);
+    const double end = std::min(to, k + 1 < load.size() ? load[k + 1].time_s : to);
+    if (end > start) area += value(load[k]) * (end - start);
+  }
+  return area / (to - from);
+}
+
+}  // namespace
+
+bool enough_for_quantile(double q, long samples) {
+  return static_cast<double>(samples) * (1.0 - q) >= 1.0 - 1e-9;
+}
+
+ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warmup, const ServingSlo& slo,
+                               const std::vector<std::vector<LoadSample>>& load, int max_batch,
+                               double kv_capacity_tokens) {
+  ServingMetrics m;
+  m.requests = static_cast<int>(requests.size());
+  m.warmup_excluded = std::clamp(warmup, 0, m.requests);
+  m.measured = m.requests - m.warmup_excluded;
+  if (m.measured == 0) return m;
+  std::vector<double> queue, ttft, tpot, e2e;
+  double from = requests[static_cast<size_t>(m.warmup_excluded)].submit_s, to = from;
+  double output_tokens = 0.0;
+  int good = 0;
+  for (size_t i = static_cast<size_t>(m.warmup_excluded); i < requests.size(); ++i) {
+    const LlmRequest& r = requests[i];
+    from = std::min(from, r.submit_s);
+    to = std::max(to, r.finish_s);
+    output_tokens += r.output_tokens;
+    queue.push_back(r.prefill_start_s - r.submit_s);
+    ttft.push_back(r.first_token_s - r.submit_s);
+    e2e.push_back(r.finish_s - r.submit_s);
+    std::optional<double> request_tpot;
+    if (r.output_tokens >= 2.0) {
+      request_tpot = (e2e.back() - ttft.back()) / (r.output_tokens - 1.0);
+      tpot.push_back(*request_tpot);
+    }
+    const bool ttft_ok = !slo.ttft_s || ttft.back() <= *slo.ttft_s;
+    const bool tpot_ok = !slo.tpot_s || !request_tpot || *request_tpot <= *slo.tpot_s;
+    if (ttft_ok && tpot_ok) ++good;
+  }
+  m.tpot_samples = static_cast<int>(tpot.size());
+  m.queue_s = percentiles(queue);
+  m.ttft_s = percentiles(ttft);
+  m.tpot_s = percentiles(tpot);
+  m.e2e_s = percentiles(e2e);
+  m.window_s = to - from;
+  m.goodput_fraction = static_cast<double>(good) / static_cast<double>(m.measured);
+  if (m.window_s > 0.0) {
+    m.requests_per_s = m.measured / m.window_s;
+    m.output_tokens_per_s = output_tokens / m.window_s;
+    m.goodput_requests_per_s = good / m.window_s;
+  }
+  if (!load.empty()) {
+    double occupancy = 0.0, kv = 0.0;
+    for (const auto& instance : load) {
+      occupancy += time_mean(instance, from, to, [](const LoadSample& s) { return s.running; });
+      kv += time_mean(instance, from, to, [](const LoadSample& s) { return s.kv_tokens; });
+      for (size_t k = 0; k < instance.size(); ++k) {
+        const bool in_window =
+            instance[k].time_s <= to && (k + 1 == instance.size() || instance[k + 1].time_s > from);
+        if (in_window) m.kv_use_max = std::max(m.kv_use_max, instance[k].kv_tokens / kv_capacity_tokens);
+      }
+    }
+    const auto instances = static_cast<double>(load.size());
+    m.batch_occupancy = occupancy / instances / max_batch;
+    m.kv_use_mean = kv / instances / kv_capacity_tokens;
+  }
+  return m;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,25 @@
+// A scenario file's name and seed, and resolved.yaml's text.
+#include "sim/scenario/scenario_header.h"
+
+#include <filesystem>
+
+namespace rlsim {
+
+void read_name_and_seed(YamlReader& root, const std::string& path, const LoadOptions& options,
+                        uint64_t default_seed, std::string& name, uint64_t& seed) {
+  name = root.text_or("name", std::filesystem::path(path).stem().string());
+  seed = static_cast<uint64_t>(root.integer_or("seed", static_cast<int64_t>(default_seed), 0, INT64_MAX));
+  if (options.seed) {
+    seed = *options.seed;
+    root.record("seed", YAML::Node(static_cast<unsigned long long>(seed)));
+  }
+}
+
+std::string resolved_yaml_text(const YAML::Node& resolved) {
+  YAML::Emitter out;
+  out << resolved;
+  return std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
+         out.c_str() + "\n";
+}
+
+}  // namespace rlsim

@@ -1,0 +1,119 @@
+// The `serve:` and `workload:` sections of a serving scenario.
+#include "sim/scenario/serve_reader.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "sim/scenario/cluster_reader.h"
+#include "sim/scenario/distribution_reader.h"
+#include "sim/scenario/request_trace_reader.h"
+#include "sim/scenario/scenario_header.h"
+
+namespace rlsim {
+namespace {
+
+constexpr int64_t kMaxRequests = 10'000'000;
+
+/// `rate`: requests per second, written `4`, `4/s` or `0.5/s`.
+double read_rate(YamlReader& r) {
+  const YAML::Node node = r.raw("rate");
+  std::string text = node.IsScalar() ? node.Scalar() : std::string();
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) text.resize(text.size() - 2);
+  char* end = nullptr;
+  const double rate = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(rate) || rate <= 0.0)
+    r.fail("rate", "expected requests per second > 0, such as 4/s or 0.5/s");
+  r.record("rate", YAML::Node(rate));
+  return rate;
+}
+
+ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario_path) {
+  const ServeWorkloadSpec d;
+  ServeWorkloadSpec w;
+  const int modes = static_cast<int>(r.has("concurrency")) + static_cast<int>(r.has("rate")) +
+                    static_cast<int>(r.has("trace"));
+  if (modes != 1)
+    r.fail_here(
+        "expected exactly one of concurrency (closed loop), rate (Poisson arrivals) or trace (a "
+        "request CSV), found " +
+        std::to_string(modes));
+  if (r.has("trace")) {
+    w.arrivals = ArrivalMode::trace;
+    w.trace_file = r.text("trace");
+    const auto full = std::filesystem::path(scenario_path).parent_path() / w.trace_file;
+    if (!std::filesystem::is_regular_file(full))
+      r.fail("trace", "request trace '" + full.string() + "' does not exist");
+    w.trace = read_request_trace(full.string());
+    const auto rows = static_cast<int64_t>(w.trace.size());
+    w.requests = static_cast<int>(r.integer_or("requests", rows, 1, rows));
+    w.trace.resize(static_cast<size_t>(w.requests));
+    for (const char* key : {"prompt_tokens", "output_tokens"}) {
+      if (r.has(key))
+        r.fail(key, std::string("expected no ") + key + " with a trace: each row gives its own tokens");
+    }
+  } else {
+    if (r.has("concurrency")) {
+      w.arrivals = ArrivalMode::closed_loop;
+      w.concurrency = static_cast<int>(r.integer("concurrency", 1, 1'000'000));
+    } else {
+      w.arrivals = ArrivalMode::poisson;
+      w.rate_per_s = read_rate(r);
+    }
+    w.requests = static_cast<int>(r.integer("requests", 1, kMaxRequests));
+    w.prompt_tokens = read_distribution(r, "prompt_tokens", std::nullopt, d.prompt_tokens, 0.0);
+    w.output_tokens = read_distribution(r, "output_tokens", std::nullopt, d.output_tokens, 1.0);
+  }
+  w.warmup_requests = static_cast<int>(
+      r.integer_or("warmup", std::min(w.warmup(), w.requests - 1), 0, static_cast<int64_t>(w.requests) - 1));
+  YamlReader slo = r.map_or_empty("slo");
+  w.slo_ttft_s = slo.optional_quantity("ttft", Quantity::duration);
+  w.slo_tpot_s = slo.optional_quantity("tpot", Quantity::duration);
+  slo.finish();
+  r.finish();
+  return w;
+}
+
+void check_every_pool_used(const Scenario& s) {
+  for (const auto& pool : s.cluster.pools) {
+    if (pool.name == s.rollout.pool || (s.rollout.afd && pool.name == s.rollout.afd->ffn_pool)) continue;
+    throw InputError(pool.where,
+                     "pool '" + pool.name + "' is not used by serve.pool ('" + s.rollout.pool + "')");
+  }
+}
+
+}  // namespace
+
+LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptions& options) {
+  YamlSource source = load_yaml_file(path);
+  for (const auto& assignment : options.overrides) apply_override(source, assignment);
+
+  YAML::Node resolved(YAML::NodeType::Map);
+  YamlReader root(source, source.root, "", resolved);
+  LoadedServeScenario loaded;
+  Scenario& s = loaded.scenario.deployment;
+  s.file = path;
+  if (root.choice_or("kind", ScenarioFileKind::rl) != ScenarioFileKind::serve) {
+    root.fail("kind", "load_serve_scenario needs 'kind: serve'");
+  }
+  read_name_and_seed(root, path, options, Scenario{}.seed, s.name, s.seed);
+  loaded.catalog = load_scenario_catalog(root, path, options);
+  s.model = loaded.catalog.model(root.text("model"), root.where("model"));
+
+  YamlReader cluster = root.map("cluster");
+  s.cluster = read_cluster(cluster, loaded.catalog);
+  YamlReader serve = root.map("serve");
+  s.rollout = read_rollout(serve, s.cluster, loaded.catalog);
+  s.training.pool = s.rollout.pool;  // no trainer: the deployment's own pool stands in
+  YamlReader workload = root.map("workload");
+  loaded.scenario.workload = read_serve_workload(workload, path);
+  read_cost_model(root, path, options, s);
+
+  check_every_pool_used(s);
+  root.finish();
+
+  loaded.resolved_yaml = resolved_yaml_text(resolved);
+  return loaded;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,106 @@
+// Recorded trajectories from JSONL: per-trajectory lines, or a ledger's per-call lines grouped.
+#include "sim/scenario/trajectory_replay_reader.h"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace rlsim {
+namespace {
+
+/// `object[key]` as a number ≥ `min` (whole when `whole`); `fallback` when absent and given.
+double number(const nlohmann::json& object, const char* key, double min, bool whole, const SourceLocation& at,
+              std::optional<double> fallback = std::nullopt) {
+  if (!object.contains(key)) {
+    if (fallback) return *fallback;
+    throw InputError(at, std::string("expected a field '") + key + "'");
+  }
+  const nlohmann::json& value = object[key];
+  if (!value.is_number() || value.get<double>() < min ||
+      (whole && value.get<double>() != std::floor(value.get<double>())))
+    throw InputError(at, std::string("expected '") + key + "' as " + (whole ? "a whole number" : "a number") +
+                             " ≥ " + std::to_string(static_cast<long>(min)) + ", found " + value.dump());
+  return value.get<double>();
+}
+
+ReplayedTurn turn_of(const nlohmann::json& object, const SourceLocation& at) {
+  ReplayedTurn t;
+  t.prompt_tokens = number(object, "prompt_tokens", 0.0, true, at);
+  t.output_tokens = number(object, "output_tokens", 1.0, true, at);
+  return t;
+}
+
+struct LedgerCall {
+  ReplayedTurn turn;
+  double submit_s = 0.0;
+  double finish_s = 0.0;
+};
+
+}  // namespace
+
+std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError({file, 0, 0}, "cannot read the trajectories file");
+  std::vector<ReplayedTrajectory> trajectories;
+  std::map<int, std::map<int, LedgerCall>> ledger;  // trajectory → turn → call
+  std::string line;
+  int number_of_line = 0;
+  while (std::getline(in, line)) {
+    ++number_of_line;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const SourceLocation at{file, number_of_line, 1};
+    nlohmann::json object;
+    try {
+      object = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw InputError({file, number_of_line, static_cast<int>(e.byte)}, "expected one JSON object per line");
+    }
+    if (!object.is_object()) throw InputError(at, "expected one JSON object per line");
+    if (object.contains("turns")) {
+      if (!object["turns"].is_array() || object["turns"].empty())
+        throw InputError(
+            at, "expected 'turns' as a non-empty list of {prompt_tokens, output_tokens, tool_latency_s}");
+      ReplayedTrajectory t;
+      for (const auto& turn : object["turns"]) {
+        if (!turn.is_object()) throw InputError(at, "expected each turn as an object");
+        ReplayedTurn r = turn_of(turn, at);
+        r.tool_latency_s = number(turn, "tool_latency_s", 0.0, false, at, 0.0);
+        t.turns.push_back(r);
+      }
+      trajectories.push_back(std::move(t));
+    } else if (object.contains("trajectory")) {
+      const int id = static_cast<int>(number(object, "trajectory", 0.0, true, at));
+      const int turn = static_cast<int>(number(object, "turn", 0.0, true, at));
+      LedgerCall call{turn_of(object, at), number(object, "submit_s", 0.0, false, at),
+                      number(object, "finish_s", 0.0, false, at)};
+      if (!ledger[id].emplace(turn, call).second)
+        throw InputError(
+            at, "trajectory " + std::to_string(id) + " turn " + std::to_string(turn) + " appears twice");
+    } else {
+      throw InputError(at,
+                       "expected a trajectory ({\"turns\": [...]}) or a ledger call ({\"trajectory\": ..., "
+                       "\"turn\": ..., ...})");
+    }
+  }
+  if (!trajectories.empty() && !ledger.empty())
+    throw InputError({file, 1, 1}, "expected either trajectories or ledger calls, not both");
+  for (const auto& [id, calls] : ledger) {
+    ReplayedTrajectory t;
+    int expected_turn = 0;
+    for (auto it = calls.begin(); it != calls.end(); ++it, ++expected_turn) {
+      if (it->first != expected_turn)
+        throw InputError({file, 0, 0},
+                         "trajectory " + std::to_string(id) + " lacks turn " + std::to_string(expected_turn));
+      ReplayedTurn turn = it->second.turn;
+      if (const auto next = std::next(it); next != calls.end())
+        turn.tool_latency_s = std::max(0.0, next->second.submit_s - it->second.finish_s);
+      t.turns.push_back(turn);
+    }
+    trajectories.push_back(std::move(t));
+  }
+  if (trajectories.empty()) throw InputError({file, 0, 0}, "expected at least one trajectory");
+  return trajectories;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,54 @@
+// Planning a serving benchmark's requests (sim/engine/serving/request_stream.h) without SimGrid:
+// tokens drawn per request, Poisson arrivals, trace rows as they are.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "sim/engine/serving/request_stream.h"
+
+using namespace rlsim;
+
+TEST_CASE("request plans: a trace's rows as they are, ids in order") {
+  ServeWorkloadSpec w;
+  w.arrivals = ArrivalMode::trace;
+  w.trace = {{0.0, 10, 2}, {0.5, 20, 1}, {0.5, 30, 7}};
+  w.requests = 3;
+  std::mt19937_64 rng(1);
+  const auto plan = plan_requests(w, rng);
+  REQUIRE(plan.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(plan[i].id == static_cast<int>(i));
+    CHECK(plan[i].arrival_s == w.trace[i].arrival_s);
+    CHECK(plan[i].prompt_tokens == w.trace[i].prompt_tokens);
+    CHECK(plan[i].output_tokens == w.trace[i].output_tokens);
+  }
+}
+
+TEST_CASE("request plans: the closed loop has no arrival times; tokens are whole and outputs at least one") {
+  ServeWorkloadSpec w;
+  w.requests = 200;
+  w.concurrency = 4;
+  w.prompt_tokens.kind = Distribution::Kind::uniform;
+  w.prompt_tokens.low = 0.0;
+  w.prompt_tokens.high = 50.0;
+  w.output_tokens = w.prompt_tokens;
+  std::mt19937_64 rng(7);
+  for (const PlannedRequest& r : plan_requests(w, rng)) {
+    CHECK(r.arrival_s == 0.0);
+    CHECK(r.prompt_tokens == std::round(r.prompt_tokens));
+    CHECK(r.output_tokens >= 1.0);
+  }
+}
+
+TEST_CASE("request plans: Poisson arrivals start at 0 with mean gap 1 / rate, the same for the same seed") {
+  ServeWorkloadSpec w;
+  w.arrivals = ArrivalMode::poisson;
+  w.rate_per_s = 50.0;
+  w.requests = 20000;
+  std::mt19937_64 a(11), b(11);
+  const auto plan = plan_requests(w, a);
+  CHECK(plan.front().arrival_s == 0.0);
+  // 19999 gaps: the mean is within 3 standard errors (3 / sqrt(19999) relative).
+  CHECK((plan.size() - 1) / plan.back().arrival_s == Approx(50.0).epsilon(3.0 / std::sqrt(19999.0)));
+  const auto again = plan_requests(w, b);
+  CHECK(again.back().arrival_s == plan.back().arrival_s);
+}

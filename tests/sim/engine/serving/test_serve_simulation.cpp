@@ -1,0 +1,139 @@
+// Serving benchmarks end to end on the engine (sim/engine/serving/serve_simulation.h): the closed
+// loop keeps exactly `concurrency` requests in flight, Poisson arrivals come at the rate asked, a
+// replayed trace is sent at its own times with its own tokens, each figure follows its definition
+// from the requests' times, and the same scenario and seed give the same run.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "serve_test_support.h"
+
+using namespace rlsim;
+using test::Figures;
+
+namespace {
+
+/// Requests in flight (sent, last token not yet produced) just after `t`.
+int in_flight(const Figures& f, double t) {
+  const auto submit = f.list("submit_s"), finish = f.list("finish_s");
+  int n = 0;
+  for (size_t i = 0; i < submit.size(); ++i) n += submit[i] <= t && finish[i] > t ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a closed loop keeps exactly its concurrency in flight") {
+  const auto loaded = test::load_serve_inline(
+      "closed",
+      test::serve_yaml("  requests: 40\n  concurrency: 5\n  prompt_tokens: {uniform: {min: 100, max: "
+                       "400}}\n  output_tokens: {uniform: {min: 10, max: 60}}\n"));
+  const Figures f = test::serve_in_child(loaded.scenario);
+  const auto submit = f.list("submit_s"), finish = f.list("finish_s");
+  REQUIRE(submit.size() == 40);
+  // The first five go at once; never more than five are out.
+  CHECK(std::count(submit.begin(), submit.end(), 0.0) == 5);
+  for (double t : submit) CHECK(in_flight(f, t) <= 5);
+  for (double t : finish) CHECK(in_flight(f, t) <= 5);
+  // Every later request follows a completion: the k-th send after the first five comes after the
+  // k-th completion, within the reply's network delay (well under a millisecond).
+  std::vector<double> sends(submit.begin() + 5, submit.end()), done = finish;
+  std::sort(sends.begin(), sends.end());
+  std::sort(done.begin(), done.end());
+  for (size_t k = 0; k < sends.size(); ++k) {
+    CHECK(sends[k] >= done[k]);
+    CHECK(sends[k] - done[k] < 1e-3);
+  }
+  // Between the first and the last send, five are out but for those network delays.
+  const double span = sends.back();
+  int full = 0, samples = 0;
+  for (double t = span / 100.0; t < span; t += span / 100.0, ++samples) full += in_flight(f, t) == 5 ? 1 : 0;
+  CHECK(full >= samples * 9 / 10);
+  CHECK(f.at("warmup_excluded") == 5);  // the default warm-up: the first burst
+}
+
+TEST_CASE("open-loop arrivals come at the rate asked, as a Poisson process") {
+  const auto loaded = test::load_serve_inline(
+      "poisson",
+      test::serve_yaml("  requests: 300\n  rate: 20/s\n  prompt_tokens: 100\n  output_tokens: 10\n", 2));
+  const Figures f = test::serve_in_child(loaded.scenario);
+  const auto submit = f.list("submit_s");
+  REQUIRE(submit.size() == 300);
+  CHECK(std::is_sorted(submit.begin(), submit.end()));
+  // 299 exponential gaps of mean 1/20 s: their sum is within 3 standard deviations (3 / sqrt(299)).
+  const double rate = (submit.size() - 1) / (submit.back() - submit.front());
+  CHECK(rate == Approx(20.0).epsilon(3.0 / std::sqrt(299.0)));
+  // Exponential gaps: their standard deviation equals their mean (within sampling error).
+  double sum = 0.0, squares = 0.0;
+  for (size_t i = 1; i < submit.size(); ++i) {
+    const double gap = submit[i] - submit[i - 1];
+    sum += gap;
+    squares += gap * gap;
+  }
+  const double mean = sum / 299.0, stddev = std::sqrt(squares / 299.0 - mean * mean);
+  CHECK(stddev / mean == Approx(1.0).epsilon(0.25));
+  CHECK(f.at("warmup_excluded") == 0);
+  CHECK(f.at("instances") == 2);
+}
+
+TEST_CASE("a replayed trace is sent at its own arrival times with its own tokens") {
+  const std::string dir = std::filesystem::path(test::write_scenario("trace-dir", "")).parent_path().string();
+  std::ofstream(dir + "/requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,120,8\n0.25,300,16\n"
+                                          "0.25,50,1\n# a comment\n\n2.5,700,40\n";
+  const auto loaded = test::load_serve_inline("trace", test::serve_yaml("  trace: requests.csv\n"));
+  const Figures f = test::serve_in_child(loaded.scenario);
+  CHECK(f.list("submit_s") == std::vector<double>{0.0, 0.25, 0.25, 2.5});
+  CHECK(f.list("prompt_tokens") == std::vector<double>{120, 300, 50, 700});
+  CHECK(f.list("output_tokens") == std::vector<double>{8, 16, 1, 40});
+  // Each request's times are in order: sent, admitted, first token, last token.
+  const auto submit = f.list("submit_s"), prefill = f.list("prefill_start_s"),
+             first = f.list("first_token_s"), finish = f.list("finish_s");
+  for (size_t i = 0; i < submit.size(); ++i) {
+    CHECK(submit[i] <= prefill[i]);
+    CHECK(prefill[i] < first[i]);
+    CHECK(first[i] <= finish[i]);
+  }
+  CHECK(first[2] == finish[2]);  // one output token: the prefill makes it
+}
+
+TEST_CASE("serving figures follow their definitions from the requests' times") {
+  const auto loaded = test::load_serve_inline(
+      "definitions",
+      test::serve_yaml(
+          "  requests: 30\n  concurrency: 4\n  warmup: 6\n  prompt_tokens: 200\n  output_tokens: "
+          "{uniform: {min: 2, max: 50}}\n"));
+  const Figures f = test::serve_in_child(loaded.scenario);
+  const auto submit = f.list("submit_s"), first = f.list("first_token_s"), finish = f.list("finish_s"),
+             output = f.list("output_tokens");
+  double tpot = 0.0, tokens = 0.0, from = submit[6], to = 0.0;
+  for (size_t i = 6; i < submit.size(); ++i) {
+    tpot += ((finish[i] - submit[i]) - (first[i] - submit[i])) / (output[i] - 1.0);
+    tokens += output[i];
+    from = std::min(from, submit[i]);
+    to = std::max(to, finish[i]);
+  }
+  CHECK(f.at("measured") == 24);
+  CHECK(f.at("tpot_mean_s") == Approx(tpot / 24.0).epsilon(1e-12));
+  CHECK(f.at("requests_per_s") == Approx(24.0 / (to - from)).epsilon(1e-12));
+  CHECK(f.at("output_tokens_per_s") == Approx(tokens / (to - from)).epsilon(1e-12));
+  // At most 4 of max_batch 8 run at once; some run most of the time.
+  CHECK(f.at("batch_occupancy") > 0.1);
+  CHECK(f.at("batch_occupancy") <= 0.5);
+  CHECK(f.at("kv_use_mean") > 0.0);
+  CHECK(f.at("kv_use_mean") <= f.at("kv_use_max"));
+  CHECK(f.at("kv_use_max") <= 1.0);
+}
+
+TEST_CASE("the same serving scenario and seed give the same run; another seed another") {
+  const std::string workload =
+      "  requests: 50\n  rate: 8/s\n  prompt_tokens: {lognormal: {mean: 300, sigma: 0.5}}\n  output_tokens: "
+      "20\n";
+  const auto loaded = test::load_serve_inline("determinism", test::serve_yaml(workload));
+  const Figures a = test::serve_in_child(loaded.scenario), b = test::serve_in_child(loaded.scenario);
+  CHECK(a.serialise() == b.serialise());
+  auto other = loaded.scenario;
+  other.deployment.seed = 4;
+  CHECK(test::serve_in_child(other).list("submit_s") != a.list("submit_s"));
+}

@@ -1,0 +1,111 @@
+// Loading serving scenarios (sim/scenario/serve_reader.h, request_trace_reader.h): the deployment is
+// read by the RL loader's read_rollout (its checks apply), the workload takes exactly one of
+// concurrency, rate or trace, rates read as requests per second, defaults are written to
+// resolved.yaml, and a bad request-trace row is an error at its FILE:LINE:COL.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/sim/engine/serving/serve_test_support.h"
+
+using namespace rlsim;
+
+namespace {
+
+InputError serve_error(const std::string& yaml) {
+  try {
+    test::load_serve_inline("bad-serve", yaml);
+  } catch (const InputError& e) {
+    return e;
+  }
+  throw std::logic_error("expected an InputError");
+}
+
+/// Writes `text` as a request trace beside the scenarios and returns its path.
+std::string write_trace(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::path(test::write_scenario("trace-anchor", "")).parent_path();
+  std::ofstream(dir / name) << text;
+  return (dir / name).string();
+}
+
+}  // namespace
+
+TEST_CASE("serve workloads: a closed loop, its warm-up default and the resolved file") {
+  const auto loaded =
+      test::load_serve_inline("closed-ok", test::serve_yaml("  requests: 40\n  concurrency: 5\n"));
+  const ServeWorkloadSpec& w = loaded.scenario.workload;
+  CHECK(w.arrivals == ArrivalMode::closed_loop);
+  CHECK(w.concurrency == 5);
+  CHECK(w.warmup() == 5);
+  CHECK(loaded.scenario.deployment.rollout.pool == "serve");
+  CHECK(loaded.scenario.deployment.rollout.max_batch == 8);
+  CHECK_THAT(loaded.resolved_yaml,
+             Catch::Contains("warmup: 5") && Catch::Contains("prompt_tokens") && Catch::Contains("router"));
+}
+
+TEST_CASE("serve workloads: rates as requests per second") {
+  for (const char* rate : {"4/s", "4", "4.0/s"}) {
+    const auto loaded = test::load_serve_inline(
+        "rate-ok", test::serve_yaml(std::string("  requests: 10\n  rate: ") + rate + "\n"));
+    CHECK(loaded.scenario.workload.rate_per_s == 4.0);
+    CHECK(loaded.scenario.workload.warmup() == 0);
+  }
+  CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  rate: fast\n")).what(),
+             Catch::Contains("bad-serve.yaml:13:") && Catch::Contains("requests per second"));
+  CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  rate: 0/s\n")).what(),
+             Catch::Contains("requests per second > 0"));
+}
+
+TEST_CASE("serve workloads: exactly one of concurrency, rate or trace") {
+  CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n")).what(),
+             Catch::Contains("bad-serve.yaml:12:") && Catch::Contains("exactly one of concurrency") &&
+                 Catch::Contains("found 0"));
+  CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  concurrency: 2\n  rate: 3/s\n")).what(),
+             Catch::Contains("found 2"));
+  CHECK_THAT(serve_error(test::serve_yaml("  concurrency: 2\n")).what(), Catch::Contains("requests"));
+  CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  concurrency: 2\n  warmup: 10\n")).what(),
+             Catch::Contains("bad-serve.yaml:14:") && Catch::Contains("warmup"));
+}
+
+TEST_CASE("serve deployments: the rollout reader's checks apply") {
+  std::string yaml = test::serve_yaml("  requests: 10\n  concurrency: 2\n", 4);
+  yaml.replace(yaml.find("tp: 1"), 5, "tp: 3");
+  CHECK_THAT(serve_error(yaml).what(),
+             Catch::Contains("bad-serve.yaml:9:") && Catch::Contains("tp must divide"));
+  std::string unknown = test::serve_yaml("  requests: 10\n  concurrency: 2\n");
+  unknown.replace(unknown.find("max_batch"), 9, "max_bach");
+  CHECK_THAT(serve_error(unknown).what(), Catch::Contains("did you mean 'max_batch'?"));
+}
+
+TEST_CASE("request traces: rows, relative paths, and located errors") {
+  write_trace("good.csv", "arrival_s,prompt_tokens,output_tokens\n0,10,2\n1.5,20,3\n");
+  const auto loaded = test::load_serve_inline("trace-ok", test::serve_yaml("  trace: good.csv\n"));
+  CHECK(loaded.scenario.workload.requests == 2);
+  CHECK(loaded.scenario.workload.trace[1].arrival_s == 1.5);
+  CHECK(test::load_serve_inline("trace-first", test::serve_yaml("  trace: good.csv\n  requests: 1\n"))
+            .scenario.workload.trace.size() == 1);
+
+  const std::string bad_tokens =
+      write_trace("bad-tokens.csv", "arrival_s,prompt_tokens,output_tokens\n0,10,2\n1,ten,3\n");
+  CHECK_THAT(serve_error(test::serve_yaml("  trace: bad-tokens.csv\n")).what(),
+             Catch::StartsWith(bad_tokens + ":3:3: error: expected prompt_tokens as a whole number"));
+  const std::string no_output =
+      write_trace("no-output.csv", "arrival_s,prompt_tokens,output_tokens\n0,10,0\n");
+  CHECK_THAT(serve_error(test::serve_yaml("  trace: no-output.csv\n")).what(),
+             Catch::StartsWith(no_output + ":2:6: error: expected output_tokens"));
+  const std::string short_row = write_trace("short.csv", "arrival_s,prompt_tokens,output_tokens\n0,10\n");
+  CHECK_THAT(serve_error(test::serve_yaml("  trace: short.csv\n")).what(),
+             Catch::StartsWith(short_row + ":2:1: error: expected 3 fields"));
+  const std::string header = write_trace("header.csv", "time,prompt,output\n0,10,2\n");
+  CHECK_THAT(
+      serve_error(test::serve_yaml("  trace: header.csv\n")).what(),
+      Catch::StartsWith(header + ":1:1: error: expected the header 'arrival_s,prompt_tokens,output_tokens'"));
+  const std::string backwards =
+      write_trace("backwards.csv", "arrival_s,prompt_tokens,output_tokens\n2,10,2\n1,10,2\n");
+  CHECK_THAT(serve_error(test::serve_yaml("  trace: backwards.csv\n")).what(),
+             Catch::StartsWith(backwards + ":3:1: error: expected arrival_s in non-decreasing order"));
+  CHECK_THAT(serve_error(test::serve_yaml("  trace: missing.csv\n")).what(),
+             Catch::Contains("bad-serve.yaml:12:") && Catch::Contains("does not exist"));
+  CHECK_THAT(serve_error(test::serve_yaml("  trace: good.csv\n  output_tokens: 5\n")).what(),
+             Catch::Contains("expected no output_tokens with a trace"));
+}

@@ -1,0 +1,82 @@
+// The serving scenario kind (`kind: serve`): a stream of requests against one inference deployment,
+// simulated by sim/engine/serving on the RL engine's own instances, schedulers and router. A run
+// writes metrics.json (its `serving` object), requests.csv, trace.json and resolved.yaml; a sweep
+// records TTFT/TPOT percentiles, throughput, goodput and cost per point and plots TTFT and TPOT p50
+// against the first numeric axis.
+#include <algorithm>
+
+#include "sim/engine/serving/serve_simulation.h"
+#include "sim/platform/topology.h"
+#include "sim/scenario/serve_reader.h"
+#include "tools/kinds/scenario_kind.h"
+#include "tools/report/serve_report.h"
+
+namespace rlsim {
+namespace {
+
+class FinishedServeRun : public FinishedRun {
+ public:
+  FinishedServeRun(std::shared_ptr<const LoadedServeScenario> loaded, ServeResult result)
+      : loaded_(std::move(loaded)), result_(std::move(result)) {}
+
+  void write_outputs(StagedOutput& output) const override {
+    output.write("metrics.json", serve_metrics_json(loaded_->scenario, result_).dump(2) + "\n");
+    output.write("requests.csv", serve_requests_csv(result_));
+    output.write("trace.json", serve_trace_json(loaded_->scenario, result_));
+    output.write("resolved.yaml", loaded_->resolved_yaml);
+  }
+  std::string summary() const override { return serve_summary(loaded_->scenario, result_); }
+  std::vector<std::string> sweep_row() const override {
+    return serve_sweep_values(loaded_->scenario, result_);
+  }
+
+ private:
+  std::shared_ptr<const LoadedServeScenario> loaded_;
+  ServeResult result_;
+};
+
+class CheckedServeScenario : public CheckedScenario {
+ public:
+  explicit CheckedServeScenario(LoadedServeScenario loaded)
+      : loaded_(std::make_shared<const LoadedServeScenario>(std::move(loaded))) {
+    Topology topology(
+        loaded_->scenario.deployment.cluster);  // reject unusable topologies before anything runs
+  }
+
+  std::string description() const override {
+    const Scenario& s = loaded_->scenario.deployment;
+    const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
+    return s.name + ": serve, model " + s.model.name + " on " + std::to_string(pool.gpus()) + " " +
+           pool.card.name + " GPUs of " + s.rollout.pool + " (TP " + std::to_string(s.rollout.tp) + "), " +
+           std::to_string(loaded_->scenario.workload.requests) + " requests";
+  }
+  std::unique_ptr<FinishedRun> simulate(const SimulationOptions& options) const override {
+    return std::make_unique<FinishedServeRun>(loaded_, simulate_serve(loaded_->scenario, options));
+  }
+
+ private:
+  std::shared_ptr<const LoadedServeScenario> loaded_;  // shared with the runs it simulates
+};
+
+class ServeKind : public ScenarioKind {
+ public:
+  using ScenarioKind::ScenarioKind;
+
+  std::unique_ptr<CheckedScenario> load(const std::string& file, const LoadOptions& options) const override {
+    return std::make_unique<CheckedServeScenario>(load_serve_scenario(file, options));
+  }
+  const std::vector<std::string>& sweep_columns() const override { return serve_sweep_columns(); }
+  SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
+    SweepKindReport report;
+    for (const auto& axis : manifest.axes) report.columns.push_back(axis.path);
+    for (const char* c : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s",
+                          "output_tokens_per_s", "goodput_fraction"})
+      report.columns.emplace_back(c);
+    (void)table;
+    return report;
+  }
+};
+
+}  // namespace
+RLSIM_REGISTER_SCENARIO_KIND(ServeKind, "serve", 3, "a stream of requests against one inference deployment");
+}  // namespace rlsim

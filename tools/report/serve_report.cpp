@@ -1,0 +1,210 @@
+// Serialising a serving run.
+#include "tools/report/serve_report.h"
+
+#include <cmath>
+
+#include "tools/report/chrome_trace.h"
+#include "tools/report/text_format.h"
+#include "tools/sweep/sweep_csv.h"
+
+namespace rlsim {
+namespace {
+
+constexpr double kMs = 1e3;
+
+struct Quantile {
+  const char* name;
+  double q;
+  double Percentiles::*value;
+};
+const Quantile kQuantiles[] = {
+    {"p50", 0.50, &Percentiles::p50}, {"p90", 0.90, &Percentiles::p90}, {"p99", 0.99, &Percentiles::p99}};
+
+nlohmann::json latency_ms_json(const Percentiles& p, long samples) {
+  nlohmann::json j{{"samples", samples},
+                   {"mean", samples > 0 ? nlohmann::json(kMs * p.mean) : nlohmann::json()}};
+  for (const Quantile& q : kQuantiles)
+    j[q.name] = enough_for_quantile(q.q, samples) ? nlohmann::json(kMs * (p.*q.value)) : nlohmann::json();
+  return j;
+}
+
+int gpus(const Scenario& s) { return s.cluster.pool(s.rollout.pool)->gpus(); }
+
+/// Every GPU of the scenario (the deployment's and, for AFD, its FFN side), USD per hour.
+double usd_per_hour(const Scenario& s) {
+  double usd = 0.0;
+  for (const auto& pool : s.cluster.pools) usd += pool.gpus() * pool.card.usd_per_hour;
+  return usd;
+}
+
+double usd_per_1m_output_tokens(const ServeScenario& scenario, const ServingMetrics& m) {
+  return m.output_tokens_per_s > 0.0
+             ? usd_per_hour(scenario.deployment) / 3600.0 / m.output_tokens_per_s * 1e6
+             : 0.0;
+}
+
+std::string arrivals_text(const ServeWorkloadSpec& w) {
+  switch (w.arrivals) {
+    case ArrivalMode::closed_loop: return "closed loop of " + std::to_string(w.concurrency) + " clients";
+    case ArrivalMode::poisson: return "Poisson arrivals at " + formatted("%g", w.rate_per_s) + " requests/s";
+    case ArrivalMode::trace: return "trace " + w.trace_file;
+  }
+  return "";
+}
+
+}  // namespace
+
+nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResult& result) {
+  const Scenario& s = scenario.deployment;
+  const ServeWorkloadSpec& w = scenario.workload;
+  const ServingMetrics& m = result.metrics;
+  nlohmann::json j;
+  j["scenario"] = s.name;
+  j["kind"] = "serve";
+  j["seed"] = s.seed;
+  j["deployment"] = {{"model", s.model.name},
+                     {"pool", s.rollout.pool},
+                     {"gpus", gpus(s)},
+                     {"instances", result.load.size()},
+                     {"max_batch", s.rollout.max_batch},
+                     {"kv_capacity_tokens_per_instance", result.kv_capacity_tokens}};
+  nlohmann::json workload{{"arrivals", arrivals_text(w)}, {"requests", w.requests}};
+  if (w.arrivals == ArrivalMode::closed_loop) workload["concurrency"] = w.concurrency;
+  if (w.arrivals == ArrivalMode::poisson) workload["rate_per_s"] = w.rate_per_s;
+  if (w.arrivals == ArrivalMode::trace) workload["trace"] = w.trace_file;
+  j["workload"] = workload;
+  nlohmann::json serving{{"requests", m.requests},
+                         {"warmup_excluded", m.warmup_excluded},
+                         {"measured", m.measured},
+                         {"window_s", m.window_s},
+                         {"queue_ms", latency_ms_json(m.queue_s, m.measured)},
+                         {"ttft_ms", latency_ms_json(m.ttft_s, m.measured)},
+                         {"tpot_ms", latency_ms_json(m.tpot_s, m.tpot_samples)},
+                         {"e2e_ms", latency_ms_json(m.e2e_s, m.measured)},
+                         {"requests_per_s", m.requests_per_s},
+                         {"output_tokens_per_s", m.output_tokens_per_s},
+                         {"usd_per_1m_output_tokens", usd_per_1m_output_tokens(scenario, m)},
+                         {"batch_occupancy", m.batch_occupancy},
+                         {"kv_use", {{"mean", m.kv_use_mean}, {"max", m.kv_use_max}}}};
+  if (w.slo_ttft_s || w.slo_tpot_s) {
+    nlohmann::json slo = nlohmann::json::object();
+    if (w.slo_ttft_s) slo["ttft_ms"] = kMs * *w.slo_ttft_s;
+    if (w.slo_tpot_s) slo["tpot_ms"] = kMs * *w.slo_tpot_s;
+    serving["goodput"] = {
+        {"slo", slo}, {"fraction", m.goodput_fraction}, {"requests_per_s", m.goodput_requests_per_s}};
+  }
+  j["serving"] = serving;
+  j["engine"] = {{"simgrid_activities", result.simgrid_execs + result.simgrid_messages},
+                 {"simgrid_execs", result.simgrid_execs},
+                 {"simgrid_messages", result.simgrid_messages}};
+  return j;
+}
+
+std::string serve_requests_csv(const ServeResult& result) {
+  std::string out =
+      "request,instance,prompt_tokens,output_tokens,submit_s,prefill_start_s,first_token_s,finish_s,"
+      "preemptions\n";
+  for (const LlmRequest& r : result.requests) {
+    out += csv_line({std::to_string(r.trajectory), std::to_string(r.instance), csv_number(r.new_tokens),
+                     csv_number(r.output_tokens), csv_number(r.submit_s), csv_number(r.prefill_start_s),
+                     csv_number(r.first_token_s), csv_number(r.finish_s), std::to_string(r.preemptions)});
+    out += '\n';
+  }
+  return out;
+}
+
+std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& result) {
+  const Scenario& s = scenario.deployment;
+  ChromeTraceStyle style;
+  style.process_name = [](const std::string& group) { return "pool " + group; };
+  style.index_key = "step";
+  style.state_arg = true;
+  style.other_data = {{"scenario", s.name}, {"seed", s.seed}, {"kind", "serve"}};
+  // One counter process per instance: running and waiting sequences, KV slots in use.
+  const int first_pid = 1000;
+  for (size_t i = 0; i < result.load.size(); ++i) {
+    const std::string pid = std::to_string(first_pid + static_cast<int>(i));
+    std::string& out = style.extra_events;
+    if (!out.empty()) out += ',';
+    out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + pid +
+           ",\"tid\":0,\"args\":{\"name\":\"instance " + std::to_string(i) + " load\"}}";
+    for (const LoadSample& sample : result.load[i]) {
+      const std::string ts = formatted("%.3f", std::round(sample.time_s * 1e9) / 1e3);
+      out += ",{\"name\":\"sequences\",\"ph\":\"C\",\"ts\":" + ts + ",\"pid\":" + pid +
+             ",\"args\":{\"running\":" + std::to_string(sample.running) +
+             ",\"waiting\":" + std::to_string(sample.waiting) + "}}";
+      out += ",{\"name\":\"kv_tokens\",\"ph\":\"C\",\"ts\":" + ts + ",\"pid\":" + pid +
+             ",\"args\":{\"used\":" + formatted("%.0f", sample.kv_tokens) + "}}";
+    }
+  }
+  return chrome_trace(result.timeline, style);
+}
+
+std::string serve_summary(const ServeScenario& scenario, const ServeResult& result) {
+  const Scenario& s = scenario.deployment;
+  const ServeWorkloadSpec& w = scenario.workload;
+  const ServingMetrics& m = result.metrics;
+  const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
+  std::string out =
+      "rlsim: " + s.name + " (serve, seed " + std::to_string(s.seed) + ", model " + s.model.name + ")\n";
+  out += "  deployment: " + std::to_string(pool.gpus()) + " x " + pool.card.name + ", " +
+         std::to_string(result.load.size()) + " instance(s), max_batch " +
+         std::to_string(s.rollout.max_batch) + "\n";
+  out += "  workload: " + arrivals_text(w) + ", " + std::to_string(m.requests) + " requests\n";
+  out += "  steady state: " + std::to_string(m.measured) + " requests (" + std::to_string(m.warmup_excluded) +
+         " warm-up excluded) over " + formatted("%.3f s", m.window_s) + "\n";
+  out += "  " + padded("latency (ms)", 14) + padded("mean", 10) + padded("p50", 10) + padded("p90", 10) +
+         "p99\n";
+  auto row = [&](const char* name, const Percentiles& p, long samples) {
+    out += "  " + padded(name, 14) + padded(samples > 0 ? fixed(kMs * p.mean, 2) : "-", 10);
+    for (const Quantile& q : kQuantiles) {
+      const std::string cell = enough_for_quantile(q.q, samples) ? fixed(kMs * (p.*q.value), 2) : "-";
+      out += q.q < 0.99 ? padded(cell, 10) : cell;
+    }
+    out += "\n";
+  };
+  row("queue", m.queue_s, m.measured);
+  row("TTFT", m.ttft_s, m.measured);
+  row("TPOT", m.tpot_s, m.tpot_samples);
+  row("E2E", m.e2e_s, m.measured);
+  out += "  throughput: " + formatted("%.3f requests/s", m.requests_per_s) + ", " +
+         formatted("%.1f output tokens/s", m.output_tokens_per_s) + ", " +
+         formatted("%.2f USD per 1M output tokens", usd_per_1m_output_tokens(scenario, m)) + "\n";
+  if (w.slo_ttft_s || w.slo_tpot_s) {
+    std::string slo;
+    if (w.slo_ttft_s) slo += formatted("TTFT <= %g ms", kMs * *w.slo_ttft_s);
+    if (w.slo_tpot_s) slo += (slo.empty() ? "" : ", ") + formatted("TPOT <= %g ms", kMs * *w.slo_tpot_s);
+    out += "  goodput (" + slo + "): " + formatted("%.1f %% of requests", 100.0 * m.goodput_fraction) + ", " +
+           formatted("%.3f requests/s", m.goodput_requests_per_s) + "\n";
+  }
+  out += "  decode batch occupancy: " + formatted("%.1f %% of max_batch", 100.0 * m.batch_occupancy) +
+         "; KV use mean " + formatted("%.1f %%", 100.0 * m.kv_use_mean) + ", max " +
+         formatted("%.1f %%", 100.0 * m.kv_use_max) + "\n";
+  return out;
+}
+
+const std::vector<std::string>& serve_sweep_columns() {
+  static const std::vector<std::string> columns{
+      "ttft_p50_ms",    "ttft_p99_ms",         "tpot_p50_ms",      "tpot_p99_ms",     "e2e_p50_ms",
+      "requests_per_s", "output_tokens_per_s", "goodput_fraction", "batch_occupancy", "usd_per_1m_tokens"};
+  return columns;
+}
+
+std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const ServeResult& result) {
+  const ServingMetrics& m = result.metrics;
+  auto quantile = [](const Percentiles& p, double Percentiles::*value, double q, long samples) {
+    return enough_for_quantile(q, samples) ? csv_number(kMs * (p.*value)) : std::string();
+  };
+  return {quantile(m.ttft_s, &Percentiles::p50, 0.50, m.measured),
+          quantile(m.ttft_s, &Percentiles::p99, 0.99, m.measured),
+          quantile(m.tpot_s, &Percentiles::p50, 0.50, m.tpot_samples),
+          quantile(m.tpot_s, &Percentiles::p99, 0.99, m.tpot_samples),
+          quantile(m.e2e_s, &Percentiles::p50, 0.50, m.measured),
+          csv_number(m.requests_per_s),
+          csv_number(m.output_tokens_per_s),
+          csv_number(m.goodput_fraction),
+          csv_number(m.batch_occupancy),
+          csv_number(usd_per_1m_output_tokens(scenario, m))};
+}
+
+}  // namespace rlsim

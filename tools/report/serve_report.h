@@ -1,0 +1,26 @@
+// What a serving run (`kind: serve`) writes and prints: metrics.json with its `serving` object
+// (latency percentiles in ms, throughput, goodput, batch occupancy, KV use), requests.csv (one line
+// per request: its times and tokens), trace.json (the GPUs' timeline plus, per instance, counter
+// tracks of running and waiting sequences and KV slots in use), the summary, and a sweep row.
+// A percentile is written (null in JSON, "-" in text) only when enough samples lie above it
+// (enough_for_quantile).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/engine/serving/serve_simulation.h"
+#include "sim/scenario/serve_spec.h"
+
+namespace rlsim {
+
+nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResult& result);
+std::string serve_requests_csv(const ServeResult& result);
+std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& result);
+std::string serve_summary(const ServeScenario& scenario, const ServeResult& result);
+
+const std::vector<std::string>& serve_sweep_columns();
+std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const ServeResult& result);
+
+}  // namespace rlsim
