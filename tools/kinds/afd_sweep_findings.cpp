@@ -31,6 +31,7 @@ std::vector<AfdSeriesFindings> analyse_afd_sweep(const SweepTable& table, const 
     std::stable_sort(s.points.begin(), s.points.end(),
                      [&](long a, long b) { return table.number(a, "batch") < table.number(b, "batch"); });
     for (long point : s.points) {
+      if (!sweep_point_feasible(table, point)) continue;  // not run, or over memory: never best
       const bool fits = table.number(point, "attention_memory_fraction") <= 1.0 &&
                         table.number(point, "ffn_memory_fraction") <= 1.0;
       if (fits && table.number(point, "meets_target") > 0.5 &&
@@ -74,6 +75,7 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
       double share = 0.0;
       long at = s.points.front();
       for (long point : s.points) {
+        if (!sweep_point_feasible(table, point)) continue;
         const double compute =
             std::max(table.number(point, "attention_ms_per_layer"), table.number(point, "ffn_ms_per_layer"));
         const double ratio = compute > 0.0 ? table.number(point, "transfer_ms_per_layer") / compute : 0.0;
@@ -101,6 +103,7 @@ LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
     PlotSeries tpot{(series.size() > 1 ? s.label + " " : "") + "TPOT", {}, false, false};
     PlotSeries throughput{(series.size() > 1 ? s.label + " " : "") + "tokens/s/GPU", {}, true, true};
     for (long point : s.points) {
+      if (!sweep_point_feasible(table, point)) continue;  // infeasible points are not drawn
       const double batch = table.number(point, "batch");
       tpot.points.emplace_back(batch, table.number(point, "tpot_ms"));
       throughput.points.emplace_back(batch, table.number(point, "tokens_per_s_per_gpu"));
