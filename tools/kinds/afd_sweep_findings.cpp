@@ -54,7 +54,10 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
   std::string out;
   for (const auto& s : series) {
     const std::string prefix = series.size() > 1 ? "[" + s.label + "] " : "";
-    const double target = s.points.empty() ? 0.0 : table.number(s.points.front(), "target_tpot_ms");
+    double target = 0.0;  // from a point that ran (an invalid point's row has no metrics)
+    for (long point : s.points) {
+      if (sweep_point_feasible(table, point)) target = table.number(point, "target_tpot_ms");
+    }
     if (s.best) {
       out += prefix + "best batch under the " + formatted("%g ms", target) +
              " TPOT target: " + formatted("%.0f", table.number(*s.best, "batch")) + " (TPOT " +
@@ -111,9 +114,11 @@ LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
     plot.series.push_back(std::move(tpot));
     plot.series.push_back(std::move(throughput));
   }
-  if (!table.rows.empty()) {
-    plot.reference = table.number(table.rows.begin()->first, "target_tpot_ms");
+  for (const auto& [point, cells] : table.rows) {
+    if (!sweep_point_feasible(table, point)) continue;
+    plot.reference = table.number(point, "target_tpot_ms");
     plot.reference_label = "target TPOT " + formatted("%g ms", *plot.reference);
+    break;
   }
   return plot;
 }
