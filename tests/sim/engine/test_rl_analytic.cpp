@@ -145,7 +145,7 @@ workload:
   prompt_tokens: 512
   output_tokens: 256
 rollout: {tp: 1, max_batch: 64}
-training: {algorithm: grpo}
+training: {algorithm: grpo, offload_optimizer: true}   # Adam states in host memory: fits one H800
 colocation: {host_bandwidth: 25GBps}
 policy: {name: colocated}
 )")
