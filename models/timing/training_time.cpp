@@ -1,8 +1,9 @@
-// Training-step cost per GPU (see training_cost.h).
+// Training-step cost per GPU (see training_time.h).
 #include "models/timing/training_time.h"
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 #include "models/arch_params.h"
 #include "models/ops/layer_ops.h"
@@ -25,19 +26,34 @@ TrainingStepTime training_step_time(const ModelArch& arch, const HardwareSpec& c
   pass.sequences = std::max<int64_t>(1, rank_tokens / pass.new_tokens);
   pass.tp = tp;
   pass.weights = options.compute;
-  double full_forward = 0.0;
-  for (const CountedOp& counted : forward_ops(arch, pass))
-    full_forward += counted.count * cost.seconds(counted.op, card);
+  double full_forward = 0.0, attention_core = 0.0;
+  for (const CountedOp& counted : forward_ops(arch, pass)) {
+    const double seconds = counted.count * cost.seconds(counted.op, card);
+    full_forward += seconds;
+    if (counted.op.name == "attn_core") attention_core += seconds;
+  }
   // Rescale for the tokens the whole-sequence split left out, then share the layers among stages.
-  full_forward *= static_cast<double>(rank_tokens) / static_cast<double>(pass.tokens());
-  step.forward_s = full_forward / pp;
-  step.backward_s = (options.recompute_activations ? 3.0 : 2.0) * step.forward_s;
+  const double scale = static_cast<double>(rank_tokens) / static_cast<double>(pass.tokens()) / pp;
+  step.forward_s = full_forward * scale;
+  switch (options.recompute) {
+    case Recompute::none: break;
+    case Recompute::selective: step.recompute_s = attention_core * scale; break;
+    case Recompute::full: step.recompute_s = step.forward_s; break;
+  }
+  step.backward_s = 2.0 * step.forward_s + step.recompute_s;
+  // 1F1B: m micro-batches (one packed sequence each) per mini-batch on each DP rank.
+  const double micro_batches =
+      std::max(1.0, std::ceil(static_cast<double>(pass.sequences) / std::max(1, options.mini_batches)));
+  step.pipeline_bubble_fraction = (pp - 1) / micro_batches;
 
   step.params_per_gpu = total_params(arch) / (static_cast<double>(tp) * pp);
   const Op update = make_memory_op("optimizer", step.params_per_gpu * options.optimizer_bytes_per_param,
                                    step.params_per_gpu * options.optimizer_flops_per_param, Precision::fp32);
   step.optimizer_s = cost.seconds(update, card);
   step.gradient_bytes = dp > 1 ? step.params_per_gpu * bytes_per_element(options.gradients) : 0.0;
+  step.weight_gather_bytes = dp > 1 && options.sharding == Sharding::zero3
+                                 ? 2.0 * step.params_per_gpu * bytes_per_element(options.compute)
+                                 : 0.0;
   // Forward and backward each all-reduce activations twice per layer of this stage (Megatron f/g).
   step.tp_allreduce_bytes = tp > 1 ? 2.0 * tp_allreduce_bytes_per_token(arch, options.compute) *
                                          static_cast<double>(rank_tokens) / pp

@@ -1,15 +1,21 @@
 // Training-step cost of one GPU in a DP × TP × PP layout: forward, backward (≈ 2× forward: the
 // gradients with respect to activations and to weights each cost one forward's FLOPs; Narayanan
-// et al., arXiv 2104.04473 §5.1), optional activation recomputation (one more forward), the
-// optimizer update (memory-bound over the GPU's parameter shard) and the gradient bytes each
-// data-parallel rank all-reduces. Compute only: the engine adds the gradient all-reduce, TP
-// all-reduces and pipeline bubbles from its links and schedule.
+// et al., arXiv 2104.04473 §5.1), activation recomputation (full: one more forward; selective: the
+// attention core again, Korthikanti et al. 2022), the optimizer update (memory-bound over the
+// GPU's parameter shard), the bytes each data-parallel rank exchanges (gradient all-reduce, or
+// ZeRO's reduce-scatter + all-gather, the same volume; ZeRO-3/FSDP also all-gathers the weights in
+// forward and again in backward: Rajbhandari et al. 2020 §7) and the 1F1B pipeline bubble,
+// (pp − 1)/m of the ideal time for m micro-batches (Narayanan et al. 2021 §2.2). A DP rank's
+// tokens are packed into sequences of `sequence_length` (the dynamic batching / sequence packing
+// of verl and OpenRLHF), one per micro-batch. Compute only: the engine sends the DP bytes over
+// its links.
 #pragma once
 
 #include <cstdint>
 
 #include "models/cost/cost_model.h"
 #include "models/hardware.h"
+#include "models/memory/training_memory.h"
 #include "models/model_arch.h"
 #include "models/precision.h"
 
@@ -19,7 +25,9 @@ struct TrainingOptions {
   Precision compute = Precision::bf16;    ///< GEMM precision of forward and backward
   Precision gradients = Precision::bf16;  ///< precision of the gradients all-reduced across DP
   int64_t sequence_length = 4096;         ///< tokens per training sequence (attention span)
-  bool recompute_activations = false;     ///< full activation checkpointing: +1 forward in backward
+  Recompute recompute = Recompute::none;  ///< activation recomputation in backward
+  Sharding sharding = Sharding::none;     ///< ZeRO stage (zero3 adds weight all-gathers)
+  int mini_batches = 1;                   ///< optimizer steps the tokens are split into (PP bubble)
   /// Bytes the optimizer moves per parameter: mixed-precision Adam reads and writes the fp32
   /// master weight, m and v (24), reads the bf16 gradient (2) and writes the bf16 weight (2).
   double optimizer_bytes_per_param = 28.0;
@@ -28,15 +36,27 @@ struct TrainingOptions {
 };
 
 struct TrainingStepTime {
-  double forward_s = 0.0;           ///< forward over this GPU's layers and tokens
-  double backward_s = 0.0;          ///< backward (2× forward, +1 forward when recomputing)
-  double optimizer_s = 0.0;         ///< optimizer update of this GPU's parameter shard
-  double gradient_bytes = 0.0;      ///< gradient bytes this GPU all-reduces with its DP peers
-  double params_per_gpu = 0.0;      ///< parameters held by one GPU (total / (TP × PP))
-  double tokens_per_gpu = 0.0;      ///< tokens one DP rank processes in the step
-  double tp_allreduce_bytes = 0.0;  ///< bytes this GPU all-reduces within TP in forward + backward
+  double forward_s = 0.0;                 ///< forward over this GPU's layers and tokens
+  double backward_s = 0.0;                ///< backward (2× forward + recompute_s)
+  double recompute_s = 0.0;               ///< forward work redone in backward (full or selective recompute)
+  double optimizer_s = 0.0;               ///< optimizer update of this GPU's parameter shard
+  double gradient_bytes = 0.0;            ///< gradient bytes this GPU all-reduces with its DP peers
+  double weight_gather_bytes = 0.0;       ///< ZeRO-3: weight bytes all-gathered per step (forward + backward)
+  double pipeline_bubble_fraction = 0.0;  ///< 1F1B idle time / ideal forward + backward: (pp − 1)/m
+  double params_per_gpu = 0.0;            ///< parameters held by one GPU (total / (TP × PP))
+  double tokens_per_gpu = 0.0;            ///< tokens one DP rank processes in the step
+  double tp_allreduce_bytes = 0.0;        ///< bytes this GPU all-reduces within TP in forward + backward
 
   double compute_seconds() const { return forward_s + backward_s + optimizer_s; }
+  /// Bytes this GPU sends to its DP peers per optimizer step over rings of `dp`: the gradient
+  /// all-reduce (ZeRO-1/2's reduce-scatter + all-gather move as much), or under ZeRO-3 the
+  /// gradients' reduce-scatter and the weights' all-gathers (1.5× as much: ZeRO §7).
+  double dp_ring_bytes(int dp) const {
+    if (dp <= 1) return 0.0;
+    const double share = static_cast<double>(dp - 1) / dp;
+    return weight_gather_bytes > 0.0 ? share * (gradient_bytes + weight_gather_bytes)
+                                     : 2.0 * share * gradient_bytes;
+  }
 };
 
 /// Cost of one optimizer step over `tokens` tokens (the global batch, all DP ranks together) with

@@ -12,6 +12,7 @@
 #include "models/cost/roofline.h"
 #include "sim/afd/afd_plan.h"
 #include "sim/platform/platform.h"
+#include "sim/scenario/memory_check.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -265,12 +266,13 @@ void fill_metrics(const AfdScenario& scenario, const AfdPlan& plan, const AfdIns
     for (const auto& per_gpu : plan.sequences) held += per_gpu[i];
     most_sequences = std::max(most_sequences, held);
   }
-  const double kv = kv_bytes_per_token(scenario.model, d.precisions.kv) * static_cast<double>(d.context) *
-                    static_cast<double>(most_sequences);
-  m.attention_memory_fraction = (afd_attention_weight_bytes(scenario.model, d.precisions.weights) + kv) /
-                                attention_pool.card.mem_capacity_bytes;
-  m.ffn_memory_fraction = afd_ffn_weight_bytes(scenario.model, d.ffn_gpus, d.precisions.weights) /
-                          ffn_pool.card.mem_capacity_bytes;
+  // The memory model the load-time check uses (models/memory/), reserve included.
+  m.attention_memory_fraction = afd_deployment_memory(scenario).used_fraction(
+      static_cast<double>(d.context) * static_cast<double>(most_sequences));
+  m.ffn_memory_fraction = afd_ffn_memory_fraction(scenario.model, ffn_pool.card, d.ffn_gpus,
+                                                  d.precisions.weights, d.activation_memory_fraction);
+  // A point whose memory does not fit cannot meet any target (the loader refuses it anyway).
+  m.meets_target = m.meets_target && m.attention_memory_fraction <= 1.0 && m.ffn_memory_fraction <= 1.0;
   m.activities = instance.activities();
 }
 

@@ -33,8 +33,8 @@ struct AfdMetrics {
   double usd_per_hour = 0.0;  ///< all GPUs of the instance
   double usd_per_1m_tokens = 0.0;
   bool meets_target = false;
-  double attention_memory_fraction = 0.0;  ///< weights + KV per attention GPU / its memory
-  double ffn_memory_fraction = 0.0;        ///< expert weights per FFN GPU / its memory
+  double attention_memory_fraction = 0.0;  ///< weights + reserve + KV per attention GPU / its memory
+  double ffn_memory_fraction = 0.0;        ///< expert weights + reserve per FFN GPU / its memory
   /// MegaScale-Infer's estimate with the plan's mean stage times and an uncongested transfer (each
   /// hop alone on the platform's links).
   PingPongStages analytic_stages;

@@ -58,7 +58,7 @@ struct InstanceConfig {
 };
 
 /// KV slots left for the cache on a group of `tp` cards after weights and an activation reserve
-/// (`activation_fraction` of memory). Zero or less means the model does not fit.
+/// (`activation_fraction` of memory), as models/memory/inference_memory.h. Zero: it does not fit.
 double kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int tp, Precision weights,
                           Precision kv, double activation_fraction);
 /// The same for an AFD instance's `attention_gpus` cards, each holding the attention weights only.

@@ -53,13 +53,13 @@ void Trainer::wait_all(std::vector<sg4::ActivityPtr> activities, GpuState state,
   }
 }
 
-void Trainer::all_reduce_gradients(double bytes_per_gpu, int step) {
+void Trainer::all_reduce_gradients(double ring_bytes, int step) {
   const TrainingSpec& t = context_.scenario.training;
-  if (dp_ <= 1 || bytes_per_gpu <= 0.0) return;
-  // Ring all-reduce: each GPU sends 2(dp-1)/dp of its gradient shard to the same model-parallel
-  // position in the next replica; the dp rings run at once and share the links.
+  if (dp_ <= 1 || ring_bytes <= 0.0) return;
+  // Ring collectives: each GPU sends its share to the same model-parallel position in the next
+  // replica; the dp rings run at once and share the links.
   const size_t replica = static_cast<size_t>(t.tp) * static_cast<size_t>(t.pp);
-  const double bytes = 2.0 * (dp_ - 1) / dp_ * bytes_per_gpu;
+  const double bytes = ring_bytes;
   const double start = sg4::Engine::get_clock();
   std::vector<sg4::CommPtr> comms;
   for (size_t i = 0; i < gpus_.hosts.size(); ++i) {
@@ -104,18 +104,24 @@ void Trainer::train_once(double tokens, int step) {
   TrainingOptions options;
   options.compute = t.weights;
   options.sequence_length = static_cast<int64_t>(std::max(1.0, std::round(t.sequence_tokens)));
+  options.recompute = t.recompute;
+  options.sharding = t.sharding;
+  options.mini_batches = t.mini_batches;
   const auto whole = static_cast<int64_t>(std::max<double>(dp_, std::round(tokens)));
   const TrainingStepTime cost = training_step_time(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
+  // 1F1B: the pipeline's fill and drain stretch every pass by (pp − 1)/m.
+  const double pipelined = 1.0 + cost.pipeline_bubble_fraction;
 
   // Extra forward passes over the whole batch before the update.
   const int extra_forwards = t.algorithm == RlAlgorithm::ppo ? 3 : 2;
-  run_on_all(extra_forwards * cost.forward_s, GpuState::busy(Phase::ref_logprob), step);
+  run_on_all(extra_forwards * cost.forward_s * pipelined, GpuState::busy(Phase::ref_logprob), step);
 
   const int models = t.algorithm == RlAlgorithm::ppo ? 2 : 1;  // PPO trains the critic too
   for (int model = 0; model < models; ++model) {
     for (int mini = 0; mini < t.mini_batches; ++mini) {
-      run_on_all((cost.forward_s + cost.backward_s) / t.mini_batches, GpuState::busy(Phase::train), step);
-      all_reduce_gradients(cost.gradient_bytes, step);
+      run_on_all((cost.forward_s + cost.backward_s) * pipelined / t.mini_batches,
+                 GpuState::busy(Phase::train), step);
+      all_reduce_gradients(cost.dp_ring_bytes(dp_), step);
       run_on_all(cost.optimizer_s, GpuState::busy(Phase::train), step);
     }
   }

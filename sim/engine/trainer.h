@@ -34,7 +34,9 @@ class Trainer {
   /// Waits for `activities` (started at `start`, recorded as `state`); throws when a fault stops
   /// the trainer first, after cancelling them and recording the work done until then.
   void wait_all(std::vector<simgrid::s4u::ActivityPtr> activities, GpuState state, double start, int step);
-  void all_reduce_gradients(double bytes_per_gpu, int step);
+  /// The DP exchange of one optimizer step: every GPU sends `ring_bytes` (TrainingStepTime::
+  /// dp_ring_bytes) to the same model-parallel position in the next replica.
+  void all_reduce_gradients(double ring_bytes, int step);
 
   RlContext& context_;
   const CostModel& cost_;

@@ -6,6 +6,7 @@
 
 #include "models/cost/cost_model_registry.h"
 #include "sim/scenario/cluster_reader.h"
+#include "sim/scenario/memory_check.h"
 #include "sim/scenario/param_reader.h"
 #include "sim/scenario/scenario_header.h"
 #include "sim/scenario/yaml_reader.h"
@@ -107,6 +108,8 @@ AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
   d.precisions.combine = read_precision(r, "combine", defaults.precisions.combine);
   d.target_tpot_s = r.quantity_or("target_tpot", Quantity::duration, defaults.target_tpot_s);
   d.iterations = static_cast<int>(r.integer_or("iterations", defaults.iterations, 1, 100));
+  d.activation_memory_fraction =
+      r.number_or("activation_memory_fraction", defaults.activation_memory_fraction, 0.0, 0.9);
   r.finish();
   return d;
 }
@@ -162,6 +165,7 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   s.sweep = read_sweep(sweep);
 
   check_every_pool_used(s);
+  check_afd_memory(s, afd);
   root.finish();
 
   loaded.resolved_yaml = resolved_yaml_text(resolved);

@@ -28,6 +28,8 @@ struct AfdDeploymentSpec {
   int64_t context = 4096;  ///< tokens in each sequence's KV cache
   AfdPrecisions precisions;
   double target_tpot_s = 0.05;
+  /// Card memory kept for activations, workspace, CUDA graphs and the framework (as rollout's).
+  double activation_memory_fraction = RolloutSpec{}.activation_memory_fraction;
   int iterations = 2;  ///< decode iterations simulated (the first fills the pipeline)
 };
 

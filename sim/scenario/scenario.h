@@ -14,6 +14,7 @@
 
 #include "models/hardware.h"
 #include "models/input_error.h"
+#include "models/memory/training_memory.h"
 #include "models/model_arch.h"
 #include "models/precision.h"
 #include "models/registry/registry.h"
@@ -144,6 +145,13 @@ struct TrainingSpec {
   int mini_batches = 1;  ///< optimizer steps per RL step
   Precision weights = Precision::bf16;
   double sequence_tokens = 4096;  ///< typical training sequence (attention span for FLOPs)
+  /// ZeRO/FSDP sharding of the model states over DP (models/memory/training_memory.h); zero3 is
+  /// FSDP, verl's default actor strategy (verl docs, actor_rollout_ref.actor.strategy: fsdp).
+  Sharding sharding = Sharding::zero3;
+  /// Activation recomputation; selective is Megatron-LM's default (Korthikanti et al. 2022).
+  Recompute recompute = Recompute::selective;
+  bool offload_optimizer = false;  ///< optimizer states in host memory (ZeRO-Offload)
+  SourceLocation where;            ///< of the `training:` mapping, for errors found later
 };
 
 /// Costs of switching a colocated GPU between training and rollout.

@@ -12,6 +12,7 @@
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/fault_reader.h"
 #include "sim/scenario/labels_reader.h"
+#include "sim/scenario/memory_check.h"
 #include "sim/scenario/param_reader.h"
 #include "sim/scenario/plugins.h"
 #include "sim/scenario/profile_loader.h"
@@ -126,7 +127,14 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
 
 namespace {
 
-TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster) {
+std::string dp_mismatch(const TrainingSpec& s, int gpus, const std::string& pools) {
+  return "dp × tp × pp = " + std::to_string(static_cast<int64_t>(s.dp) * s.tp * s.pp) + " must equal the " +
+         std::to_string(gpus) + " GPUs of " + pools;
+}
+
+/// `rollout_pool`: under `colocated` over two pools, training runs on the GPUs of both, so dp may
+/// count them (checked against the policy once it is read: check_training_dp).
+TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster, const std::string& rollout_pool) {
   const TrainingSpec d;
   TrainingSpec s;
   s.pool = r.text_or("pool", cluster.pools.back().name);
@@ -136,14 +144,17 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster) {
   s.pp = static_cast<int>(r.integer_or("pp", d.pp, 1, 1024));
   s.dp = static_cast<int>(
       r.integer_or("dp", pool.gpus() / (s.tp * s.pp) > 0 ? pool.gpus() / (s.tp * s.pp) : 1, 1, kMaxCount));
-  if (static_cast<int64_t>(s.dp) * s.tp * s.pp != pool.gpus()) {
-    r.fail("dp", "dp × tp × pp = " + std::to_string(static_cast<int64_t>(s.dp) * s.tp * s.pp) +
-                     " must equal the " + std::to_string(pool.gpus()) + " GPUs of pool '" + s.pool + "'");
-  }
+  const int64_t gpus = static_cast<int64_t>(s.dp) * s.tp * s.pp;
+  const int both = pool.gpus() + (rollout_pool != s.pool ? cluster.pool(rollout_pool)->gpus() : 0);
+  if (gpus != pool.gpus() && gpus != both) r.fail("dp", dp_mismatch(s, pool.gpus(), "pool '" + s.pool + "'"));
   s.algorithm = r.choice_or("algorithm", d.algorithm);
   s.mini_batches = static_cast<int>(r.integer_or("mini_batches", d.mini_batches, 1, 4096));
   s.weights = read_precision(r, "precision", d.weights);
   s.sequence_tokens = r.number_or("sequence_tokens", d.sequence_tokens, 1, 1e7);
+  s.sharding = r.choice_or("sharding", d.sharding);
+  s.recompute = r.choice_or("recompute", d.recompute);
+  s.offload_optimizer = r.flag_or("offload_optimizer", d.offload_optimizer);
+  s.where = r.where();
   r.finish();
   return s;
 }
@@ -160,6 +171,22 @@ void switch_policy(YamlSource& source, const std::string& policy) {
     if (key != "name" && !declares(entry->params, key)) dropped.push_back(key);
   }
   for (const auto& key : dropped) block.remove(key);
+}
+
+/// The DP the policy trains with: `colocated` over two pools trains on both pools' GPUs, and
+/// resolved.yaml says so; every other policy on the training pool's.
+void check_training_dp(Scenario& s, YamlReader& training) {
+  TrainingSpec& t = s.training;
+  const int pool_gpus = s.cluster.pool(t.pool)->gpus();
+  if (s.policy.name == "colocated" && s.rollout.pool != t.pool) {
+    const int dp = training_dp_in_use(s);
+    if (t.dp != dp && t.dp * t.tp * t.pp != pool_gpus)
+      training.fail("dp", dp_mismatch(t, pool_gpus, "pool '" + t.pool + "'"));
+    t.dp = dp;
+    training.record("dp", YAML::Node(dp));
+  } else if (t.dp * t.tp * t.pp != pool_gpus) {
+    training.fail("dp", dp_mismatch(t, pool_gpus, "pool '" + t.pool + "'"));
+  }
 }
 
 void check_every_pool_used(const Scenario& s) {
@@ -269,7 +296,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   YamlReader rollout = root.map_or_empty("rollout");
   s.rollout = read_rollout(rollout, s.cluster, loaded.catalog);
   YamlReader training = root.map_or_empty("training");
-  s.training = read_training(training, s.cluster);
+  s.training = read_training(training, s.cluster, s.rollout.pool);
   if (s.rollout.afd && s.training.pool == s.rollout.afd->ffn_pool) {
     training.fail("pool", "expected a training pool other than rollout.afd.ffn_pool ('" +
                               s.rollout.afd->ffn_pool + "'): its GPUs serve the AFD instances' FFN side");
@@ -297,6 +324,9 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   read_cost_model(root, path, options, s);
 
   check_every_pool_used(s);
+  check_training_dp(s, training);
+  check_rollout_memory(s, rollout);
+  check_training_memory(s, training);
   root.finish();
 
   loaded.resolved_yaml = resolved_yaml_text(resolved);

@@ -93,9 +93,15 @@ TEST_CASE("training: backward is twice forward, recomputation adds a forward", "
   const TrainingStepTime step = training_step_time(m, card, cost, 1 << 20, 8, 2, 2);
   CHECK_THAT(step.backward_s, WithinRel(2 * step.forward_s, 1e-12));
   TrainingOptions recompute;
-  recompute.recompute_activations = true;
+  recompute.recompute = Recompute::full;
   const TrainingStepTime again = training_step_time(m, card, cost, 1 << 20, 8, 2, 2, recompute);
   CHECK_THAT(again.backward_s, WithinRel(3 * again.forward_s, 1e-12));
+  // Selective recompute redoes only the attention core: more than nothing, less than a forward.
+  recompute.recompute = Recompute::selective;
+  const TrainingStepTime selective = training_step_time(m, card, cost, 1 << 20, 8, 2, 2, recompute);
+  CHECK(selective.recompute_s > 0.0);
+  CHECK(selective.recompute_s < 0.5 * selective.forward_s);
+  CHECK_THAT(selective.backward_s, WithinRel(2 * selective.forward_s + selective.recompute_s, 1e-12));
   CHECK(step.tokens_per_gpu == (1 << 20) / 8);
   CHECK_THAT(step.params_per_gpu, WithinRel(total_params(m) / 4, 1e-12));
   CHECK_THAT(step.gradient_bytes, WithinRel(total_params(m) / 4 * 2, 1e-12));
@@ -113,4 +119,23 @@ TEST_CASE("training without data parallelism all-reduces no gradients", "[traini
   CHECK(step.gradient_bytes == 0.0);
   CHECK(step.tp_allreduce_bytes == 0.0);
   CHECK(step.compute_seconds() == step.forward_s + step.backward_s + step.optimizer_s);
+}
+
+TEST_CASE("training: ZeRO-3 all-gathers the weights twice, 1F1B's bubble is (pp - 1) / m", "[training]") {
+  const ModelArch m = test::llama2_7b();
+  RooflineCostModel cost;
+  TrainingOptions options;
+  options.sequence_length = 4096;
+  const TrainingStepTime zero1 = training_step_time(m, test::h100(), cost, 8 * 4096 * 16, 8, 1, 4, options);
+  CHECK(zero1.weight_gather_bytes == 0.0);
+  CHECK_THAT(zero1.dp_ring_bytes(8), WithinRel(2.0 * 7 / 8 * zero1.gradient_bytes, 1e-12));
+  // 16 sequences of 4096 per DP rank in one mini-batch: 16 micro-batches, bubble 3/16.
+  CHECK_THAT(zero1.pipeline_bubble_fraction, WithinRel(3.0 / 16, 1e-12));
+  options.sharding = Sharding::zero3;
+  options.mini_batches = 4;
+  const TrainingStepTime zero3 = training_step_time(m, test::h100(), cost, 8 * 4096 * 16, 8, 1, 4, options);
+  CHECK_THAT(zero3.weight_gather_bytes, WithinRel(2.0 * zero3.params_per_gpu * 2, 1e-12));
+  CHECK_THAT(zero3.dp_ring_bytes(8), WithinRel(1.5 * zero1.dp_ring_bytes(8), 1e-12));
+  CHECK_THAT(zero3.pipeline_bubble_fraction, WithinRel(3.0 / 4, 1e-12));
+  CHECK(zero3.dp_ring_bytes(1) == 0.0);
 }

@@ -4,8 +4,10 @@
 // file sorted by point, a summary printed and a plot written. AFD scenarios may declare their
 // default grid (`sweep:`), so `rlsim sweep scenarios/afd-step3.yaml --out DIR` needs no flags.
 #include <iostream>
+#include <map>
 
 #include "sim/process/child_pool.h"
+#include "sim/scenario/memory_check.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
 #include "tools/kinds/scenario_kind.h"
@@ -32,13 +34,19 @@ class SweepCommand : public Command {
     sub->add_option("--shard", shard_, "Run only slice I of N (points whose number is I-1 mod N), e.g. 3/8");
     sub->add_option("--out", out_, "Sweep folder (sweep.json, sweep.csv, sweep.svg); rerun to resume")
         ->capture_default_str();
+    sub->add_flag("--skip-invalid", skip_invalid_,
+                  "Record points that fail to load (e.g. do not fit in GPU memory) as rows with their reason "
+                  "instead of stopping with exit 2 before running");
     sub->add_flag("--pareto", pareto_,
                   "Also print and write (pareto.csv) the cost-per-1M-tokens vs TPOT frontier");
     sub->footer(
         "Each point runs in its own process; its row is appended to DIR/sweep.csv as soon as it\n"
         "finishes, so an interrupted sweep resumes where it stopped when run again with the same\n"
         "arguments. With --shard I/N the rows go to DIR/sweep-shard-I-of-N.csv; join the shards with\n"
-        "`rlsim sweep-merge DIR`. AFD sweeps print the best batch under the TPOT target and the knee\n"
+        "`rlsim sweep-merge DIR`. Every row says whether the point fits in GPU memory (fits_memory).\n"
+        "A point that does not load (e.g. does not fit) stops the sweep with exit 2 before anything\n"
+        "runs; with --skip-invalid it becomes a row with its reason (invalid_reason), never best nor\n"
+        "on the Pareto frontier. AFD sweeps print the best batch under the TPOT target and the knee\n"
         "where transfer starts to dominate, and plot TPOT and throughput per GPU against batch.\n\n"
         "Examples:\n"
         "  rlsim sweep scenarios/afd-step3.yaml --out out/step3-sweep\n"
@@ -47,6 +55,7 @@ class SweepCommand : public Command {
         "  rlsim sweep scenarios/afd-step3.yaml --param model_edits.routed_experts=32,48,64 \\\n"
         "      --param cluster.pools.ffn.gpu=H20,H800 --pareto --out out/step3-design\n"
         "  rlsim sweep scenarios/quickstart.yaml --param rollout.max_batch=32,64,128 --out out/qs-sweep\n"
+        "  rlsim sweep scenarios/afd-step3.yaml --set model=glm-4.5 --skip-invalid --out out/glm-sweep\n"
         "  rlsim sweep S.yaml --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT --out /shared/sweep");
     return sub;
   }
@@ -70,13 +79,22 @@ class SweepCommand : public Command {
     manifest.header = {"point"};
     for (const auto& axis : grid.axes()) manifest.header.push_back(axis.path);
     for (const auto& column : kind->sweep_columns()) manifest.header.push_back(column);
+    manifest.header.emplace_back(kFitsMemoryColumn);
+    manifest.header.emplace_back(kInvalidReasonColumn);
 
-    // Every point of this shard is checked before anything is written or simulated.
+    // Every point of this shard is checked before anything is written or simulated; with
+    // --skip-invalid, the points that fail become rows that say why.
     std::vector<long> mine;
+    std::map<long, std::vector<std::string>> invalid;
     for (long point = 0; point < grid.size(); ++point) {
       if (!shard.holds(point)) continue;
       mine.push_back(point);
-      kind->load(args_.file, point_options(base, grid, point));
+      try {
+        kind->load(args_.file, point_options(base, grid, point));
+      } catch (const InputError& error) {
+        if (!skip_invalid_) throw;
+        invalid[point] = invalid_row(*kind, grid, point, error);
+      }
     }
 
     const fs::path dir(out_);
@@ -92,7 +110,13 @@ class SweepCommand : public Command {
     if (fs::exists(csv)) write_sweep_csv(csv, done);  // drops a row torn by an interruption
     std::vector<long> todo;
     for (long point : mine) {
-      if (!done.rows.count(point)) todo.push_back(point);
+      if (done.rows.count(point)) continue;
+      if (invalid.count(point)) {
+        append_sweep_row(csv, manifest.header, invalid[point]);
+        done.rows[point] = invalid[point];
+        continue;
+      }
+      todo.push_back(point);
     }
     std::cout << "sweep: " << grid.size() << " points"
               << (shard.count > 1 ? " (shard " + shard_ + ": " + std::to_string(mine.size()) + ")" : "")
@@ -112,6 +136,8 @@ class SweepCommand : public Command {
           std::vector<std::string> row{std::to_string(outcome.job)};
           for (const auto& value : grid.values(outcome.job)) row.push_back(value);
           for (auto& cell : csv_cells(outcome.text)) row.push_back(std::move(cell));
+          row.emplace_back("1");  // it loaded, so it fits in memory
+          row.emplace_back();
           append_sweep_row(csv, manifest.header, row);
           std::cout << "  [" << ++finished << "/" << todo.size() << "] point " << outcome.job << ": "
                     << join_assignments(grid.assignments(outcome.job)) << "\n";
@@ -140,6 +166,18 @@ class SweepCommand : public Command {
           "in an AFD scenario");
     }
     return axes;
+  }
+
+  /// The row of a point that failed to load: its axis values, no metrics but meets_target 0,
+  /// fits_memory 0 when memory was the reason, and the reason.
+  static std::vector<std::string> invalid_row(const ScenarioKind& kind, const SweepGrid& grid, long point,
+                                              const InputError& error) {
+    std::vector<std::string> row{std::to_string(point)};
+    for (const auto& value : grid.values(point)) row.push_back(value);
+    for (const auto& column : kind.sweep_columns()) row.emplace_back(column == "meets_target" ? "0" : "");
+    row.emplace_back(dynamic_cast<const MemoryFitError*>(&error) ? "0" : "");
+    row.push_back(error.message());
+    return row;
   }
 
   static LoadOptions point_options(const LoadOptions& base, const SweepGrid& grid, long point) {
@@ -172,6 +210,7 @@ class SweepCommand : public Command {
   std::string shard_;
   std::string out_ = "out/sweep";
   bool pareto_ = false;
+  bool skip_invalid_ = false;
 };
 
 }  // namespace

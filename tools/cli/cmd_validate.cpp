@@ -16,7 +16,8 @@ class ValidateCommand : public Command {
     args_.add_to(sub);
     sub->footer(
         "Checks YAML syntax, unknown keys, types, units and ranges, GPU and model names, pool\n"
-        "references and that every pool is reachable. Errors print as FILE:LINE:COL: error: ...\n"
+        "references, that every pool is reachable and that the model, its KV cache and the training\n"
+        "layout fit the GPUs' memory (printed per pool). Errors print as FILE:LINE:COL: error: ...\n"
         "and exit with code 2.\n\nExample:\n  rlsim validate scenarios/quickstart.yaml --set "
         "workload.steps=5");
     return sub;
@@ -25,7 +26,7 @@ class ValidateCommand : public Command {
     const LoadOptions options = args_.load_options();
     const std::unique_ptr<CheckedScenario> scenario =
         scenario_kind_of(args_.file, options)->load(args_.file, options);
-    std::cout << args_.file << ": ok (" << scenario->description() << ")\n";
+    std::cout << args_.file << ": ok (" << scenario->description() << ")\n" << scenario->memory_report();
     return kExitOk;
   }
 

@@ -5,9 +5,11 @@
 #include "sim/afd/afd_simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/afd_reader.h"
+#include "sim/scenario/memory_check.h"
 #include "tools/kinds/afd_sweep_findings.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/afd_report.h"
+#include "tools/report/text_format.h"
 
 namespace rlsim {
 namespace {
@@ -45,6 +47,22 @@ class CheckedAfdScenario : public CheckedScenario {
            " attention GPUs on " + s.afd.attention_pool + " + " + std::to_string(s.afd.ffn_gpus) +
            " FFN GPUs on " + s.afd.ffn_pool + ", batch " + std::to_string(s.afd.batch) + " in " +
            std::to_string(s.afd.micro_batches) + " micro-batches";
+  }
+  std::string memory_report() const override {
+    const AfdScenario& s = loaded_->scenario;
+    const AfdDeploymentSpec& d = s.afd;
+    const InferenceMemory m = afd_deployment_memory(s);
+    const double held = static_cast<double>(afd_most_sequences_per_gpu(d));
+    const double kv = m.kv_bytes_per_token * held * static_cast<double>(d.context);
+    const double ffn = afd_ffn_memory_fraction(s.model, s.cluster.pool(d.ffn_pool)->card, d.ffn_gpus,
+                                               d.precisions.weights, d.activation_memory_fraction);
+    return "  attention GPU (" + d.attention_pool + "): weights " + gigabytes(m.weight_bytes) +
+           " + reserve " + gigabytes(m.reserve_bytes) + " + KV " + gigabytes(kv) + " (" +
+           formatted("%.0f", held) + " sequences of " + std::to_string(d.context) + " tokens) = " +
+           formatted("%.0f %%", 100.0 * m.used_fraction(held * static_cast<double>(d.context))) + " of " +
+           gigabytes(m.capacity_bytes) + "; KV capacity " + formatted("%.0f", m.kv_capacity_tokens) +
+           " tokens over " + std::to_string(d.attention_gpus) + " GPUs\n" + "  FFN GPU (" + d.ffn_pool +
+           "): expert weights + reserve = " + formatted("%.0f %%", 100.0 * ffn) + " of its memory\n";
   }
   std::vector<SweepAxis> default_sweep_axes() const override {
     std::vector<SweepAxis> axes;

@@ -31,6 +31,7 @@ std::vector<AfdSeriesFindings> analyse_afd_sweep(const SweepTable& table, const 
     std::stable_sort(s.points.begin(), s.points.end(),
                      [&](long a, long b) { return table.number(a, "batch") < table.number(b, "batch"); });
     for (long point : s.points) {
+      if (!sweep_point_feasible(table, point)) continue;  // not run, or over memory: never best
       const bool fits = table.number(point, "attention_memory_fraction") <= 1.0 &&
                         table.number(point, "ffn_memory_fraction") <= 1.0;
       if (fits && table.number(point, "meets_target") > 0.5 &&
@@ -53,7 +54,10 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
   std::string out;
   for (const auto& s : series) {
     const std::string prefix = series.size() > 1 ? "[" + s.label + "] " : "";
-    const double target = s.points.empty() ? 0.0 : table.number(s.points.front(), "target_tpot_ms");
+    double target = 0.0;  // from a point that ran (an invalid point's row has no metrics)
+    for (long point : s.points) {
+      if (sweep_point_feasible(table, point)) target = table.number(point, "target_tpot_ms");
+    }
     if (s.best) {
       out += prefix + "best batch under the " + formatted("%g ms", target) +
              " TPOT target: " + formatted("%.0f", table.number(*s.best, "batch")) + " (TPOT " +
@@ -74,6 +78,7 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
       double share = 0.0;
       long at = s.points.front();
       for (long point : s.points) {
+        if (!sweep_point_feasible(table, point)) continue;
         const double compute =
             std::max(table.number(point, "attention_ms_per_layer"), table.number(point, "ffn_ms_per_layer"));
         const double ratio = compute > 0.0 ? table.number(point, "transfer_ms_per_layer") / compute : 0.0;
@@ -101,6 +106,7 @@ LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
     PlotSeries tpot{(series.size() > 1 ? s.label + " " : "") + "TPOT", {}, false, false};
     PlotSeries throughput{(series.size() > 1 ? s.label + " " : "") + "tokens/s/GPU", {}, true, true};
     for (long point : s.points) {
+      if (!sweep_point_feasible(table, point)) continue;  // infeasible points are not drawn
       const double batch = table.number(point, "batch");
       tpot.points.emplace_back(batch, table.number(point, "tpot_ms"));
       throughput.points.emplace_back(batch, table.number(point, "tokens_per_s_per_gpu"));
@@ -108,9 +114,11 @@ LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
     plot.series.push_back(std::move(tpot));
     plot.series.push_back(std::move(throughput));
   }
-  if (!table.rows.empty()) {
-    plot.reference = table.number(table.rows.begin()->first, "target_tpot_ms");
+  for (const auto& [point, cells] : table.rows) {
+    if (!sweep_point_feasible(table, point)) continue;
+    plot.reference = table.number(point, "target_tpot_ms");
     plot.reference_label = "target TPOT " + formatted("%g ms", *plot.reference);
+    break;
   }
   return plot;
 }

@@ -7,6 +7,7 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
+#include "sim/scenario/memory_check.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/run_report.h"
 #include "tools/sweep/sweep_csv.h"
@@ -46,7 +47,9 @@ std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManife
   plot.right_label = "samples/s, dashed";
   PlotSeries step{"step time", {}, false, false}, samples{"samples/s", {}, true, true};
   std::vector<long> points;
-  for (const auto& [point, cells] : table.rows) points.push_back(point);
+  for (const auto& [point, cells] : table.rows) {
+    if (sweep_point_feasible(table, point)) points.push_back(point);  // invalid points have no metrics
+  }
   std::sort(points.begin(), points.end(),
             [&](long a, long b) { return table.number(a, axis.path) < table.number(b, axis.path); });
   for (long point : points) {
@@ -95,6 +98,7 @@ class CheckedRlScenario : public CheckedScenario {
     return s.name + ": " + std::to_string(gpus) + " GPUs in " + std::to_string(s.cluster.pools.size()) +
            " pools, model " + s.model.name + ", policy " + s.policy.name;
   }
+  std::string memory_report() const override { return memory_summary(loaded_->scenario); }
   std::unique_ptr<FinishedRun> simulate(const SimulationOptions& options) const override {
     return std::make_unique<FinishedRlRun>(loaded_, rlsim::simulate(loaded_->scenario, options));
   }

@@ -40,6 +40,9 @@ class CheckedScenario {
   virtual ~CheckedScenario() = default;
   /// What `rlsim validate` prints inside "FILE: ok (…)".
   virtual std::string description() const = 0;
+  /// What `rlsim validate` prints after that line: per pool the memory each GPU holds, KV
+  /// capacity and headroom (sim/scenario/memory_check.h). Lines indented, newline-terminated.
+  virtual std::string memory_report() const { return ""; }
   /// The grid the scenario declares for `rlsim sweep` without --param; empty when none.
   virtual std::vector<SweepAxis> default_sweep_axes() const { return {}; }
   /// Simulates on a fresh SimGrid engine (one per process).

@@ -5,13 +5,41 @@
 #include <cstdio>
 #include <map>
 
+#include "sim/scenario/memory_check.h"
 #include "tools/report/chrome_trace.h"
+#include "tools/report/verl_timing.h"
 
 namespace rlsim {
 namespace {
 
 nlohmann::json percentiles_json(const Percentiles& p) {
   return {{"p50", p.p50}, {"p99", p.p99}, {"mean", p.mean}};
+}
+
+/// Per-GPU memory of the rollout instances and the training layout (sim/scenario/memory_check.h).
+nlohmann::json memory_json(const Scenario& s) {
+  const InferenceMemory r = rollout_memory(s);
+  const TrainingMemory t =
+      training_memory(s.model, s.cluster.pool(s.training.pool)->card, training_layout(s));
+  const double context = typical_context_tokens(s.workload);
+  return {{"rollout",
+           {{"weight_bytes_per_gpu", r.weight_bytes},
+            {"reserve_bytes_per_gpu", r.reserve_bytes},
+            {"kv_bytes_per_gpu", r.kv_free_bytes},
+            {"kv_capacity_tokens", r.kv_capacity_tokens},
+            {"kv_capacity_sequences", r.sequences(context)},
+            {"typical_context_tokens", context}}},
+          {"training",
+           {{"dp", training_layout(s).dp},
+            {"sharding", std::string(enum_name(s.training.sharding))},
+            {"recompute", std::string(enum_name(s.training.recompute))},
+            {"weight_bytes_per_gpu", t.weight_bytes},
+            {"gradient_bytes_per_gpu", t.gradient_bytes},
+            {"optimizer_bytes_per_gpu", t.optimizer_bytes},
+            {"reference_bytes_per_gpu", t.reference_bytes},
+            {"activation_bytes_per_gpu", t.activation_bytes},
+            {"total_bytes_per_gpu", t.total_bytes()},
+            {"headroom_bytes_per_gpu", t.headroom_bytes()}}}};
 }
 
 }  // namespace
@@ -43,6 +71,8 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["inference"] = {{"ttft_s", percentiles_json(m.ttft_s)}, {"tpot_s", percentiles_json(m.tpot_s)}};
   j["cost"] = {{"usd_per_step", m.usd_per_step}, {"usd_per_1m_tokens", m.usd_per_1m_tokens}};
   j["phases_s"] = m.phase_mean_s;
+  j["verl_timing_s"] = verl_timing_s(scenario, m);
+  j["memory"] = memory_json(scenario);
   j["engine"] = {{"simgrid_activities", m.simgrid_activities()},
                  {"simgrid_execs", m.simgrid_execs},
                  {"simgrid_messages", m.simgrid_messages}};
@@ -130,6 +160,10 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
                                     fmt(", train %.2f s", m.phase_mean_s.at("train")) +
                                     fmt(", sync %.2f s", m.phase_mean_s.at("weight_sync")) +
                                     fmt(", switch %.2f s", m.phase_mean_s.at("switch")));
+  std::string verl;
+  for (const auto& [name, seconds] : verl_timing_s(scenario, m))
+    verl += (verl.empty() ? "" : ", ") + name + fmt(" %.2f s", seconds);
+  add("verl timing per step (mean)", verl);
   add("agents waiting on LLM", fmt("%.1f %% of agent time", 100.0 * m.agent_waits_llm));
   add("TTFT p50 / p99", fmt("%.1f ms", 1e3 * m.ttft_s.p50) + " / " + fmt("%.1f ms", 1e3 * m.ttft_s.p99));
   add("TPOT p50 / p99", fmt("%.2f ms", 1e3 * m.tpot_s.p50) + " / " + fmt("%.2f ms", 1e3 * m.tpot_s.p99));

@@ -67,6 +67,13 @@ double SweepTable::number(long point, const std::string& name) const {
   return std::strtod(rows.at(point)[static_cast<size_t>(c)].c_str(), nullptr);
 }
 
+bool sweep_point_feasible(const SweepTable& table, long point) {
+  const auto& cells = table.rows.at(point);
+  const int fits = table.column(kFitsMemoryColumn), reason = table.column(kInvalidReasonColumn);
+  return (fits < 0 || cells[static_cast<size_t>(fits)] == "1") &&
+         (reason < 0 || cells[static_cast<size_t>(reason)].empty());
+}
+
 std::string csv_line(const std::vector<std::string>& cells) {
   std::string line;
   for (size_t i = 0; i < cells.size(); ++i) {

@@ -25,6 +25,14 @@ struct SweepTable {
   double number(long point, const std::string& name) const;
 };
 
+/// The columns every sweep row ends with: whether the point fits in GPU memory (1, 0, or empty
+/// when an invalid point failed for another reason) and why the point was not simulated (empty
+/// when it was; `rlsim sweep --skip-invalid` records invalid points instead of stopping).
+constexpr char kFitsMemoryColumn[] = "fits_memory";
+constexpr char kInvalidReasonColumn[] = "invalid_reason";
+/// True when `point` was simulated and fits in memory (tables without the columns: every point).
+bool sweep_point_feasible(const SweepTable& table, long point);
+
 /// Reads `path`; a missing file is an empty table. Lines that do not have the header's cell count
 /// or a numeric point (a write cut short) are dropped. InputError when the file is not a sweep CSV.
 SweepTable read_sweep_csv(const std::filesystem::path& path);

@@ -45,12 +45,32 @@ std::string table_text(const SweepTable& table, const std::vector<std::string>& 
   return out;
 }
 
+/// One line per point left out of the best choice and the frontier, with the reason.
+std::string excluded_text(const SweepTable& table, const SweepManifest& manifest) {
+  const int reason = table.column(kInvalidReasonColumn);
+  std::string out;
+  for (const auto& [point, cells] : table.rows) {
+    if (sweep_point_feasible(table, point)) continue;
+    const std::string why = reason >= 0 && !cells[static_cast<size_t>(reason)].empty()
+                                ? cells[static_cast<size_t>(reason)]
+                                : "does not fit in GPU memory";
+    std::string values;
+    for (const auto& axis : manifest.axes)
+      values +=
+          (values.empty() ? "" : " ") + axis.path + "=" + cells[static_cast<size_t>(table.column(axis.path))];
+    out += "excluded point " + std::to_string(point) + " (" + values + "): " + why + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<long> pareto_points(const SweepTable& table) {
   const char* tpot = tpot_column(table);
-  std::vector<long> points;
-  for (const auto& [point, cells] : table.rows) points.push_back(point);
+  std::vector<long> points;  // only points that ran and fit in memory can be on the frontier
+  for (const auto& [point, cells] : table.rows) {
+    if (sweep_point_feasible(table, point)) points.push_back(point);
+  }
   std::sort(points.begin(), points.end(), [&](long a, long b) {
     const double ta = table.number(a, tpot), tb = table.number(b, tpot);
     if (ta != tb) return ta < tb;
@@ -74,7 +94,7 @@ SweepSummary summarize_sweep(const SweepTable& table, const SweepManifest& manif
   SweepSummary summary;
   summary.text = "sweep results (" + std::to_string(table.rows.size()) + " of " +
                  std::to_string(manifest.points) + " points):\n" + table_text(table, kind.columns) +
-                 kind.findings;
+                 excluded_text(table, manifest) + kind.findings;
   if (kind.plot) summary.svg = render_svg(*kind.plot);
   if (pareto) {
     SweepTable frontier;

@@ -39,7 +39,7 @@ rollout:
   max_batch: 8
   prefix_cache: false
   afd: {ffn_pool: ffn, attention_gpus: 1, ffn_gpus: 1, micro_batches: 2}
-training: {pool: train}
+training: {pool: train, offload_optimizer: true}
 )";
 
 }  // namespace

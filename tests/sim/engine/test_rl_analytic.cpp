@@ -37,7 +37,7 @@ workload:
   prompt_tokens: 512
   output_tokens: 256
 rollout: {pool: rollout, tp: 1, max_batch: 64}
-training: {pool: train, algorithm: grpo}
+training: {pool: train, algorithm: grpo, offload_optimizer: true}   # Adam states in host memory: fits one H800
 )";
 
 constexpr int kCalls = 8;
@@ -59,6 +59,8 @@ Phases by_hand(const Scenario& s) {
   p.rollout = prefill + (kOutput - 1) * iteration;
   TrainingOptions options;
   options.sequence_length = 4096;
+  options.recompute = s.training.recompute;  // the trainer follows the scenario's choices
+  options.sharding = s.training.sharding;
   const TrainingStepTime t = training_step_time(
       s.model, card, *cost, static_cast<int64_t>(kCalls * (kPrompt + kOutput)), 1, 1, 1, options);
   p.train = 2 * t.forward_s + t.forward_s + t.backward_s + t.optimizer_s;  // GRPO: old log-probs + reference
@@ -143,7 +145,7 @@ workload:
   prompt_tokens: 512
   output_tokens: 256
 rollout: {tp: 1, max_batch: 64}
-training: {algorithm: grpo}
+training: {algorithm: grpo, offload_optimizer: true}   # Adam states in host memory: fits one H800
 colocation: {host_bandwidth: 25GBps}
 policy: {name: colocated}
 )")

@@ -35,7 +35,7 @@ workload:
   prompt_tokens: 1000
   output_tokens: 4000
 rollout: {pool: rollout, tp: 1, max_batch: 8, prefix_cache: false}
-training: {pool: train}
+training: {pool: train, offload_optimizer: true}
 )";
 
 struct PreemptRun {

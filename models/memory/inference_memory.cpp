@@ -1,0 +1,68 @@
+// Per-GPU memory of an inference instance and the KV capacity that follows (see inference_memory.h).
+#include "models/memory/inference_memory.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "models/afd/afd_stages.h"
+#include "models/arch_params.h"
+
+namespace rlsim {
+namespace {
+
+InferenceMemory with_kv(InferenceMemory m, int gpus_sharing_tokens) {
+  m.kv_free_bytes = m.capacity_bytes - m.weight_bytes - m.reserve_bytes;
+  m.kv_capacity_tokens = m.fits() ? gpus_sharing_tokens * m.kv_free_bytes / m.kv_bytes_per_token : 0.0;
+  return m;
+}
+
+}  // namespace
+
+double InferenceMemory::sequences(double context_tokens) const {
+  assert(context_tokens > 0.0 && "a sequence holds at least one token");
+  return std::floor(kv_capacity_tokens / context_tokens);
+}
+
+double kv_bytes_per_token_per_gpu(const ModelArch& model, Precision kv, int tp) {
+  assert(tp >= 1 && "a TP group has at least one GPU");
+  const AttentionConfig& a = model.attention;
+  if (a.kind == AttentionKind::mla) return kv_bytes_per_token(model, kv);
+  const int heads_per_gpu = std::max(1, (a.kv_heads + tp - 1) / tp);
+  return model.layers * 2.0 * heads_per_gpu * a.head_dim * bytes_per_element(kv);
+}
+
+InferenceMemory tp_instance_memory(const ModelArch& model, const HardwareSpec& card, int tp,
+                                   Precision weights, Precision kv, double reserve_fraction) {
+  InferenceMemory m;
+  m.capacity_bytes = card.mem_capacity_bytes;
+  m.weight_bytes = weight_bytes(model, weights) / tp;
+  m.reserve_bytes = reserve_fraction * card.mem_capacity_bytes;
+  m.kv_bytes_per_token = kv_bytes_per_token_per_gpu(model, kv, tp);
+  return with_kv(m, 1);  // every GPU of the group holds its slice of every token
+}
+
+InferenceMemory afd_attention_memory(const ModelArch& model, const HardwareSpec& card, int attention_gpus,
+                                     Precision weights, Precision kv, double reserve_fraction) {
+  InferenceMemory m;
+  m.capacity_bytes = card.mem_capacity_bytes;
+  m.weight_bytes = afd_attention_weight_bytes(model, weights);
+  m.reserve_bytes = reserve_fraction * card.mem_capacity_bytes;
+  m.kv_bytes_per_token = kv_bytes_per_token(model, kv);
+  return with_kv(m, attention_gpus);  // each GPU holds the whole KV of its own sequences
+}
+
+double afd_ffn_memory_fraction(const ModelArch& model, const HardwareSpec& card, int ffn_gpus,
+                               Precision weights, double reserve_fraction) {
+  return afd_ffn_weight_bytes(model, ffn_gpus, weights) / card.mem_capacity_bytes + reserve_fraction;
+}
+
+int smallest_fitting_tp(const ModelArch& model, const HardwareSpec& card, int max_tp, Precision weights,
+                        Precision kv, double reserve_fraction) {
+  for (int tp = 1; tp <= max_tp; tp *= 2) {
+    if (tp_instance_memory(model, card, tp, weights, kv, reserve_fraction).fits()) return tp;
+  }
+  return 0;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,236 @@
+// Memory feasibility of a scenario and the figures `validate` prints (see memory_check.h).
+#include "sim/scenario/memory_check.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "models/afd/afd_stages.h"
+#include "models/arch_params.h"
+
+namespace rlsim {
+
+std::string gigabytes(double bytes) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+  return text;
+}
+
+namespace {
+
+std::string number(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+const HardwareSpec& rollout_card(const Scenario& s) { return s.cluster.pool(s.rollout.pool)->card; }
+const HardwareSpec& training_card(const Scenario& s) { return s.cluster.pool(s.training.pool)->card; }
+
+std::string training_terms(const TrainingMemory& m) {
+  return "weights " + gigabytes(m.weight_bytes) + " + gradients " + gigabytes(m.gradient_bytes) +
+         " + optimizer " + gigabytes(m.optimizer_bytes) + " + reference " + gigabytes(m.reference_bytes) +
+         " + activations " + gigabytes(m.activation_bytes);
+}
+
+}  // namespace
+
+int training_dp_in_use(const Scenario& s) {
+  if (s.policy.name != "colocated" || s.rollout.pool == s.training.pool) return s.training.dp;
+  const int gpus = s.cluster.pool(s.rollout.pool)->gpus() + s.cluster.pool(s.training.pool)->gpus();
+  return gpus / (s.training.tp * s.training.pp);
+}
+
+TrainingLayout training_layout(const Scenario& s) {
+  const TrainingSpec& t = s.training;
+  TrainingLayout l;
+  l.dp = training_dp_in_use(s);
+  l.tp = t.tp;
+  l.pp = t.pp;
+  l.sharding = t.sharding;
+  l.recompute = t.recompute;
+  l.micro_batch_tokens = t.sequence_tokens;
+  l.offload_optimizer = t.offload_optimizer;
+  l.reference_models = 1;
+  l.trained_models = t.algorithm == RlAlgorithm::ppo ? 2 : 1;  // PPO trains a critic too
+  return l;
+}
+
+InferenceMemory rollout_memory(const Scenario& s) {
+  const RolloutSpec& r = s.rollout;
+  if (r.afd) {
+    return afd_attention_memory(s.model, rollout_card(s), r.afd->attention_gpus, r.weights, r.kv_cache,
+                                r.activation_memory_fraction);
+  }
+  return tp_instance_memory(s.model, rollout_card(s), r.tp, r.weights, r.kv_cache,
+                            r.activation_memory_fraction);
+}
+
+double typical_context_tokens(const WorkloadSpec& w) {
+  if (w.max_context_tokens > 0) return w.max_context_tokens;
+  const double turns = std::max(1.0, w.turns.nominal_mean());
+  return w.prompt_tokens.nominal_mean() + turns * w.output_tokens.nominal_mean() +
+         (turns - 1.0) * w.observation_tokens.nominal_mean();
+}
+
+void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
+  const RolloutSpec& r = s.rollout;
+  const HardwareSpec& card = rollout_card(s);
+  const InferenceMemory m = rollout_memory(s);
+  const std::string reserve = gigabytes(m.reserve_bytes) + " reserve (rollout.activation_memory_fraction " +
+                              number("%g", r.activation_memory_fraction) + ")";
+  if (r.afd) {
+    if (!m.fits()) {
+      throw MemoryFitError(rollout.where("afd"),
+                           s.model.name + " AFD attention GPUs do not fit on " + card.name + ": each needs " +
+                               gigabytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) +
+                               " attention weights + " + reserve + " against " + gigabytes(m.capacity_bytes) +
+                               "; smallest fix: weights: fp8 or a card with more memory");
+    }
+    const HardwareSpec& ffn = s.cluster.pool(r.afd->ffn_pool)->card;
+    const double ffn_bytes = afd_ffn_weight_bytes(s.model, r.afd->ffn_gpus, r.weights);
+    const double ffn_room = ffn.mem_capacity_bytes * (1.0 - r.activation_memory_fraction);
+    if (ffn_bytes > ffn_room) {
+      const int need = static_cast<int>(std::ceil(r.afd->ffn_gpus * ffn_bytes / ffn_room));
+      throw MemoryFitError(rollout.where("afd"),
+                           s.model.name + " FFN weights do not fit on " + ffn.name + ": each of the " +
+                               std::to_string(r.afd->ffn_gpus) + " FFN GPUs needs " + gigabytes(ffn_bytes) +
+                               " against " + gigabytes(ffn_room) +
+                               " after the reserve; smallest fix: afd.ffn_gpus >= " + std::to_string(need));
+    }
+    return;
+  }
+  if (m.fits()) return;
+  const int gpus_per_node = s.cluster.pool(r.pool)->gpus_per_node;
+  const int tp =
+      smallest_fitting_tp(s.model, card, gpus_per_node, r.weights, r.kv_cache, r.activation_memory_fraction);
+  std::string fix;
+  if (tp > 0) {
+    fix = "tp >= " + std::to_string(tp);
+  } else if (r.weights != Precision::fp8 &&
+             tp_instance_memory(s.model, card, r.tp, Precision::fp8, r.kv_cache, r.activation_memory_fraction)
+                 .fits()) {
+    fix = "weights: fp8";
+  } else {
+    fix = "a card with more memory (no tp up to the node's " + std::to_string(gpus_per_node) +
+          " GPUs fits; multi-node tensor parallelism is not modelled)";
+  }
+  throw MemoryFitError(
+      rollout.where("tp"),
+      s.model.name + " does not fit on " + card.name + " at tp " + std::to_string(r.tp) +
+          ": each GPU needs " + gigabytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) +
+          " weights + " + reserve + " = " + gigabytes(m.weights_and_reserve_bytes()) + " against " +
+          gigabytes(m.capacity_bytes) + ", leaving no room for the KV cache; smallest fix: " + fix);
+}
+
+void check_training_memory(const Scenario& s, const YamlReader& training) {
+  const HardwareSpec& card = training_card(s);
+  const TrainingLayout layout = training_layout(s);
+  const TrainingMemory m = training_memory(s.model, card, layout);
+  if (m.fits()) return;
+  const std::vector<std::string> fixes =
+      training_memory_fixes(s.model, card, layout, s.cluster.pool(s.training.pool)->gpus_per_node);
+  std::string fix;
+  for (const auto& f : fixes) fix += (fix.empty() ? "" : " or ") + f;
+  if (fix.empty()) fix = "more GPUs (dp × tp × pp) or a card with more memory";
+  throw MemoryFitError(
+      training.where("sharding"),
+      "training " + s.model.name + " does not fit on " + card.name + " at dp " + std::to_string(layout.dp) +
+          " × tp " + std::to_string(layout.tp) + " × pp " + std::to_string(layout.pp) + ", sharding " +
+          std::string(enum_name(layout.sharding)) + ", recompute " +
+          std::string(enum_name(layout.recompute)) + ": each GPU needs " + gigabytes(m.total_bytes()) + " (" +
+          training_terms(m) + ") against " + gigabytes(m.capacity_bytes) + "; smallest fix: " + fix);
+}
+
+int64_t afd_most_sequences_per_gpu(const AfdDeploymentSpec& d) {
+  const int64_t m = d.micro_batches, n = d.attention_gpus;
+  int64_t most = 0;
+  for (int64_t j = 0; j < m; ++j) {
+    const int64_t micro_batch = d.batch / m + (j < d.batch % m ? 1 : 0);
+    most += (micro_batch + n - 1) / n;
+  }
+  return most;
+}
+
+InferenceMemory afd_deployment_memory(const AfdScenario& s) {
+  const AfdDeploymentSpec& d = s.afd;
+  return afd_attention_memory(s.model, s.cluster.pool(d.attention_pool)->card, d.attention_gpus,
+                              d.precisions.weights, d.precisions.kv, d.activation_memory_fraction);
+}
+
+void check_afd_memory(const AfdScenario& s, const YamlReader& afd) {
+  const AfdDeploymentSpec& d = s.afd;
+  const InferenceMemory m = afd_deployment_memory(s);
+  const double held = static_cast<double>(afd_most_sequences_per_gpu(d));
+  const double fraction = m.used_fraction(held * static_cast<double>(d.context));
+  if (fraction > 1.0) {
+    const HardwareSpec& card = s.cluster.pool(d.attention_pool)->card;
+    // The largest batch whose busiest attention GPU fits (memory grows with the batch).
+    auto fits = [&](int64_t batch) {
+      AfdDeploymentSpec smaller = d;
+      smaller.batch = batch;
+      return m.used_fraction(static_cast<double>(afd_most_sequences_per_gpu(smaller) * d.context)) <= 1.0;
+    };
+    int64_t largest = 0;
+    for (int64_t low = d.micro_batches, high = d.batch - 1; low <= high;) {
+      const int64_t mid = low + (high - low) / 2;
+      if (fits(mid)) {
+        largest = mid;
+        low = mid + 1;
+      } else {
+        high = mid - 1;
+      }
+    }
+    const std::string fix = largest > 0 ? "batch <= " + std::to_string(largest) + " (or more attention GPUs)"
+                                        : "more attention GPUs or kv_cache: fp8";
+    throw MemoryFitError(afd.where("batch"),
+                         "the KV cache does not fit on " + card.name + ": the busiest attention GPU holds " +
+                             number("%.0f", held) + " sequences of " + std::to_string(d.context) +
+                             " tokens and needs " + gigabytes(fraction * m.capacity_bytes) + " (" +
+                             number("%.0f%%", 100.0 * fraction) + " of " + gigabytes(m.capacity_bytes) +
+                             ": weights " + gigabytes(m.weight_bytes) + " + reserve " +
+                             gigabytes(m.reserve_bytes) + " + KV " +
+                             gigabytes(m.kv_bytes_per_token * held * static_cast<double>(d.context)) +
+                             "); smallest fix: " + fix);
+  }
+  const HardwareSpec& ffn = s.cluster.pool(d.ffn_pool)->card;
+  const double ffn_fraction =
+      afd_ffn_memory_fraction(s.model, ffn, d.ffn_gpus, d.precisions.weights, d.activation_memory_fraction);
+  if (ffn_fraction > 1.0) {
+    const int need = static_cast<int>(std::ceil(d.ffn_gpus * ffn_fraction));
+    throw MemoryFitError(
+        afd.where("ffn"),
+        s.model.name + " expert weights do not fit on " + ffn.name + ": each of the " +
+            std::to_string(d.ffn_gpus) + " FFN GPUs needs " + number("%.0f%%", 100.0 * ffn_fraction) +
+            " of its memory (reserve included); smallest fix: ffn gpus >= " + std::to_string(need));
+  }
+}
+
+std::string memory_summary(const Scenario& s) {
+  std::string out;
+  const RolloutSpec& r = s.rollout;
+  const PoolSpec& pool = *s.cluster.pool(r.pool);
+  const InferenceMemory m = rollout_memory(s);
+  const int gpus_per_instance = r.afd ? r.afd->attention_gpus : r.tp;
+  const int instances = pool.gpus() / gpus_per_instance;
+  const double context = typical_context_tokens(s.workload);
+  out += "  rollout pool " + pool.name + ": " + std::to_string(instances) + " instance" +
+         (instances == 1 ? "" : "s") + " of " + std::to_string(gpus_per_instance) + " " + pool.card.name +
+         (r.afd ? " attention GPUs" : " (tp " + std::to_string(r.tp) + ")") + "\n";
+  out += "    per GPU: weights " + gigabytes(m.weight_bytes) + " + reserve " + gigabytes(m.reserve_bytes) +
+         " + KV " + gigabytes(m.kv_free_bytes) + " = " + gigabytes(m.capacity_bytes) + "\n";
+  out += "    KV capacity per instance: " + number("%.0f", m.kv_capacity_tokens) + " tokens, " +
+         number("%.0f", m.sequences(context)) + " sequences of " + number("%.0f", context) +
+         " tokens (max_batch " + std::to_string(r.max_batch) + ")\n";
+  const PoolSpec& train = *s.cluster.pool(s.training.pool);
+  const TrainingLayout l = training_layout(s);
+  const TrainingMemory t = training_memory(s.model, train.card, l);
+  out += "  training pool " + train.name + (l.dp != s.training.dp ? " (colocated: both pools)" : "") +
+         ": dp " + std::to_string(l.dp) + " × tp " + std::to_string(l.tp) + " × pp " + std::to_string(l.pp) +
+         " on " + train.card.name + ", sharding " + std::string(enum_name(l.sharding)) + ", recompute " +
+         std::string(enum_name(l.recompute)) + "\n";
+  out += "    per GPU: " + training_terms(t) + " = " + gigabytes(t.total_bytes()) + " of " +
+         gigabytes(t.capacity_bytes) + " (headroom " + gigabytes(t.headroom_bytes()) + ")\n";
+  return out;
+}
+
+}  // namespace rlsim

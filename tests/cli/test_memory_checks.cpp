@@ -1,0 +1,159 @@
+// Feasibility as input checking (issue 15): setups that cannot fit in GPU memory exit 2 with
+// FILE:LINE:COL at the field to change, the memory needed against the card's, and the smallest
+// fix; nothing is written. `validate` prints the memory per pool; colocated runs say the DP they
+// use; AFD sweeps never pick or draw a point that does not fit.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_support.h"
+
+using namespace rlsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Runs `rlsim run` with `sets` and checks it is refused before writing anything.
+CliResult refused_run(const std::string& scenario, const std::string& sets) {
+  const fs::path out = scratch_dir("refused") / "out";
+  const CliResult r = run_rlsim("run " + scenario + " " + sets + " --out " + out.string());
+  CHECK(r.exit_code == 2);
+  CHECK_FALSE(fs::exists(out));
+  return r;
+}
+
+/// The cells of one CSV line, honouring quotes (reasons hold commas).
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      cells.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
+std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& csv) {
+  std::istringstream in(slurp(csv));
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = csv_cells(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> cells = csv_cells(line);
+    REQUIRE(cells.size() == header.size());
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < cells.size(); ++i) row[header[i]] = cells[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("Qwen2.5-32B at TP 1 on a 48 GB L20 is refused at rollout.tp with the TP that fits") {
+  const CliResult r =
+      refused_run("scenarios/quickstart.yaml",
+                  "--set model=qwen2.5-32b --set cluster.pools.rollout.gpu=L20 --set rollout.tp=1");
+  CHECK_THAT(r.err, Catch::StartsWith("--set rollout.tp=1:"));
+  CHECK_THAT(r.err, Catch::Contains("does not fit on L20 at tp 1"));
+  CHECK_THAT(r.err, Catch::Contains("65.5 GB of bf16 weights"));
+  CHECK_THAT(r.err, Catch::Contains("against 48.0 GB"));
+  CHECK_THAT(r.err, Catch::Contains("smallest fix: tp >= 2"));
+  // The boundary: at TP 2 each GPU holds 32.8 GB of weights + 4.8 GB reserve and it validates.
+  const CliResult ok = run_rlsim(
+      "validate scenarios/quickstart.yaml --set model=qwen2.5-32b --set cluster.pools.rollout.gpu=L20 "
+      "--set rollout.tp=2 --set training.tp=4");
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.out, Catch::Contains("KV capacity per instance"));
+}
+
+TEST_CASE("DeepSeek-V3 in bf16 at TP 8 on one H20 node is refused with fp8 as the fix") {
+  const CliResult r = refused_run("scenarios/quickstart.yaml",
+                                  "--set model=deepseek-v3 --set rollout.tp=8 --set rollout.weights=bf16");
+  CHECK_THAT(r.err, Catch::StartsWith("--set rollout.tp=8:"));
+  CHECK_THAT(r.err, Catch::Contains("does not fit on H20 at tp 8"));
+  CHECK_THAT(r.err, Catch::Contains("against 96.0 GB"));
+  CHECK_THAT(r.err, Catch::Contains("smallest fix: weights: fp8"));
+}
+
+TEST_CASE("training Qwen2.5-32B at TP 1 x DP 32 without sharding is refused, naming the sharding that fits") {
+  const CliResult r =
+      refused_run("scenarios/quickstart.yaml",
+                  "--set model=qwen2.5-32b --set cluster.pools.train.nodes=4 --set training.sharding=none");
+  CHECK_THAT(r.err, Catch::StartsWith("--set training.sharding=none:"));
+  CHECK_THAT(r.err, Catch::Contains("training qwen2.5-32b does not fit on H800 at dp 32 × tp 1 × pp 1"));
+  CHECK_THAT(r.err, Catch::Contains("against 80.0 GB"));
+  CHECK_THAT(r.err, Catch::Contains("smallest fix: sharding: zero3"));
+  // ZeRO-3 over the 32 GPUs fits.
+  const CliResult ok = run_rlsim(
+      "validate scenarios/quickstart.yaml --set model=qwen2.5-32b --set cluster.pools.train.nodes=4 "
+      "--set training.sharding=zero3");
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.out, Catch::Contains("dp 32 × tp 1 × pp 1 on H800, sharding zero3"));
+}
+
+TEST_CASE("an AFD point whose attention GPUs overflow their memory is refused at afd.batch") {
+  const CliResult r = refused_run("scenarios/afd-step3.yaml",
+                                  "--set model=glm-4.5 --set afd.kv_cache=bf16 --set afd.batch=2048");
+  CHECK_THAT(r.err, Catch::StartsWith("--set afd.batch=2048:"));
+  CHECK_THAT(r.err, Catch::Contains("the KV cache does not fit on H800"));
+  CHECK_THAT(r.err, Catch::Contains("smallest fix: batch <= "));
+}
+
+TEST_CASE("colocated runs over two pools say the DP they train with") {
+  const fs::path out = scratch_dir("colocated") / "out";
+  const CliResult v =
+      run_rlsim("validate scenarios/colocated-vs-disaggregated.yaml --set policy.name=colocated");
+  CHECK(v.exit_code == 0);
+  CHECK_THAT(v.out, Catch::Contains("(colocated: both pools): dp 16 × tp 1"));
+  const CliResult r = run_rlsim(
+      "run scenarios/colocated-vs-disaggregated.yaml --set policy.name=colocated --set workload.steps=1 "
+      "--out " +
+      out.string());
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(slurp(out / "resolved.yaml"), Catch::Contains("dp: 16"));
+}
+
+TEST_CASE("an AFD sweep of GLM-4.5 stops before running, or with --skip-invalid keeps the points that fit") {
+  const fs::path dir = scratch_dir("glm-sweep");
+  const std::string grid =
+      " --param afd.batch=512,1024,2048,4096,6144 --set model=glm-4.5 --set afd.kv_cache=bf16";
+  const CliResult stopped =
+      run_rlsim("sweep scenarios/afd-step3.yaml" + grid + " --out " + (dir / "a").string());
+  CHECK(stopped.exit_code == 2);
+  CHECK_THAT(stopped.err, Catch::Contains("the KV cache does not fit"));
+  CHECK_FALSE(fs::exists(dir / "a" / "sweep.csv"));
+
+  const CliResult r = run_rlsim("sweep scenarios/afd-step3.yaml" + grid + " --skip-invalid --pareto --out " +
+                                (dir / "b").string());
+  REQUIRE(r.exit_code == 0);
+  const auto rows = csv_rows(dir / "b" / "sweep.csv");
+  REQUIRE(rows.size() == 5);
+  int fitting = 0;
+  for (const auto& row : rows) {
+    INFO(row.at("afd.batch"));
+    if (row.at("fits_memory") == "1") {
+      ++fitting;
+      CHECK(row.at("invalid_reason").empty());
+    } else {
+      CHECK(row.at("fits_memory") == "0");
+      CHECK(row.at("meets_target") == "0");
+      CHECK_THAT(row.at("invalid_reason"), Catch::Contains("does not fit"));
+    }
+  }
+  CHECK(fitting >= 1);
+  CHECK(fitting < 5);
+  CHECK_THAT(r.out, Catch::Contains("excluded point"));
+  CHECK_THAT(r.out, Catch::Contains("best batch under the"));
+  // The frontier holds only points that fit.
+  for (const auto& row : csv_rows(dir / "b" / "pareto.csv")) CHECK(row.at("fits_memory") == "1");
+}

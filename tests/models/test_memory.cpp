@@ -1,0 +1,126 @@
+// The per-GPU memory model: inference weights, KV per token by attention design, the capacity
+// that follows and its boundary; training model states under ZeRO, activations under
+// recomputation (Korthikanti et al. 2022), and the fixes offered when a layout does not fit.
+#include <catch2/catch.hpp>
+
+#include "models/arch_params.h"
+#include "models/memory/inference_memory.h"
+#include "models/memory/training_memory.h"
+#include "reference_specs.h"
+
+using namespace rlsim;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+HardwareSpec card_with(double memory_bytes) {
+  HardwareSpec c = test::h800();
+  c.mem_capacity_bytes = memory_bytes;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("KV per GPU: GQA heads split over TP until one each, MLA's latent on every rank", "[memory]") {
+  const ModelArch mha = test::llama2_7b();
+  CHECK_THAT(kv_bytes_per_token_per_gpu(mha, Precision::bf16, 4),
+             WithinRel(kv_bytes_per_token(mha, Precision::bf16) / 4, 1e-12));
+  const ModelArch gqa = test::qwen3_235b();  // 4 KV heads: TP 8 keeps one head per GPU
+  CHECK(kv_bytes_per_token_per_gpu(gqa, Precision::bf16, 8) ==
+        kv_bytes_per_token_per_gpu(gqa, Precision::bf16, 4));
+  CHECK_THAT(kv_bytes_per_token_per_gpu(gqa, Precision::bf16, 2),
+             WithinRel(kv_bytes_per_token(gqa, Precision::bf16) / 2, 1e-12));
+  const ModelArch mla = test::deepseek_v3();
+  CHECK(kv_bytes_per_token_per_gpu(mla, Precision::fp8, 8) == kv_bytes_per_token(mla, Precision::fp8));
+  const ModelArch mfa = test::step3();  // one shared K/V head
+  CHECK(kv_bytes_per_token_per_gpu(mfa, Precision::fp8, 4) == kv_bytes_per_token(mfa, Precision::fp8));
+}
+
+TEST_CASE("inference: a replica just fits, and one byte less does not", "[memory]") {
+  const ModelArch m = test::llama2_7b();
+  const double weights = weight_bytes(m, Precision::bf16);
+  const double kv = kv_bytes_per_token(m, Precision::bf16);
+  // Memory such that weights + 10% reserve leave exactly 1000 tokens of KV on one GPU.
+  const double capacity = (weights + 1000 * kv) / 0.9;
+  const InferenceMemory fits =
+      tp_instance_memory(m, card_with(capacity), 1, Precision::bf16, Precision::bf16, 0.1);
+  CHECK(fits.fits());
+  CHECK_THAT(fits.kv_capacity_tokens, WithinRel(1000.0, 1e-9));
+  CHECK(fits.sequences(300) == 3);
+  CHECK_THAT(fits.used_fraction(1000), WithinRel(1.0, 1e-12));
+  const double too_small = weights / 0.9 - 1.0;
+  const InferenceMemory over =
+      tp_instance_memory(m, card_with(too_small), 1, Precision::bf16, Precision::bf16, 0.1);
+  CHECK_FALSE(over.fits());
+  CHECK(over.kv_capacity_tokens == 0.0);
+  // Two GPUs split the weights and each token's KV: the group holds more than twice the tokens.
+  const InferenceMemory two =
+      tp_instance_memory(m, card_with(capacity), 2, Precision::bf16, Precision::bf16, 0.1);
+  CHECK(two.kv_capacity_tokens > 2 * fits.kv_capacity_tokens);
+  CHECK(smallest_fitting_tp(m, card_with(too_small), 8, Precision::bf16, Precision::bf16, 0.1) == 2);
+  CHECK(smallest_fitting_tp(m, card_with(1e9), 8, Precision::bf16, Precision::bf16, 0.1) == 0);
+}
+
+TEST_CASE("inference: an AFD attention GPU holds the attention weights and its sequences' whole KV",
+          "[memory]") {
+  const ModelArch m = test::step3();
+  const InferenceMemory one = afd_attention_memory(m, test::h800(), 1, Precision::fp8, Precision::fp8, 0.1);
+  const InferenceMemory sixteen =
+      afd_attention_memory(m, test::h800(), 16, Precision::fp8, Precision::fp8, 0.1);
+  CHECK(one.fits());
+  CHECK_THAT(sixteen.kv_capacity_tokens, WithinRel(16 * one.kv_capacity_tokens, 1e-12));
+  CHECK(one.weight_bytes < weight_bytes(m, Precision::fp8) / 10);  // attention only, not the experts
+}
+
+TEST_CASE("training: model states follow ZeRO's 2 + 2 + 12 bytes per parameter", "[memory]") {
+  const double params = 1e9;
+  TrainingLayout l;
+  l.dp = 8;
+  l.sharding = Sharding::none;
+  CHECK_THAT(model_state_bytes_per_gpu(params, l), WithinRel(16e9, 1e-12));
+  l.sharding = Sharding::zero1;
+  CHECK_THAT(model_state_bytes_per_gpu(params, l), WithinRel(4e9 + 12e9 / 8, 1e-12));
+  l.sharding = Sharding::zero2;
+  CHECK_THAT(model_state_bytes_per_gpu(params, l), WithinRel(2e9 + 14e9 / 8, 1e-12));
+  l.sharding = Sharding::zero3;
+  CHECK_THAT(model_state_bytes_per_gpu(params, l), WithinRel(16e9 / 8, 1e-12));
+  l.tp = 2;
+  l.pp = 2;
+  CHECK_THAT(model_state_bytes_per_gpu(params, l), WithinRel(16e9 / 32, 1e-12));
+  l.offload_optimizer = true;
+  CHECK_THAT(model_state_bytes_per_gpu(params, l), WithinRel(4e9 / 32, 1e-12));
+}
+
+TEST_CASE("training: activations per layer follow Korthikanti et al. Table 2", "[memory]") {
+  const ModelArch m = test::llama2_7b();  // h 4096, a 32
+  TrainingLayout l;
+  l.micro_batch_tokens = 2048;
+  l.tp = 4;
+  l.recompute = Recompute::none;
+  const double sh = 2048.0 * 4096;
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sh * (34 + 5.0 * 32 * 2048 / 4096) / 4, 1e-12));
+  l.recompute = Recompute::selective;
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sh * 34 / 4, 1e-12));
+  l.recompute = Recompute::full;
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sh * 2 / 4, 1e-12));
+}
+
+TEST_CASE("training: the reference model and PPO's critic count, and fixes are offered smallest first",
+          "[memory]") {
+  const ModelArch m = test::llama2_7b();
+  TrainingLayout l;
+  l.dp = 8;
+  l.sharding = Sharding::none;
+  const TrainingMemory grpo = training_memory(m, test::h800(), l);
+  CHECK_THAT(grpo.reference_bytes, WithinRel(2 * total_params(m), 1e-12));
+  CHECK_FALSE(grpo.fits());  // 16 + 2 bytes per parameter of a 6.7B model > 80 GB
+  l.trained_models = 2;
+  CHECK_THAT(training_memory(m, test::h800(), l).optimizer_bytes, WithinRel(2 * grpo.optimizer_bytes, 1e-12));
+  l.trained_models = 1;
+  const std::vector<std::string> fixes = training_memory_fixes(m, test::h800(), l, 8);
+  REQUIRE_FALSE(fixes.empty());
+  CHECK(fixes.front() == "sharding: zero1");
+  l.sharding = Sharding::zero1;
+  CHECK(training_memory(m, test::h800(), l).fits());
+  CHECK(training_memory_fixes(m, test::h800(), l, 8).empty());
+}
