@@ -9,6 +9,7 @@
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
 #include "tools/kinds/scenario_kind.h"
+#include "tools/report/progress.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
 #include "tools/sweep/sweep_report.h"
@@ -32,6 +33,7 @@ class SweepCommand : public Command {
     sub->add_option("--shard", shard_, "Run only slice I of N (points whose number is I-1 mod N), e.g. 3/8");
     sub->add_option("--out", out_, "Sweep folder (sweep.json, sweep.csv, sweep.svg); rerun to resume")
         ->capture_default_str();
+    sub->add_flag("--quiet,-q", quiet_, "No line per finished point (with its time, elapsed time and ETA)");
     sub->add_flag("--pareto", pareto_,
                   "Also print and write (pareto.csv) the cost-per-1M-tokens vs TPOT frontier");
     sub->footer(
@@ -100,21 +102,29 @@ class SweepCommand : public Command {
               << jobs_ << " job" << (jobs_ > 1 ? "s" : "") << " -> " << csv.string() << "\n";
 
     size_t finished = 0;
+    Progress progress(static_cast<long>(todo.size()), false);  // shown by the per-point lines
     const ChildOutcome failure = run_in_children(
         todo, jobs_,
         [&](long point) {
           // Default SimulationOptions: a point's SimGrid stays silent.
-          return csv_line(
-              kind->load(args_.file, point_options(base, grid, point))->simulate({})->sweep_row());
+          return timed([&]() {
+            return csv_line(
+                kind->load(args_.file, point_options(base, grid, point))->simulate({})->sweep_row());
+          });
         },
         [&](const ChildOutcome& outcome) {
           if (!outcome.ok) return;
+          const auto [seconds, text] = untimed(outcome.text);
           std::vector<std::string> row{std::to_string(outcome.job)};
           for (const auto& value : grid.values(outcome.job)) row.push_back(value);
-          for (auto& cell : csv_cells(outcome.text)) row.push_back(std::move(cell));
+          for (auto& cell : csv_cells(text)) row.push_back(std::move(cell));
           append_sweep_row(csv, manifest.header, row);
-          std::cout << "  [" << ++finished << "/" << todo.size() << "] point " << outcome.job << ": "
-                    << join_assignments(grid.assignments(outcome.job)) << "\n";
+          const std::string what = "point " + std::to_string(outcome.job);
+          const std::string figures = progress.finished(what, seconds);
+          ++finished;
+          if (quiet_) return;
+          std::cout << "  [" << finished << "/" << todo.size() << "] " << what << ": "
+                    << join_assignments(grid.assignments(outcome.job)) << " (" << figures << ")\n";
         });
     if (!failure.ok) {
       const std::string where = "sweep point " + std::to_string(failure.job) + " (" +
@@ -172,6 +182,7 @@ class SweepCommand : public Command {
   std::string shard_;
   std::string out_ = "out/sweep";
   bool pareto_ = false;
+  bool quiet_ = false;
 };
 
 }  // namespace
