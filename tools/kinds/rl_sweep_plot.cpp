@@ -62,7 +62,7 @@ std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManife
   std::string swept;
   for (const auto& a : manifest.axes) swept += (swept.empty() ? "" : ", ") + a.path;
   plot.title = "RL step time vs " + axis.path + " (" + setup.model + ")";
-  plot.subtitle = setup.cards + "; swept " + swept;
+  plot.subtitle = "base " + setup.cards + "; swept " + swept;
   plot.x_label = axis.path;
   if (categorical) plot.x_categories = axis.values;
   plot.left_label = "steady-state step time (s)";

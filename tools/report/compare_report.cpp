@@ -140,7 +140,7 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
   for (size_t i : rank_rows(rows, objective)) {
     const ComparedPolicy& row = rows[i];
     const double v = objective_value(objective, row.metrics);
-    figures.push_back(objective.name + " " + (std::abs(v) >= 1 ? fixed(v, 2) : fixed(v, 4)));
+    figures.push_back(objective.name + " " + (std::abs(v) >= 1 ? fixed(v, 2) : fixed(v, 4)) + " " + objective.unit);
     auto per_step = gpu_seconds_per_step(row.metrics);
     double total = 0.0;
     for (const auto& [state, seconds] : per_step) {
@@ -179,8 +179,7 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
          xml_escape(scenario) + "</text>\n";
   svg += "<text x=\"" + fixed(kLeft, 0) +
          "\" y=\"42\" fill=\"#555\">GPU-seconds per step (bar length), best first by " +
-         xml_escape(objective.name) + " (" + xml_escape(objective.meaning) +
-         "); hover a segment for its value</text>\n";
+         xml_escape(objective.name) + "; hover a segment for its value</text>\n";
   double y = kTop;
   for (size_t b = 0; b < bars.size(); ++b) {
     const auto& [policy, per_step] = bars[b];

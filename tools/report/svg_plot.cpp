@@ -101,7 +101,7 @@ std::string render_svg(const LinePlot& plot) {
   const Axis left = value_axis(left_top), right = value_axis(right_top);
   // Legend: two entries per row below the x label; the figure grows with it.
   const double legend_rows = std::ceil(static_cast<double>(plot.series.size() + (plot.best ? 1 : 0)) / 2.0);
-  const double height = kTop + kPlotHeight + 56 + legend_rows * kLegendRow + 10;
+  const double height = kTop + kPlotHeight + legend_rows * kLegendRow + 6;
   const double px0 = kLeft, px1 = kWidth - kRight, py0 = kTop + kPlotHeight - 60, py1 = kTop;
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
                     num(height) + "\" viewBox=\"0 0 " + num(kWidth) + " " + num(height) +
