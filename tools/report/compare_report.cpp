@@ -140,7 +140,8 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
   for (size_t i : rank_rows(rows, objective)) {
     const ComparedPolicy& row = rows[i];
     const double v = objective_value(objective, row.metrics);
-    figures.push_back(objective.name + " " + (std::abs(v) >= 1 ? fixed(v, 2) : fixed(v, 4)) + " " + objective.unit);
+    figures.push_back(objective.name + " " + (std::abs(v) >= 1 ? fixed(v, 2) : fixed(v, 4)) + " " +
+                      objective.unit);
     auto per_step = gpu_seconds_per_step(row.metrics);
     double total = 0.0;
     for (const auto& [state, seconds] : per_step) {
