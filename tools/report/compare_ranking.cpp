@@ -19,6 +19,9 @@ double gain(const CompareObjective& o, double a, double b) {
   return o.lower_is_better ? (b - a) / b : (a - b) / b;
 }
 
+/// Margins below this are ties: the simulated figures are not that exact.
+constexpr double kTieMargin = 0.005;
+
 std::string percent(double fraction) { return fixed(100.0 * fraction, 1) + "%"; }
 
 /// The policy that applies an advisor recommendation, when there is one.
@@ -91,8 +94,10 @@ std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareOb
   if (order.size() == 1) return out + " (the only policy measured)\n";
   const nlohmann::json& second = rows[order[1]].metrics;
   const double runner_up = objective_value(objective, second);
-  out += ", " + percent(gain(objective, value, runner_up)) + " better than the runner-up " +
-         rows[order[1]].policy + " (" + value_text(objective, runner_up) + ")\n";
+  const double margin = gain(objective, value, runner_up);
+  out += ", " + percent(margin) + " better than the runner-up " + rows[order[1]].policy + " (" +
+         value_text(objective, runner_up) + ")" +
+         (margin < kTieMargin ? ": a tie within 0.5%, so let the price paid decide" : "") + "\n";
   const double staleness = json_number(best, {"staleness", "mean_versions"});
   const double staleness_second = json_number(second, {"staleness", "mean_versions"});
   const double tpot_ms = 1e3 * json_number(best, {"inference", "tpot_s", "p50"});
