@@ -17,33 +17,89 @@ Percentiles percentiles(std::vector<double> values) {
   p.p50 = rank(0.50);
   p.p90 = rank(0.90);
   p.p99 = rank(0.99);
+  p.max = values.back();
+  p.samples = static_cast<long>(values.size());
   double sum = 0.0;
   for (double v : values) sum += v;
   p.mean = sum / static_cast<double>(values.size());
   return p;
 }
 
-Advice advise(double wait_fraction, const std::string& policy, bool labels_apply) {
+std::vector<std::string> remedies_applied(const std::string& policy) {
+  if (policy == "labels") return {"label_scheduling", "pipeline_overlap"};
+  if (policy == "overlap" || policy == "streaming") return {"pipeline_overlap"};
+  return {};
+}
+
+namespace {
+
+/// What addresses GPU time lost to `cause`, as a clause.
+std::string cause_remedy(WaitCause cause) {
+  switch (cause) {
+    case WaitCause::train_waits_rollout:
+      return "the trainer waits for rollout: give rollout more GPUs, or train on trajectories as they "
+             "finish (streaming)";
+    case WaitCause::rollout_waits_weights:
+      return "rollout waits for new weights: a faster weight sync (weight_sync.method) or a larger "
+             "policy.max_staleness";
+    case WaitCause::rollout_waits_agents:
+      return "instances wait on the agents' tools: more agent cores, or more trajectories in flight";
+    case WaitCause::long_tail:
+      return "the slowest trajectories hold the step: cap output tokens, or fill the tail with next-step "
+             "work (labels.launch: rolling, streaming)";
+    case WaitCause::no_work_launched:
+      return "the policy launches a step only once the previous one drained: launch a trajectory per "
+             "finished one (labels.launch: rolling)";
+    case WaitCause::fault: return "GPUs wait out failures: see the faults figures";
+    case WaitCause::idle: break;
+  }
+  return "instances idle";
+}
+
+std::string percent(double fraction) {
+  return std::to_string(static_cast<int>(std::lround(fraction * 100.0))) + "%";
+}
+
+}  // namespace
+
+Advice advise(double wait_fraction, const std::string& policy, bool labels_apply,
+              const std::map<WaitCause, double>& by_cause) {
   constexpr double kLabelThreshold = 0.30;
+  const std::vector<std::string> applied = remedies_applied(policy);
+  auto applies = [&](const char* remedy) {
+    return std::find(applied.begin(), applied.end(), remedy) != applied.end();
+  };
   Advice a;
   a.wait_fraction = wait_fraction;
-  const std::string share = std::to_string(static_cast<int>(std::lround(wait_fraction * 100.0))) + "%";
-  if (wait_fraction > kLabelThreshold && !labels_apply) {
+  const std::string share = percent(wait_fraction);
+  if (wait_fraction > kLabelThreshold && !labels_apply && !applies("pipeline_overlap")) {
     a.recommendation = "pipeline_overlap";
     a.reason = "GPUs wait " + share + " of the time under '" + policy +
                "', above the 30% threshold where label scheduling would pay, but it cannot take AFD rollout "
                "(an attention and an FFN pool serve as one instance): overlap rollout of step k+1 with "
                "training of step k (bounded staleness) first.";
-  } else if (wait_fraction > kLabelThreshold) {
+  } else if (wait_fraction > kLabelThreshold && labels_apply && !applies("label_scheduling")) {
     a.recommendation = "label_scheduling";
     a.reason = "GPUs wait " + share + " of the time under '" + policy +
                "', above the 30% threshold: tagging idle GPUs to switch phase (label scheduling with "
                "preemption) recovers more than pipeline overlap alone can.";
-  } else if (wait_fraction > 0.05) {
+  } else if (wait_fraction > 0.05 && !applies("pipeline_overlap")) {
     a.recommendation = "pipeline_overlap";
     a.reason = "GPUs wait " + share + " of the time under '" + policy +
                "', below the 30% threshold: overlap rollout of step k+1 with training of step k (bounded "
                "staleness) first; label scheduling's switch costs are not yet worth paying.";
+  } else if (wait_fraction > 0.05) {
+    WaitCause top = WaitCause::idle;
+    double top_fraction = -1.0;
+    for (const auto& [cause, fraction] : by_cause) {
+      if (fraction > top_fraction) top = cause, top_fraction = fraction;
+    }
+    std::string remedies;
+    for (const auto& r : applied) remedies += (remedies.empty() ? "" : " and ") + r;
+    a.recommendation = "reduce_" + std::string(enum_name(top));
+    a.reason = "GPUs wait " + share + " of the time under '" + policy + "', which already applies " +
+               remedies + "; the largest cause left is " + std::string(enum_name(top)) + " (" +
+               percent(std::max(0.0, top_fraction)) + " of GPU time): " + cause_remedy(top) + ".";
   } else {
     a.recommendation = "none";
     a.reason =
@@ -75,6 +131,11 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
     m.staleness_mean += s.staleness / static_cast<double>(steps.size());
   }
   m.step_time_s = percentiles(step_times);
+  m.per_step = steps;
+  m.warmup_steps = steps.size() >= 2 ? 1 : 0;
+  m.steady_steps = m.steps - m.warmup_steps;
+  for (size_t i = static_cast<size_t>(m.warmup_steps); i < step_times.size(); ++i)
+    m.steady_step_time_s += step_times[i] / m.steady_steps;
   if (m.sim_time_s > 0.0) {
     m.samples_per_s = samples / m.sim_time_s;
     m.tokens_per_s = tokens / m.sim_time_s;
@@ -127,7 +188,7 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
 
   if (m.steps > 0) m.usd_per_step = usd / m.steps;
   if (tokens > 0.0) m.usd_per_1m_tokens = usd / tokens * 1e6;
-  m.advice = advise(m.bubble_fraction, policy, labels_apply);
+  m.advice = advise(m.bubble_fraction, policy, labels_apply, m.bubble_by_cause);
   return m;
 }
 

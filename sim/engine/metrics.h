@@ -1,10 +1,11 @@
 // RunMetrics: the figures of docs/design.md §4–5 derived from a finished Timeline, and the advisor's
 // recommendation (the 30% rule: if waiting is more than 30% of GPU time, label scheduling pays;
-// otherwise pipeline overlap comes first).
+// otherwise pipeline overlap comes first), never a remedy the policy already applies.
 #pragma once
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/engine/faults/fault_metrics.h"
 #include "sim/platform/timeline.h"
@@ -16,7 +17,12 @@ struct Percentiles {
   double p90 = 0.0;
   double p99 = 0.0;
   double mean = 0.0;
+  double max = 0.0;
+  long samples = 0;  ///< values behind the figures
 };
+
+/// Samples a nearest-rank p99 needs to differ from the maximum.
+constexpr long kSamplesForP99 = 100;
 
 struct PoolMetrics {
   int gpus = 0;
@@ -26,7 +32,9 @@ struct PoolMetrics {
 
 struct Advice {
   double wait_fraction = 0.0;
-  std::string recommendation;  ///< "label_scheduling" | "pipeline_overlap" | "none"
+  /// "label_scheduling" | "pipeline_overlap" | "none", or "reduce_<cause>" when the policy already
+  /// applies the remedy the wait calls for and the largest wait cause is what is left.
+  std::string recommendation;
   std::string reason;
 };
 
@@ -36,6 +44,12 @@ struct RunMetrics {
   int steps = 0;
   double sim_time_s = 0.0;
   Percentiles step_time_s;
+  std::vector<StepRecord> per_step;  ///< as the policy recorded them, by step
+  /// Steady state: the mean step time without the first `warmup_steps` steps (pipeline fill, first
+  /// launch), over `steady_steps` steps; all steps when there are too few to drop any.
+  int warmup_steps = 0;
+  int steady_steps = 0;
+  double steady_step_time_s = 0.0;
   double samples_per_s = 0.0;
   double tokens_per_s = 0.0;
   double bubble_fraction = 0.0;
@@ -66,7 +80,13 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
                            bool labels_apply);
 
 /// The 30% rule applied to a wait fraction and the policy that produced it; where label scheduling
-/// cannot run the scenario, overlap is recommended in its place, saying why.
-Advice advise(double wait_fraction, const std::string& policy, bool labels_apply);
+/// cannot run the scenario, overlap is recommended in its place, saying why. A remedy the policy
+/// already applies (labels: label scheduling and overlap; overlap, streaming: overlap) is never
+/// recommended: the largest cause of `by_cause` is named instead, with what addresses it.
+Advice advise(double wait_fraction, const std::string& policy, bool labels_apply,
+              const std::map<WaitCause, double>& by_cause = {});
+
+/// The remedies (advice recommendations) `policy` applies by construction.
+std::vector<std::string> remedies_applied(const std::string& policy);
 
 }  // namespace rlsim

@@ -7,6 +7,7 @@ namespace rlsim {
 
 WaitCause RolloutMonitor::cause() const {
   if (unfinished_ == 0) return WaitCause::rollout_waits_weights;
+  if (held_) return WaitCause::no_work_launched;
   if (in_tool_ > 0) return WaitCause::rollout_waits_agents;
   return WaitCause::long_tail;
 }

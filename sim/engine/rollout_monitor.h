@@ -2,8 +2,10 @@
 // instance waits. While trajectories are unfinished and some agent is in a tool call, idle
 // instances wait on agents (rollout_waits_agents); while trajectories are unfinished and none is
 // in a tool, they wait on the long tail elsewhere (long_tail); with no rollout work at all they
-// wait for new weights (rollout_waits_weights). Instances record `wait:idle`; classify() splits
-// those intervals into causes at the end of the run.
+// wait for new weights (rollout_waits_weights). While the policy holds back work that its
+// staleness bound allows (it launches whole steps only once the previous one drained), idle
+// instances wait on that choice (no_work_launched), whatever the agents do. Instances record
+// `wait:idle`; classify() splits those intervals into causes at the end of the run.
 #pragma once
 
 #include <vector>
@@ -31,6 +33,12 @@ class RolloutMonitor {
     note(now);
   }
 
+  /// The policy holds back launchable work (`held`) or no longer does, from `now` on.
+  void launch_held(double now, bool held) {
+    held_ = held;
+    note(now);
+  }
+
   /// Replaces every `wait:idle` interval of `timeline` by the causes in force over it.
   void classify(Timeline& timeline) const;
 
@@ -40,6 +48,7 @@ class RolloutMonitor {
 
   long unfinished_ = 0;
   long in_tool_ = 0;
+  bool held_ = false;
   std::vector<std::pair<double, WaitCause>> changes_;  ///< (time, cause from then on)
 };
 

@@ -24,12 +24,15 @@ namespace rlsim {
 
 /// Bubble causes, each with whether metrics.json always reports it (as 0 when it never occurred):
 /// the four causes of docs/design.md §4 are always there; the others appear when they occur.
+/// `no_work_launched`: the policy holds back work its staleness bound allows (it launches whole
+/// steps only once the previous one drained), so the GPU idles by the policy's choice.
 /// `idle` is what an inference instance records; RolloutMonitor::classify replaces it by a cause.
 #define RLSIM_WAIT_CAUSES(X)     \
   X(train_waits_rollout, true)   \
   X(rollout_waits_weights, true) \
   X(rollout_waits_agents, true)  \
   X(long_tail, true)             \
+  X(no_work_launched, false)     \
   X(fault, false)                \
   X(idle, false)
 

@@ -11,9 +11,12 @@ double read_value(YamlReader& r, const std::string& key, std::optional<Quantity>
   return r.number(key, min_allowed, 1e12);
 }
 
-double read_value_or(YamlReader& r, const std::string& key, std::optional<Quantity> unit, double fallback) {
+/// An optional bound: absent, it is `fallback` (0: no bound) and resolved.yaml leaves it out, so an
+/// uncapped distribution does not read as capped at 0.
+double read_bound_or(YamlReader& r, const std::string& key, std::optional<Quantity> unit, double fallback) {
   if (!r.has(key)) {
-    r.record(key, YAML::Node(unit ? format_quantity(fallback, *unit) : format_number(fallback)));
+    if (fallback != 0.0)
+      r.record(key, YAML::Node(unit ? format_quantity(fallback, *unit) : format_number(fallback)));
     return fallback;
   }
   return read_value(r, key, unit, 0.0);
@@ -142,8 +145,8 @@ Distribution read_distribution(YamlReader& parent, const std::string& key, std::
     r.record("empirical", resolved_bins);
   }
   const Distribution defaults;
-  d.min = read_value_or(r, "min", unit, defaults.min);
-  d.max = read_value_or(r, "max", unit, defaults.max);
+  d.min = read_bound_or(r, "min", unit, defaults.min);
+  d.max = read_bound_or(r, "max", unit, defaults.max);
   if (d.max > 0.0 && d.max < d.min) r.fail("max", "cap 'max' must not be below 'min'");
   r.finish();
   return d;

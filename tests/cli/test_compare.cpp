@@ -1,6 +1,8 @@
 // `rlsim compare` end to end: one row per policy in compare.csv with the documented columns, an
 // SVG chart, a table with advice, skipped policies with their reason, bad input rejected.
 #include <catch2/catch.hpp>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "sim/platform/gpu_state.h"
@@ -9,6 +11,14 @@
 using namespace rlsim::test;
 
 namespace {
+
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::istringstream in(line);
+  std::string cell;
+  while (std::getline(in, cell, ',')) cells.push_back(cell);
+  return cells;
+}
 
 std::vector<std::string> csv_lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -31,12 +41,24 @@ TEST_CASE("compare runs each policy on the same workload and writes csv, svg and
              Catch::Contains("disaggregated") && Catch::Contains("labels") && Catch::Contains("advice"));
   const auto lines = csv_lines(slurp(out / "compare.csv"));
   REQUIRE(lines.size() == 4);
-  CHECK(lines[0] ==
-        "policy,step_time_s,samples_per_s,bubble_fraction,train_waits_rollout,rollout_waits_weights,"
-        "rollout_waits_agents,long_tail,usd_per_step,usd_per_1m_tokens,recommendation");
-  CHECK(lines[1].rfind("disaggregated,", 0) == 0);
-  CHECK(lines[2].rfind("overlap,", 0) == 0);
-  CHECK(lines[3].rfind("labels,", 0) == 0);
+  // Ranked: the rows come best first, numbered; every policy is there once.
+  CHECK(lines[0].rfind("policy,rank,steady_step_time_s,samples_per_s,bubble_fraction,train_waits_rollout,"
+                       "rollout_waits_weights,rollout_waits_agents,long_tail,",
+                       0) == 0);
+  CHECK_THAT(lines[0],
+             Catch::EndsWith(",staleness_versions,tpot_p50_ms,usd_per_step,usd_per_1m_tokens,recommendation,"
+                             "best_measured"));
+  std::set<std::string> policies;
+  double previous = 0.0;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const auto cells = csv_cells(lines[i]);
+    policies.insert(cells[0]);
+    CHECK(cells[1] == std::to_string(i));
+    const double step_s = std::stod(cells[2]);
+    CHECK(step_s >= previous);
+    previous = step_s;
+  }
+  CHECK(policies == std::set<std::string>{"disaggregated", "overlap", "labels"});
   const std::string svg = slurp(out / "compare.svg");
   CHECK(svg.rfind("<svg", 0) == 0);
   const std::string rollout = rlsim::to_string(rlsim::GpuState::busy(rlsim::Phase::rollout));
@@ -48,6 +70,43 @@ TEST_CASE("compare runs each policy on the same workload and writes csv, svg and
                     single.string() + "'")
               .exit_code == 0);
   CHECK(slurp(single / "metrics.json") == slurp(out / "overlap" / "metrics.json"));
+}
+
+TEST_CASE(
+    "compare of label-scheduling ranks the policies, names a winner and advises no policy to adopt itself") {
+  const auto out = scratch_dir("compare-labels") / "out";
+  CliResult r = run_rlsim("compare scenarios/label-scheduling.yaml --jobs 4 --set workload.steps=2 --out '" +
+                          out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  INFO(r.out);
+  CHECK_THAT(r.out, Catch::Contains("ranked by step_time_s") && Catch::Contains("winner by step_time_s") &&
+                        Catch::Contains("better than the runner-up") &&
+                        Catch::Contains("price paid: staleness") && Catch::Contains("TPOT p50"));
+  const auto lines = csv_lines(slurp(out / "compare.csv"));
+  REQUIRE(lines.size() == 6);
+  const std::map<std::string, std::string> applies{{"label_scheduling", "labels"},
+                                                   {"pipeline_overlap", "overlap"}};
+  const std::string winner = csv_cells(lines[1])[0];
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const auto cells = csv_cells(lines[i]);
+    const std::string policy = cells[0], recommendation = cells[cells.size() - 2];
+    INFO(policy << " advised " << recommendation);
+    CHECK(cells.back() == winner);
+    if (applies.count(recommendation)) CHECK(applies.at(recommendation) != policy);
+    if (policy == "labels" || policy == "overlap" || policy == "streaming")
+      CHECK(recommendation != "pipeline_overlap");
+  }
+  // The winner line names the first row.
+  CHECK_THAT(r.out, Catch::Contains("): " + winner + " at "));
+  // Another objective re-ranks: cost per step, lower first.
+  CliResult cost = run_rlsim(
+      "compare scenarios/label-scheduling.yaml --jobs 4 --set workload.steps=2 --objective "
+      "usd_per_step --out '" +
+      out.string() + "'");
+  REQUIRE(cost.exit_code == 0);
+  CHECK_THAT(cost.out, Catch::Contains("winner by usd_per_step"));
+  CHECK(run_rlsim("compare scenarios/label-scheduling.yaml --objective speed --out '" + out.string() + "'")
+            .exit_code == 2);
 }
 
 TEST_CASE("compare lists a policy that cannot run the cluster as skipped, with the reason") {

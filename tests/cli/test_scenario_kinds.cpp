@@ -106,10 +106,11 @@ TEST_CASE("loading checks a scenario and describes it as rlsim validate prints i
 
 TEST_CASE("a simulated scenario writes what run writes and a sweep row as wide as its kind's columns") {
   CHECK(simulate_in_child(kStep3, options_with({"afd.batch=128"})) ==
-        "metrics.json,trace.json,resolved.yaml,16/16:128 summary");
+        "metrics.json,trace.json,resolved.yaml,report.html,16/16:128 summary");
   CHECK_THAT(simulate_in_child(kQuickstart, options_with({"workload.steps=1"})),
-             Catch::StartsWith("metrics.json,trace.json,resolved.yaml,9/9:") && Catch::EndsWith(" summary"));
+             Catch::StartsWith("metrics.json,trace.json,resolved.yaml,report.html,9/9:") &&
+                 Catch::EndsWith(" summary"));
   CHECK_THAT(
       simulate_in_child(kQuickstart, options_with({"workload.steps=1", "cluster.dataplane.ledger=true"})),
-      Catch::StartsWith("metrics.json,trace.json,resolved.yaml,trajectories.jsonl,9/9:"));
+      Catch::StartsWith("metrics.json,trace.json,resolved.yaml,trajectories.jsonl,report.html,9/9:"));
 }

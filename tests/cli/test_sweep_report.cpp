@@ -76,9 +76,9 @@ TEST_CASE("an RL sweep's summary, plot and Pareto frontier, as rlsim sweep print
         "  point rollout.tp tpot_p50_ms usd_per_1m_tokens\n"
         "      1          2     7.33888          0.782118\n");
   REQUIRE(summary.svg);
-  CHECK_THAT(*summary.svg,
-             Catch::StartsWith("<svg") &&
-                 Catch::Contains("scenarios/quickstart.yaml: step time and samples/s vs rollout.tp"));
+  CHECK_THAT(*summary.svg, Catch::StartsWith("<svg") && Catch::Contains("RL step time vs rollout.tp") &&
+                               Catch::Contains("swept rollout.tp") &&
+                               Catch::Contains("best: 48.73 s at tp=2"));
   REQUIRE(summary.pareto);
   CHECK(summary.pareto->rows.size() == 1);
 
@@ -90,18 +90,63 @@ TEST_CASE("an RL sweep's summary, plot and Pareto frontier, as rlsim sweep print
   CHECK(pareto.rows == summary.pareto->rows);
 }
 
-TEST_CASE("an RL sweep over a non-numeric first axis has no plot, and without --pareto no pareto.csv") {
+TEST_CASE("an RL sweep over a non-numeric axis plots it as categories, and without --pareto no pareto.csv") {
   const auto rl = make_scenario_kind("rl", {"test", 0, 0});
   const SweepManifest manifest =
       manifest_of(*rl, "s.yaml", {parse_sweep_param("policy.name=colocated,disaggregated")});
-  const SweepTable table =
-      make_table(manifest, {{{"policy.name", "colocated"}}, {{"policy.name", "disaggregated"}}});
+  const SweepTable table = make_table(manifest, {{{"policy.name", "colocated"}, {"step_time_s", "30"}},
+                                                 {{"policy.name", "disaggregated"}, {"step_time_s", "20"}}});
   const SweepSummary summary = summarize_sweep(table, manifest, rl->sweep_report(table, manifest), false);
-  CHECK_FALSE(summary.svg);
+  REQUIRE(summary.svg);
+  CHECK_THAT(*summary.svg, Catch::Contains(">colocated</text>") && Catch::Contains(">disaggregated</text>") &&
+                               Catch::Contains("best: 20.00 s at name=disaggregated"));
   CHECK_FALSE(summary.pareto);
   const auto dir = scratch_dir("report-rl-bare");
   write_sweep_outputs(dir, summary);
-  CHECK(std::filesystem::is_empty(dir));
+  CHECK_FALSE(std::filesystem::exists(dir / "pareto.csv"));
+  CHECK(std::filesystem::exists(dir / "report.html"));
+}
+
+TEST_CASE("a two-axis RL sweep plots one series per value of the other axis, ticks only at swept values") {
+  const auto rl = make_scenario_kind("rl", {"test", 0, 0});
+  SweepManifest manifest = manifest_of(*rl, "s.yaml",
+                                       {parse_sweep_param("cluster.pools.rollout.nodes=1,2,4"),
+                                        parse_sweep_param("rollout.max_batch=32,128")});
+  std::vector<std::map<std::string, std::string>> rows;
+  for (const char* nodes : {"1", "2", "4"}) {
+    for (const char* batch : {"32", "128"}) {
+      const double step = 60.0 / std::stod(nodes) + (std::string(batch) == "32" ? 5.0 : 0.0);
+      rows.push_back(
+          {{"cluster.pools.rollout.nodes", nodes},
+           {"rollout.max_batch", batch},
+           {"step_time_s", std::to_string(step)},
+           {"fits_memory", std::string(nodes) == "4" && std::string(batch) == "128" ? "false" : "true"}});
+    }
+  }
+  manifest.header.push_back("fits_memory");
+  const SweepTable table = make_table(manifest, rows);
+  const SweepKindReport report = rl->sweep_report(table, manifest);
+  REQUIRE(report.plot);
+  const LinePlot& plot = *report.plot;
+  REQUIRE(plot.series.size() == 2);  // max_batch=128 and max_batch=32, step time only
+  CHECK(plot.series[0].label == "max_batch=128");
+  CHECK(plot.series[1].label == "max_batch=32");
+  for (const auto& series : plot.series) {
+    REQUIRE(series.points.size() == 3);
+    CHECK(series.points[0].first == 1.0);
+    CHECK(series.points[2].first == 4.0);
+  }
+  // The point that does not fit memory is greyed and cannot be best.
+  CHECK(plot.series[0].greyed == std::vector<bool>{false, false, true});
+  REQUIRE(plot.best);
+  CHECK(plot.best->x == 4.0);
+  CHECK(plot.best->y == Approx(20.0));
+  CHECK_THAT(plot.best->label, Catch::Contains("nodes=4") && Catch::Contains("max_batch=32"));
+  const std::string svg = render_svg(plot);
+  CHECK_THAT(svg,
+             Catch::Contains(">1</text>") && Catch::Contains(">2</text>") && Catch::Contains(">4</text>"));
+  CHECK_THAT(svg, !Catch::Contains(">3</text>") && !Catch::Contains(">4.5</text>"));
+  CHECK_THAT(svg, Catch::Contains("stroke=\"#9e9e9e\""));
 }
 
 TEST_CASE("an AFD sweep is read per series: best batch under the target, knee, and their plot") {

@@ -3,7 +3,9 @@
 // runs on the scenario's cluster as it is: `colocated` pools both pools when they hold the same
 // card, `labels` tags the training pool {train, rollout} unless the scenario has a `labels:`
 // section; a policy that cannot run the scenario is listed as skipped with its reason. Prints a
-// table and writes DIR/compare.csv, DIR/compare.svg and each policy's run outputs in DIR/<policy>/.
+// table ranked by --objective (steady-state step time by default) with the winner, its margin and
+// the price it pays, and writes DIR/compare.csv, DIR/compare.svg and each policy's run outputs in
+// DIR/<policy>/.
 #include <iostream>
 #include <sstream>
 
@@ -12,8 +14,11 @@
 #include "sim/process/child_pool.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
+#include "tools/report/compare_ranking.h"
 #include "tools/report/compare_report.h"
+#include "tools/report/html_report.h"
 #include "tools/report/output_dir.h"
+#include "tools/report/progress.h"
 #include "tools/report/run_report.h"
 
 namespace rlsim {
@@ -38,6 +43,11 @@ class CompareCommand : public Command {
     sub->add_option("--policies", policies_, "Comma-separated policies to compare")->capture_default_str();
     sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
         ->capture_default_str();
+    std::string objectives;
+    for (const auto& o : compare_objectives()) objectives += (objectives.empty() ? "" : "|") + o.name;
+    sub->add_option("--objective", objective_, "What ranks the policies: " + objectives)
+        ->capture_default_str();
+    sub->add_flag("--quiet,-q", quiet_, "No progress on stderr (shown only on a terminal anyway)");
     sub->add_option("--jobs", jobs_, "Policies simulated at once (one process each)")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
@@ -45,9 +55,13 @@ class CompareCommand : public Command {
         "Same workload and seed under each policy. colocated pools both pools when they hold the same\n"
         "card; labels tags the training pool {train, rollout} unless the scenario has 'labels:'. A\n"
         "policy that cannot run the scenario is listed as skipped, with the reason.\n"
-        "Writes DIR/compare.csv (one row per policy), DIR/compare.svg (GPU time per step by state)\n"
-        "and DIR/<policy>/{metrics.json,trace.json,resolved.yaml}.\n\nExamples:\n"
+        "Rows are ranked by --objective; the winner line gives its margin over the runner-up and the\n"
+        "price it pays (staleness, TPOT), and each row's advice is checked against what was measured.\n"
+        "Writes DIR/compare.csv (one row per policy, best first), DIR/compare.svg (GPU time per step by\n"
+        "state), DIR/report.html (one page: ranking, chart, links) and\n"
+        "DIR/<policy>/{metrics.json,trace.json,resolved.yaml,report.html}.\n\nExamples:\n"
         "  rlsim compare scenarios/label-scheduling.yaml --out out/labels\n"
+        "  rlsim compare scenarios/label-scheduling.yaml --objective usd_per_step --out out/labels-cost\n"
         "  rlsim compare scenarios/faults.yaml --policies colocated,disaggregated --out out/faults");
     return sub;
   }
@@ -55,6 +69,12 @@ class CompareCommand : public Command {
   int run() override {
     const std::vector<std::string> policies = split_names(policies_);
     if (policies.empty()) throw InputError({"--policies", 0, 0}, "no policy named in --policies");
+    const std::optional<CompareObjective> objective = find_compare_objective(objective_);
+    if (!objective) {
+      std::string known;
+      for (const auto& o : compare_objectives()) known += (known.empty() ? "" : ", ") + o.name;
+      throw InputError({"--objective", 0, 0}, "expected one of " + known + ", found '" + objective_ + "'");
+    }
     // Check everything before simulating anything: bad input writes nothing.
     std::vector<ComparedPolicy> rows;
     std::vector<LoadOptions> options;
@@ -83,23 +103,31 @@ class CompareCommand : public Command {
       if (rows[i].skipped.empty()) jobs.push_back(static_cast<long>(i));
     }
     const std::filesystem::path out(out_);
+    Progress progress(static_cast<long>(jobs.size()), !quiet_);
     const ChildOutcome failure = run_in_children(
         jobs, jobs_,
         [&](long job) {
-          const auto i = static_cast<size_t>(job);
-          LoadedScenario loaded = load_scenario(args_.file, options[i]);
-          SimulationResult result = simulate(loaded.scenario);
-          const nlohmann::json metrics = metrics_json(loaded.scenario, result.metrics);
-          StagedOutput output(out / rows[i].policy);
-          output.write("metrics.json", metrics.dump(2) + "\n");
-          output.write("trace.json", trace_json(loaded.scenario, result.timeline));
-          output.write("resolved.yaml", loaded.resolved_yaml);
-          output.commit();
-          return metrics.dump();
+          return timed([&]() {
+            const auto i = static_cast<size_t>(job);
+            LoadedScenario loaded = load_scenario(args_.file, options[i]);
+            SimulationResult result = simulate(loaded.scenario);
+            const nlohmann::json metrics = metrics_json(loaded.scenario, result.metrics);
+            StagedOutput output(out / rows[i].policy);
+            output.write("metrics.json", metrics.dump(2) + "\n");
+            output.write("trace.json", trace_json(loaded.scenario, result.timeline));
+            output.write("resolved.yaml", loaded.resolved_yaml);
+            output.write("report.html", run_report_html(loaded.scenario, result.metrics, result.timeline,
+                                                        summary_table(loaded.scenario, result.metrics),
+                                                        loaded.resolved_yaml));
+            output.commit();
+            return metrics.dump();
+          });
         },
         [&](const ChildOutcome& outcome) {
-          if (outcome.ok)
-            rows[static_cast<size_t>(outcome.job)].metrics = nlohmann::json::parse(outcome.text);
+          if (!outcome.ok) return;
+          const auto [seconds, text] = untimed(outcome.text);
+          rows[static_cast<size_t>(outcome.job)].metrics = nlohmann::json::parse(text);
+          progress.finished(rows[static_cast<size_t>(outcome.job)].policy, seconds);
         });
     if (!failure.ok) {
       if (failure.input_error) throw std::runtime_error(failure.text);
@@ -107,12 +135,23 @@ class CompareCommand : public Command {
                                "' failed: " + failure.text);
     }
 
+    const std::string table = compare_table(scenario_name, rows, *objective) + preference;
+    const std::string svg = compare_svg(scenario_name, rows, *objective);
+    std::string runs;
+    for (const auto& row : rows) {
+      if (!row.metrics.is_null())
+        runs += "<li><a href=\"" + row.policy + "/report.html\">" + row.policy + "</a></li>\n";
+    }
     StagedOutput output(out);
-    output.write("compare.csv", compare_csv(rows));
-    output.write("compare.svg", compare_svg(scenario_name, rows));
+    output.write("compare.csv", compare_csv(rows, *objective));
+    output.write("compare.svg", svg);
+    output.write("report.html", html_page("rlsim compare: " + scenario_name,
+                                          {{"Ranking and advice", html_pre(table)},
+                                           {"GPU time per step by state", svg},
+                                           {"Each policy's run", "<ul>\n" + runs + "</ul>\n"}}));
     output.commit();
-    std::cout << compare_table(scenario_name, rows) << preference;
-    std::cout << "outputs: " << out_ << "/{compare.csv,compare.svg,<policy>/metrics.json}\n";
+    std::cout << table;
+    std::cout << "outputs: " << out_ << "/{compare.csv,compare.svg,report.html,<policy>/metrics.json}\n";
     return kExitOk;
   }
 
@@ -120,7 +159,9 @@ class CompareCommand : public Command {
   ScenarioArgs args_;
   std::string policies_ = "colocated,disaggregated,overlap,streaming,labels";
   std::string out_ = "out/compare";
+  std::string objective_ = compare_objectives().front().name;
   int jobs_ = 1;
+  bool quiet_ = false;
 };
 
 }  // namespace

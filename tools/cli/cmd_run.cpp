@@ -1,5 +1,5 @@
 // `rlsim run S.yaml --out DIR`: simulate a scenario, print the summary and write metrics.json,
-// trace.json and resolved.yaml into DIR (all or nothing).
+// trace.json, resolved.yaml and report.html into DIR (all or nothing).
 #include <iostream>
 
 #include "tools/cli/command.h"
@@ -22,8 +22,9 @@ class RunCommand : public Command {
         "--log", logs_,
         "SimGrid log setting passed through, e.g. --log root.thres:info (repeatable; default: silent)");
     sub->footer(
-        "Writes DIR/metrics.json, DIR/trace.json (open in https://ui.perfetto.dev or chrome://tracing)\n"
-        "and DIR/resolved.yaml (the scenario with every default filled in); with\n"
+        "Writes DIR/metrics.json, DIR/trace.json (open in https://ui.perfetto.dev or chrome://tracing),\n"
+        "DIR/resolved.yaml (the scenario with every default filled in) and DIR/report.html (one\n"
+        "self-contained page: summary, timeline per pool, bubble, utilisation, TTFT/TPOT, advice); with\n"
         "cluster.dataplane.ledger true also DIR/trajectories.jsonl, one line per LLM call. Nothing is\n"
         "written when the scenario is invalid (exit code 2).\n\nExamples:\n"
         "  rlsim run scenarios/quickstart.yaml --out out/quickstart\n"

@@ -11,6 +11,7 @@
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
 #include "tools/kinds/scenario_kind.h"
+#include "tools/report/progress.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
 #include "tools/sweep/sweep_report.h"
@@ -37,6 +38,7 @@ class SweepCommand : public Command {
     sub->add_flag("--skip-invalid", skip_invalid_,
                   "Record points that fail to load (e.g. do not fit in GPU memory) as rows with their reason "
                   "instead of stopping with exit 2 before running");
+    sub->add_flag("--quiet,-q", quiet_, "No line per finished point (with its time, elapsed time and ETA)");
     sub->add_flag("--pareto", pareto_,
                   "Also print and write (pareto.csv) the cost-per-1M-tokens vs TPOT frontier");
     sub->footer(
@@ -124,23 +126,31 @@ class SweepCommand : public Command {
               << jobs_ << " job" << (jobs_ > 1 ? "s" : "") << " -> " << csv.string() << "\n";
 
     size_t finished = 0;
+    Progress progress(static_cast<long>(todo.size()), false);  // shown by the per-point lines
     const ChildOutcome failure = run_in_children(
         todo, jobs_,
         [&](long point) {
           // Default SimulationOptions: a point's SimGrid stays silent.
-          return csv_line(
-              kind->load(args_.file, point_options(base, grid, point))->simulate({})->sweep_row());
+          return timed([&]() {
+            return csv_line(
+                kind->load(args_.file, point_options(base, grid, point))->simulate({})->sweep_row());
+          });
         },
         [&](const ChildOutcome& outcome) {
           if (!outcome.ok) return;
+          const auto [seconds, text] = untimed(outcome.text);
           std::vector<std::string> row{std::to_string(outcome.job)};
           for (const auto& value : grid.values(outcome.job)) row.push_back(value);
-          for (auto& cell : csv_cells(outcome.text)) row.push_back(std::move(cell));
+          for (auto& cell : csv_cells(text)) row.push_back(std::move(cell));
           row.emplace_back("1");  // it loaded, so it fits in memory
           row.emplace_back();
           append_sweep_row(csv, manifest.header, row);
-          std::cout << "  [" << ++finished << "/" << todo.size() << "] point " << outcome.job << ": "
-                    << join_assignments(grid.assignments(outcome.job)) << "\n";
+          const std::string what = "point " + std::to_string(outcome.job);
+          const std::string figures = progress.finished(what, seconds);
+          ++finished;
+          if (quiet_) return;
+          std::cout << "  [" << finished << "/" << todo.size() << "] " << what << ": "
+                    << join_assignments(grid.assignments(outcome.job)) << " (" << figures << ")\n";
         });
     if (!failure.ok) {
       const std::string where = "sweep point " + std::to_string(failure.job) + " (" +
@@ -211,6 +221,7 @@ class SweepCommand : public Command {
   std::string out_ = "out/sweep";
   bool pareto_ = false;
   bool skip_invalid_ = false;
+  bool quiet_ = false;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/afd_report.h"
 #include "tools/report/text_format.h"
+#include "tools/report/html_report.h"
 
 namespace rlsim {
 namespace {
@@ -23,6 +24,9 @@ class FinishedAfdRun : public FinishedRun {
     output.write("metrics.json", afd_metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
     output.write("trace.json", afd_trace_json(loaded_->scenario, result_.timeline));
     output.write("resolved.yaml", loaded_->resolved_yaml);
+    output.write("report.html", html_page("rlsim: " + loaded_->scenario.name + " (AFD decode)",
+                                          {{"Summary", html_pre(summary())},
+                                           {"Inputs (resolved.yaml)", html_pre(loaded_->resolved_yaml)}}));
   }
   std::string summary() const override { return afd_summary_table(loaded_->scenario, result_.metrics); }
   std::vector<std::string> sweep_row() const override {

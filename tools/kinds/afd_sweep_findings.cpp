@@ -2,6 +2,7 @@
 #include "tools/kinds/afd_sweep_findings.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "tools/report/text_format.h"
@@ -98,13 +99,17 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
 LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
                         const std::vector<AfdSeriesFindings>& series) {
   LinePlot plot;
-  plot.title = manifest.scenario + ": TPOT and throughput per GPU vs batch";
+  plot.title = "AFD decode: TPOT and tokens/s per GPU vs batch";
+  std::string swept;
+  for (const auto& axis : manifest.axes) swept += (swept.empty() ? "" : ", ") + axis.path;
+  plot.subtitle =
+      "swept " + swept + " (" + std::filesystem::path(manifest.scenario).filename().string() + ")";
   plot.x_label = "decode batch (sequences)";
   plot.left_label = "TPOT (ms), solid";
   plot.right_label = "tokens/s per GPU, dashed";
   for (const auto& s : series) {
-    PlotSeries tpot{(series.size() > 1 ? s.label + " " : "") + "TPOT", {}, false, false};
-    PlotSeries throughput{(series.size() > 1 ? s.label + " " : "") + "tokens/s/GPU", {}, true, true};
+    PlotSeries tpot{(series.size() > 1 ? s.label + " " : "") + "TPOT", {}, false, false, {}};
+    PlotSeries throughput{(series.size() > 1 ? s.label + " " : "") + "tokens/s/GPU", {}, true, true, {}};
     for (long point : s.points) {
       if (!sweep_point_feasible(table, point)) continue;  // infeasible points are not drawn
       const double batch = table.number(point, "batch");
@@ -113,6 +118,19 @@ LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
     }
     plot.series.push_back(std::move(tpot));
     plot.series.push_back(std::move(throughput));
+  }
+  // The best point over every series: the most tokens/s per GPU meeting the target.
+  std::optional<long> best;
+  for (const auto& s : series) {
+    if (s.best && (!best || table.number(*s.best, "tokens_per_s_per_gpu") >
+                                table.number(*best, "tokens_per_s_per_gpu")))
+      best = s.best;
+  }
+  if (best) {
+    plot.best = PlotMarker{
+        table.number(*best, "batch"), table.number(*best, "tokens_per_s_per_gpu"), true,
+        "best: " + formatted("%.0f tokens/s per GPU", table.number(*best, "tokens_per_s_per_gpu")) +
+            " at batch " + formatted("%.0f", table.number(*best, "batch"))};
   }
   for (const auto& [point, cells] : table.rows) {
     if (!sweep_point_feasible(table, point)) continue;

@@ -1,14 +1,15 @@
 // The RL scenario kind (`kind: rl`, the default): an RL post-training run on a cluster, simulated
-// by sim/engine. A run writes metrics.json, trace.json, resolved.yaml and, when the data plane's
-// ledger is on, trajectories.jsonl; a sweep records step time, throughput, bubbles, utilisation,
-// TPOT and cost per point and plots step time and samples/s against the first numeric axis.
-#include <algorithm>
-#include <cstdlib>
+// by sim/engine. A run writes metrics.json, trace.json, resolved.yaml, report.html and, when the data
+// plane's ledger is on, trajectories.jsonl; a sweep records steady-state step time, throughput, bubbles,
+// utilisation, TPOT and cost per point and plots step time per combination of the swept fields
+// (rl_sweep_plot.h).
 
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/memory_check.h"
+#include "tools/kinds/rl_sweep_plot.h"
 #include "tools/kinds/scenario_kind.h"
+#include "tools/report/html_report.h"
 #include "tools/report/run_report.h"
 #include "tools/sweep/sweep_csv.h"
 
@@ -18,7 +19,7 @@ namespace {
 // Read from metrics.json (docs/design.md §5 names) rather than engine structs: the columns follow what
 // users see in a run's own output.
 std::vector<std::string> rl_sweep_values(const nlohmann::json& m) {
-  return {csv_number(m["step_time_s"]["mean"].get<double>()),
+  return {csv_number(m["step_time_s"]["steady_mean"].get<double>()),  // warm-up left out
           csv_number(m["step_time_s"]["p99"].get<double>()),
           csv_number(m["throughput"]["samples_per_s"].get<double>()),
           csv_number(m["throughput"]["tokens_per_s"].get<double>()),
@@ -27,38 +28,6 @@ std::vector<std::string> rl_sweep_values(const nlohmann::json& m) {
           csv_number(1e3 * m["inference"]["tpot_s"]["p50"].get<double>()),
           csv_number(m["cost"]["usd_per_step"].get<double>()),
           csv_number(m["cost"]["usd_per_1m_tokens"].get<double>())};
-}
-
-bool numeric(const std::string& text) {
-  char* end = nullptr;
-  std::strtod(text.c_str(), &end);
-  return !text.empty() && end == text.c_str() + text.size();
-}
-
-/// Step time and samples/s against the first axis, when its values are numbers.
-std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManifest& manifest) {
-  if (manifest.axes.empty() || table.rows.empty()) return std::nullopt;
-  const SweepAxis& axis = manifest.axes.front();
-  if (!std::all_of(axis.values.begin(), axis.values.end(), numeric)) return std::nullopt;
-  LinePlot plot;
-  plot.title = manifest.scenario + ": step time and samples/s vs " + axis.path;
-  plot.x_label = axis.path;
-  plot.left_label = "step time (s), solid";
-  plot.right_label = "samples/s, dashed";
-  PlotSeries step{"step time", {}, false, false}, samples{"samples/s", {}, true, true};
-  std::vector<long> points;
-  for (const auto& [point, cells] : table.rows) {
-    if (sweep_point_feasible(table, point)) points.push_back(point);  // invalid points have no metrics
-  }
-  std::sort(points.begin(), points.end(),
-            [&](long a, long b) { return table.number(a, axis.path) < table.number(b, axis.path); });
-  for (long point : points) {
-    const double x = table.number(point, axis.path);
-    step.points.emplace_back(x, table.number(point, "step_time_s"));
-    samples.points.emplace_back(x, table.number(point, "samples_per_s"));
-  }
-  plot.series = {step, samples};
-  return plot;
 }
 
 class FinishedRlRun : public FinishedRun {
@@ -72,6 +41,8 @@ class FinishedRlRun : public FinishedRun {
     output.write("resolved.yaml", loaded_->resolved_yaml);
     if (loaded_->scenario.cluster.dataplane.ledger)
       output.write("trajectories.jsonl", ledger_jsonl(result_.ledger));
+    output.write("report.html", run_report_html(loaded_->scenario, result_.metrics, result_.timeline,
+                                                summary(), loaded_->resolved_yaml));
   }
   std::string summary() const override { return summary_table(loaded_->scenario, result_.metrics); }
   std::vector<std::string> sweep_row() const override {
@@ -107,6 +78,23 @@ class CheckedRlScenario : public CheckedScenario {
   std::shared_ptr<const LoadedScenario> loaded_;  // shared with the runs it simulates
 };
 
+/// The model and cards of the swept scenario (with the sweep's --set), for the plot's title.
+SweptSetup swept_setup(const SweepManifest& manifest) {
+  try {
+    LoadOptions options;
+    options.overrides = manifest.sets;
+    const LoadedScenario loaded = load_scenario(manifest.scenario, options);
+    SweptSetup setup{loaded.scenario.model.name, ""};
+    for (const auto& pool : loaded.scenario.cluster.pools) {
+      setup.cards += (setup.cards.empty() ? "" : " + ") + pool.name + " " + std::to_string(pool.gpus()) +
+                     "x" + pool.card.name;
+    }
+    return setup;
+  } catch (const std::exception&) {
+    return {manifest.scenario, "scenario no longer loads"};  // the table still plots
+  }
+}
+
 class RlKind : public ScenarioKind {
  public:
   using ScenarioKind::ScenarioKind;
@@ -126,7 +114,7 @@ class RlKind : public ScenarioKind {
     for (const char* c :
          {"step_time_s", "samples_per_s", "bubble_fraction", "usd_per_step", "usd_per_1m_tokens"})
       report.columns.emplace_back(c);
-    report.plot = rl_sweep_plot(table, manifest);
+    report.plot = rl_sweep_plot(table, manifest, swept_setup(manifest));
     return report;
   }
 };

@@ -9,22 +9,12 @@
 
 #include "models/review/phase_preference.h"
 #include "sim/platform/gpu_state.h"
+#include "tools/report/compare_ranking.h"
+#include "tools/report/state_colours.h"
 #include "tools/report/text_format.h"
 
 namespace rlsim {
 namespace {
-
-/// The chart's name for GPU time that no interval covers (not a timeline state).
-const std::string kUnrecorded = "unrecorded";
-
-double number(const nlohmann::json& j, std::initializer_list<const char*> path) {
-  const nlohmann::json* node = &j;
-  for (const char* key : path) {
-    if (!node->is_object() || !node->contains(key)) return 0.0;
-    node = &(*node)[key];
-  }
-  return node->is_number() ? node->get<double>() : 0.0;
-}
 
 std::string text(const nlohmann::json& j, std::initializer_list<const char*> path) {
   const nlohmann::json* node = &j;
@@ -35,51 +25,13 @@ std::string text(const nlohmann::json& j, std::initializer_list<const char*> pat
   return node->is_string() ? node->get<std::string>() : "";
 }
 
-/// Fill colour of a GPU state in the chart: busy phases cool, waits warm, switching amber.
-std::string colour(const std::string& name) {
-  static const std::map<GpuState, std::string> fixed_colours{
-      {GpuState::busy(Phase::rollout), "#2e7d32"},
-      {GpuState::busy(Phase::train), "#1565c0"},
-      {GpuState::busy(Phase::ref_logprob), "#64b5f6"},
-      {GpuState::busy(Phase::weight_sync), "#7e57c2"},
-      {GpuState::switching(), "#ffb300"},
-      {GpuState::wait(WaitCause::train_waits_rollout), "#c62828"},
-      {GpuState::wait(WaitCause::rollout_waits_weights), "#ef6c00"},
-      {GpuState::wait(WaitCause::rollout_waits_agents), "#f06292"},
-      {GpuState::wait(WaitCause::long_tail), "#e57373"},
-      {GpuState::down(), "#212121"}};
-  if (name == kUnrecorded) return "#e0e0e0";
-  const std::optional<GpuState> state = parse_gpu_state(name);
-  assert(state && "metrics.json names only states of the name table");
-  auto it = fixed_colours.find(*state);
-  if (it != fixed_colours.end()) return it->second;
-  return state->is(StateKind::wait) ? "#ad1457" : "#9e9e9e";
-}
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&')
-      out += "&amp;";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
-}
-
 /// GPU-seconds per step by state, plus "unrecorded" for GPU time no interval covers.
 std::map<std::string, double> gpu_seconds_per_step(const nlohmann::json& m) {
   std::map<std::string, double> states;
-  const double steps = std::max(1.0, number(m, {"steps"}));
+  const double steps = std::max(1.0, json_number(m, {"steps"}));
   double gpus = 0.0, recorded = 0.0;
   if (m.contains("pools")) {
-    for (const auto& [name, pool] : m["pools"].items()) gpus += number(pool, {"gpus"});
+    for (const auto& [name, pool] : m["pools"].items()) gpus += json_number(pool, {"gpus"});
   }
   if (m.contains("gpu_seconds_by_state")) {
     for (const auto& [state, seconds] : m["gpu_seconds_by_state"].items()) {
@@ -87,8 +39,8 @@ std::map<std::string, double> gpu_seconds_per_step(const nlohmann::json& m) {
       recorded += seconds.get<double>();
     }
   }
-  const double rest = gpus * number(m, {"sim_time_s"}) - recorded;
-  if (rest > 1e-6 * std::max(1.0, recorded)) states[kUnrecorded] = rest / steps;
+  const double rest = gpus * json_number(m, {"sim_time_s"}) - recorded;
+  if (rest > 1e-6 * std::max(1.0, recorded)) states[kUnrecordedState] = rest / steps;
   return states;
 }
 
@@ -112,63 +64,84 @@ std::vector<std::string> compare_causes(const std::vector<ComparedPolicy>& rows)
   return causes;
 }
 
-std::string compare_table(const std::string& scenario, const std::vector<ComparedPolicy>& rows) {
+std::string compare_table(const std::string& scenario, const std::vector<ComparedPolicy>& rows,
+                          const CompareObjective& objective) {
   const auto causes = compare_causes(rows);
-  std::string out = "rlsim compare: " + scenario + "\n";
-  out += padded("policy", 14) + padded("step s", 10) + padded("samples/s", 11) + padded("bubble", 8);
+  std::string out = "rlsim compare: " + scenario + " (ranked by " + objective.name + ")\n";
+  out += padded("#", 3) + padded("policy", 14) + padded("step s", 9) + padded("samples/s", 11) +
+         padded("bubble", 8);
   for (const auto& cause : causes) out += padded(cause, cause.size() + 1);
-  out += padded("USD/step", 10) + padded("USD/1M tok", 11) + "advice\n";
-  for (const auto& row : rows) {
-    if (row.metrics.is_null()) {
-      out += padded(row.policy, 14) + "skipped: " + row.skipped + "\n";
-      continue;
-    }
+  out += padded("stale", 7) + padded("TPOT ms", 9) + padded("USD/step", 10) + padded("USD/1M tok", 11) +
+         "advice\n";
+  const std::vector<size_t> order = rank_rows(rows, objective);
+  for (size_t r = 0; r < order.size(); ++r) {
+    const auto& row = rows[order[r]];
     const auto& m = row.metrics;
-    out += padded(row.policy, 14) + padded(fixed(number(m, {"step_time_s", "mean"}), 2), 10) +
-           padded(fixed(number(m, {"throughput", "samples_per_s"}), 3), 11) +
-           padded(fixed(100.0 * number(m, {"bubble", "fraction"}), 1) + "%", 8);
+    out += padded(std::to_string(r + 1), 3) + padded(row.policy, 14) +
+           padded(fixed(json_number(m, {"step_time_s", "steady_mean"}), 2), 9) +
+           padded(fixed(json_number(m, {"throughput", "samples_per_s"}), 3), 11) +
+           padded(fixed(100.0 * json_number(m, {"bubble", "fraction"}), 1) + "%", 8);
     for (const auto& cause : causes) {
-      out +=
-          padded(fixed(100.0 * number(m["bubble"]["by_cause"], {cause.c_str()}), 1) + "%", cause.size() + 1);
+      out += padded(fixed(100.0 * json_number(m["bubble"]["by_cause"], {cause.c_str()}), 1) + "%",
+                    cause.size() + 1);
     }
-    out += padded(fixed(number(m, {"cost", "usd_per_step"}), 2), 10) +
-           padded(fixed(number(m, {"cost", "usd_per_1m_tokens"}), 2), 11) +
+    out += padded(fixed(json_number(m, {"staleness", "mean_versions"}), 2), 7) +
+           padded(fixed(1e3 * json_number(m, {"inference", "tpot_s", "p50"}), 2), 9) +
+           padded(fixed(json_number(m, {"cost", "usd_per_step"}), 2), 10) +
+           padded(fixed(json_number(m, {"cost", "usd_per_1m_tokens"}), 2), 11) +
            text(m, {"advice", "recommendation"}) + "\n";
   }
   for (const auto& row : rows) {
-    if (!row.metrics.is_null())
-      out += "  " + row.policy + ": " + text(row.metrics, {"advice", "reason"}) + "\n";
+    if (row.metrics.is_null())
+      out += padded("-", 3) + padded(row.policy, 14) + "skipped: " + row.skipped + "\n";
+  }
+  out +=
+      "step s: steady-state mean (warm-up left out); stale: weight versions behind, mean per trained "
+      "token; TPOT: p50\n";
+  out += winner_line(rows, objective);
+  for (size_t i : order) {
+    out += "  " + rows[i].policy + ": " + text(rows[i].metrics, {"advice", "reason"}) + "\n    -> " +
+           measured_advice(rows, i, objective) + "\n";
   }
   return out;
 }
 
-std::string compare_csv(const std::vector<ComparedPolicy>& rows) {
+std::string compare_csv(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective) {
   const auto causes = compare_causes(rows);
-  std::string out = "policy,step_time_s,samples_per_s,bubble_fraction";
+  std::string out = "policy,rank,steady_step_time_s,samples_per_s,bubble_fraction";
   for (const auto& cause : causes) out += "," + cause;
-  out += ",usd_per_step,usd_per_1m_tokens,recommendation\n";
+  out += ",staleness_versions,tpot_p50_ms,usd_per_step,usd_per_1m_tokens,recommendation,best_measured\n";
   auto cell = [](double v) { return fixed(v, 6); };
-  for (const auto& row : rows) {
-    if (row.metrics.is_null()) continue;
-    const auto& m = row.metrics;
-    out += row.policy + "," + cell(number(m, {"step_time_s", "mean"})) + "," +
-           cell(number(m, {"throughput", "samples_per_s"})) + "," + cell(number(m, {"bubble", "fraction"}));
-    for (const auto& cause : causes) out += "," + cell(number(m["bubble"]["by_cause"], {cause.c_str()}));
-    out += "," + cell(number(m, {"cost", "usd_per_step"})) + "," +
-           cell(number(m, {"cost", "usd_per_1m_tokens"})) + "," + text(m, {"advice", "recommendation"}) +
-           "\n";
+  const std::vector<size_t> order = rank_rows(rows, objective);
+  for (size_t r = 0; r < order.size(); ++r) {
+    const auto& m = rows[order[r]].metrics;
+    out += rows[order[r]].policy + "," + std::to_string(r + 1) + "," +
+           cell(json_number(m, {"step_time_s", "steady_mean"})) + "," +
+           cell(json_number(m, {"throughput", "samples_per_s"})) + "," +
+           cell(json_number(m, {"bubble", "fraction"}));
+    for (const auto& cause : causes) out += "," + cell(json_number(m["bubble"]["by_cause"], {cause.c_str()}));
+    out += "," + cell(json_number(m, {"staleness", "mean_versions"})) + "," +
+           cell(1e3 * json_number(m, {"inference", "tpot_s", "p50"})) + "," +
+           cell(json_number(m, {"cost", "usd_per_step"})) + "," +
+           cell(json_number(m, {"cost", "usd_per_1m_tokens"})) + "," + text(m, {"advice", "recommendation"}) +
+           "," + rows[order[0]].policy + "\n";
   }
   return out;
 }
 
-std::string compare_svg(const std::string& scenario, const std::vector<ComparedPolicy>& rows) {
+std::string compare_svg(const std::string& scenario, const std::vector<ComparedPolicy>& rows,
+                        const CompareObjective& objective) {
   // Layout: a title, one horizontal bar per policy (label left, value right), a legend below.
-  constexpr double kLeft = 130, kBarWidth = 620, kBarHeight = 28, kGap = 14, kTop = 56;
+  constexpr double kLeft = 130, kBarWidth = 560, kBarHeight = 28, kGap = 14, kTop = 56;
   std::vector<std::pair<std::string, std::map<std::string, double>>> bars;
   std::vector<std::string> states;
   double widest = 0.0;
-  for (const auto& row : rows) {
-    if (row.metrics.is_null()) continue;
+  std::vector<std::string> figures;  // the objective's value, per bar
+  for (size_t i : rank_rows(rows, objective)) {
+    const ComparedPolicy& row = rows[i];
+    const double v = objective_value(objective, row.metrics);
+    figures.push_back(objective.name + " " + (std::abs(v) >= 1 ? fixed(v, 2) : fixed(v, 4)) + " " +
+                      objective.unit);
     auto per_step = gpu_seconds_per_step(row.metrics);
     double total = 0.0;
     for (const auto& [state, seconds] : per_step) {
@@ -197,7 +170,7 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
   const double legend_top = kTop + static_cast<double>(bars.size()) * (kBarHeight + kGap) + 24;
   const double legend_rows = std::ceil(static_cast<double>(states.size()) / 3.0);
   const double height = legend_top + legend_rows * 22 + 20;
-  const double width = kLeft + kBarWidth + 120;
+  const double width = kLeft + kBarWidth + 260;
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fixed(width, 0) + "\" height=\"" +
                     fixed(height, 0) + "\" viewBox=\"0 0 " + fixed(width, 0) + " " + fixed(height, 0) +
                     "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"13\">\n";
@@ -205,13 +178,15 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
   svg += "<text x=\"" + fixed(kLeft, 0) +
          "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">GPU time per RL step by state — " +
          xml_escape(scenario) + "</text>\n";
-  svg +=
-      "<text x=\"" + fixed(kLeft, 0) +
-      "\" y=\"42\" fill=\"#555\">GPU-seconds per step (bar length); hover a segment for its value</text>\n";
+  svg += "<text x=\"" + fixed(kLeft, 0) +
+         "\" y=\"42\" fill=\"#555\">GPU-seconds per step (bar length), best first by " +
+         xml_escape(objective.name) + "; hover a segment for its value</text>\n";
   double y = kTop;
-  for (const auto& [policy, per_step] : bars) {
+  for (size_t b = 0; b < bars.size(); ++b) {
+    const auto& [policy, per_step] = bars[b];
     svg += "<text x=\"" + fixed(kLeft - 8, 0) + "\" y=\"" + fixed(y + kBarHeight * 0.65, 1) +
-           "\" text-anchor=\"end\">" + xml_escape(policy) + "</text>\n";
+           "\" text-anchor=\"end\"" + (b == 0 ? " font-weight=\"bold\">" : ">") + xml_escape(policy) +
+           "</text>\n";
     double x = kLeft, total = 0.0;
     for (const auto& state : states) {
       auto it = per_step.find(state);
@@ -219,20 +194,21 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
       const double w = it->second / widest * kBarWidth;
       total += it->second;
       svg += "<rect x=\"" + fixed(x, 2) + "\" y=\"" + fixed(y, 1) + "\" width=\"" + fixed(w, 2) +
-             "\" height=\"" + fixed(kBarHeight, 0) + "\" fill=\"" + colour(state) + "\"><title>" +
+             "\" height=\"" + fixed(kBarHeight, 0) + "\" fill=\"" + state_colour(state) + "\"><title>" +
              xml_escape(policy + " " + state) + ": " + fixed(it->second, 1) +
              " GPU-s per step</title></rect>\n";
       x += w;
     }
     svg += "<text x=\"" + fixed(x + 6, 1) + "\" y=\"" + fixed(y + kBarHeight * 0.65, 1) +
-           "\" fill=\"#333\">" + fixed(total, 0) + " GPU-s</text>\n";
+           "\" fill=\"#333\">" + fixed(total, 0) + " GPU-s; " + xml_escape(figures[b]) +
+           (b == 0 ? " (winner)" : "") + "</text>\n";
     y += kBarHeight + kGap;
   }
   for (size_t i = 0; i < states.size(); ++i) {
     const double lx = kLeft + static_cast<double>(i % 3) * 220;
     const double ly = legend_top + static_cast<double>(i / 3) * 22;
     svg += "<rect x=\"" + fixed(lx, 0) + "\" y=\"" + fixed(ly - 11, 0) +
-           "\" width=\"14\" height=\"14\" fill=\"" + colour(states[i]) + "\"/><text x=\"" +
+           "\" width=\"14\" height=\"14\" fill=\"" + state_colour(states[i]) + "\"/><text x=\"" +
            fixed(lx + 20, 0) + "\" y=\"" + fixed(ly, 0) + "\">" + xml_escape(states[i]) + "</text>\n";
   }
   svg += "</svg>\n";

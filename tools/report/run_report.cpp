@@ -8,12 +8,13 @@
 #include "sim/scenario/memory_check.h"
 #include "tools/report/chrome_trace.h"
 #include "tools/report/verl_timing.h"
+#include "tools/report/text_format.h"
 
 namespace rlsim {
 namespace {
 
 nlohmann::json percentiles_json(const Percentiles& p) {
-  return {{"p50", p.p50}, {"p99", p.p99}, {"mean", p.mean}};
+  return {{"p50", p.p50}, {"p99", p.p99}, {"mean", p.mean}, {"max", p.max}, {"samples", p.samples}};
 }
 
 /// Per-GPU memory of the rollout instances and the training layout (sim/scenario/memory_check.h).
@@ -52,6 +53,24 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["steps"] = m.steps;
   j["sim_time_s"] = m.sim_time_s;
   j["step_time_s"] = percentiles_json(m.step_time_s);
+  j["step_time_s"]["steady_mean"] = m.steady_step_time_s;
+  j["step_time_s"]["steady_steps"] = m.steady_steps;
+  j["step_time_s"]["warmup_steps"] = m.warmup_steps;
+  nlohmann::json per_step = nlohmann::json::array();
+  for (const StepRecord& s : m.per_step) {
+    per_step.push_back({{"step", s.step},
+                        {"start_s", s.start_s},
+                        {"end_s", s.end_s},
+                        {"duration_s", s.end_s - s.start_s},
+                        {"rollout_s", s.rollout_s},
+                        {"train_s", s.train_s},
+                        {"weight_sync_s", s.weight_sync_s},
+                        {"switch_s", s.switch_s},
+                        {"samples", s.samples},
+                        {"generated_tokens", s.generated_tokens},
+                        {"staleness_versions", s.staleness}});
+  }
+  j["per_step"] = per_step;
   j["throughput"] = {{"samples_per_s", m.samples_per_s}, {"tokens_per_s", m.tokens_per_s}};
   nlohmann::json causes = nlohmann::json::object();
   for (WaitCause cause : enum_values<WaitCause>()) {
@@ -126,6 +145,36 @@ std::string ledger_jsonl(const std::vector<LedgerEntry>& ledger) {
   return out;
 }
 
+namespace {
+
+/// "p50 X / p99 Y" with p99 only when there are enough samples to tell it from the maximum.
+std::string distribution(const Percentiles& p) {
+  if (p.samples == 0) return "no samples";
+  std::string out = "p50 " + readable_duration(p.p50);
+  out += p.samples >= kSamplesForP99 ? " / p99 " + readable_duration(p.p99)
+                                     : " / max " + readable_duration(p.max);
+  return out + " (" + std::to_string(p.samples) + " calls)";
+}
+
+/// One line per step: its duration, phases, samples and staleness.
+std::string per_step_table(const RunMetrics& m) {
+  std::string out = "  " + padded("step", 6) + padded("time", 11) + padded("rollout", 11) +
+                    padded("train", 11) + padded("sync", 11) + padded("switch", 11) + padded("samples", 9) +
+                    "staleness\n";
+  for (size_t i = 0; i < m.per_step.size(); ++i) {
+    const StepRecord& s = m.per_step[i];
+    out += "  " + padded(std::to_string(s.step) + (static_cast<int>(i) < m.warmup_steps ? "*" : ""), 6) +
+           padded(readable_duration(s.end_s - s.start_s), 11) + padded(readable_duration(s.rollout_s), 11) +
+           padded(readable_duration(s.train_s), 11) + padded(readable_duration(s.weight_sync_s), 11) +
+           padded(readable_duration(s.switch_s), 11) + padded(std::to_string(s.samples), 9) +
+           fixed(s.staleness, 2) + " versions\n";
+  }
+  if (m.warmup_steps > 0) out += "  * warm-up: left out of the steady-state mean\n";
+  return out;
+}
+
+}  // namespace
+
 std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   std::string out;
   char line[256];
@@ -141,8 +190,14 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   out += "rlsim: " + scenario.name + " (policy " + m.policy + ", seed " + std::to_string(m.seed) +
          ", model " + scenario.model.name + ")\n";
   add("steps", std::to_string(m.steps));
-  add("simulated time", fmt("%.3f s", m.sim_time_s));
-  add("step time mean / p99", fmt("%.3f s", m.step_time_s.mean) + " / " + fmt("%.3f s", m.step_time_s.p99));
+  add("simulated time", readable_duration(m.sim_time_s));
+  add("step time, steady state",
+      readable_duration(m.steady_step_time_s) + " mean over " + std::to_string(m.steady_steps) + " step" +
+          (m.steady_steps == 1 ? "" : "s") +
+          (m.warmup_steps > 0 ? " (" + std::to_string(m.warmup_steps) + " warm-up step left out)"
+                              : std::string(" (no warm-up step left out)")));
+  add("step time, all steps",
+      readable_duration(m.step_time_s.mean) + " mean, " + readable_duration(m.step_time_s.max) + " max");
   add("throughput", fmt("%.2f samples/s", m.samples_per_s) + ", " + fmt("%.0f tokens/s", m.tokens_per_s));
   add("GPU utilisation", fmt("%.1f %%", 100.0 * m.gpu_utilization));
   add("bubble (GPU time waiting)", fmt("%.1f %%", 100.0 * m.bubble_fraction));
@@ -156,17 +211,18 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
                                       fmt("%.1f %% busy", 100.0 * pool.busy_fraction) + ", " +
                                       fmt("%.1f %% waiting", 100.0 * pool.wait_fraction));
   }
-  add("phases per step (mean)", fmt("rollout %.2f s", m.phase_mean_s.at("rollout")) +
-                                    fmt(", train %.2f s", m.phase_mean_s.at("train")) +
-                                    fmt(", sync %.2f s", m.phase_mean_s.at("weight_sync")) +
-                                    fmt(", switch %.2f s", m.phase_mean_s.at("switch")));
+  add("phases per step (mean)", "rollout " + readable_duration(m.phase_mean_s.at("rollout")) + ", train " +
+                                    readable_duration(m.phase_mean_s.at("train")) + ", sync " +
+                                    readable_duration(m.phase_mean_s.at("weight_sync")) + ", switch " +
+                                    readable_duration(m.phase_mean_s.at("switch")));
   std::string verl;
   for (const auto& [name, seconds] : verl_timing_s(scenario, m))
     verl += (verl.empty() ? "" : ", ") + name + fmt(" %.2f s", seconds);
   add("verl timing per step (mean)", verl);
+  add("staleness", fmt("%.2f weight versions (mean per trained token)", m.staleness_mean));
   add("agents waiting on LLM", fmt("%.1f %% of agent time", 100.0 * m.agent_waits_llm));
-  add("TTFT p50 / p99", fmt("%.1f ms", 1e3 * m.ttft_s.p50) + " / " + fmt("%.1f ms", 1e3 * m.ttft_s.p99));
-  add("TPOT p50 / p99", fmt("%.2f ms", 1e3 * m.tpot_s.p50) + " / " + fmt("%.2f ms", 1e3 * m.tpot_s.p99));
+  add("TTFT", distribution(m.ttft_s));
+  add("TPOT", distribution(m.tpot_s));
   add("cost",
       fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));
   if (m.faults.events > 0) {
@@ -176,9 +232,10 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
             fmt("%.0f GPU-s lost", m.faults.gpu_seconds_lost()) + ", " +
             std::to_string(m.faults.steps_delayed) + " steps delayed" +
             (m.faults.links_failed > 0 ? ", " + std::to_string(m.faults.links_failed) + " links down " +
-                                             fmt("%.0f s", m.faults.link_seconds_down)
+                                             readable_duration(m.faults.link_seconds_down)
                                        : std::string()));
   }
+  out += "per step:\n" + per_step_table(m);
   out += "advice: " + m.advice.recommendation + " - " + m.advice.reason + "\n";
   return out;
 }

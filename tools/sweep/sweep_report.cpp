@@ -5,6 +5,8 @@
 #include <cmath>
 #include <fstream>
 
+#include "tools/report/html_report.h"
+
 namespace rlsim {
 namespace {
 
@@ -116,6 +118,9 @@ SweepSummary summarize_sweep(const SweepTable& table, const SweepManifest& manif
 
 void write_sweep_outputs(const std::filesystem::path& dir, const SweepSummary& summary) {
   if (summary.svg) std::ofstream(dir / "sweep.svg", std::ios::binary) << *summary.svg;
+  std::vector<HtmlSection> sections{{"Points", html_pre(summary.text)}};
+  if (summary.svg) sections.emplace_back("Plot", *summary.svg);
+  std::ofstream(dir / "report.html", std::ios::binary) << html_page("rlsim sweep: " + dir.string(), sections);
   if (summary.pareto) write_sweep_csv(dir / "pareto.csv", *summary.pareto);
 }
 

@@ -41,10 +41,12 @@ class Launcher {
     const WorkloadSpec& w = ctx_.scenario.workload;
     const int per_step = w.trajectories_per_step();
     if (!rolling_) {
-      if (launched_ < per_step * w.steps && finished_ == launched_ &&
-          launched_ / per_step <= version + staleness_) {
-        launched_ += launch_step(ctx_, service_, launched_ / per_step);
-      }
+      auto allowed = [&]() {
+        return launched_ < per_step * w.steps && launched_ / per_step <= version + staleness_;
+      };
+      if (allowed() && finished_ == launched_) launched_ += launch_step(ctx_, service_, launched_ / per_step);
+      // The next step is allowed but waits for this one to drain: idle GPUs wait on that choice.
+      ctx_.monitor.launch_held(sg4::Engine::get_clock(), allowed() && finished_ < launched_);
       return;
     }
     while (launched_ < per_step * w.steps && launched_ - finished_ < per_step &&

@@ -36,6 +36,13 @@ class OverlapPolicy : public Policy {
     int version = 0;  // weights after training step k are version k + 1
     sg4::Mailbox* batches = sg4::Mailbox::by_name("rollout-batches");
     std::vector<double> launched(static_cast<size_t>(s.workload.steps), 0.0);
+    int collecting = -1;  // the step being collected
+    // The next step is allowed (staleness) but waits for this one to drain: idle GPUs wait on that.
+    auto note_held = [&]() {
+      const int next = collecting + 1;
+      ctx.monitor.launch_held(sg4::Engine::get_clock(), collecting >= 0 && next < s.workload.steps &&
+                                                            version >= next - lag_.max_staleness);
+    };
 
     sg4::ActorPtr rollout = sg4::Actor::create("rollout-loop", sg4::this_actor::get_host(), [&]() {
       for (int step = 0; step < s.workload.steps; ++step) {
@@ -45,7 +52,12 @@ class OverlapPolicy : public Policy {
         }
         service.set_step(step);
         launched[static_cast<size_t>(step)] = sg4::Engine::get_clock();
-        auto* batch = new TrainingBatch(collect(service, launch_step(ctx, service, step)));
+        const int count = launch_step(ctx, service, step);
+        collecting = step;
+        note_held();
+        auto* batch = new TrainingBatch(collect(service, count));
+        collecting = -1;
+        note_held();
         batches->put_init(batch, 0)->detach();
       }
     });
@@ -67,6 +79,7 @@ class OverlapPolicy : public Policy {
         std::unique_lock lock(*mutex);
         version = step + 1;
       }
+      note_held();
       published->notify_all();
 
       StepRecord record;

@@ -4,7 +4,9 @@
 //   colocated step = rollout + switch + train + switch
 // and the bubble fractions that follow. Rollout, train and sync are each derived from the cost
 // model's closed forms, not read back from the engine.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <map>
 #include <vector>
 
 #include "models/cost/cost_model_registry.h"
@@ -168,4 +170,32 @@ TEST_CASE("the advisor applies the 30 percent rule, and recommends overlap where
   CHECK_THAT(afd.reason, Catch::Contains("63%") && Catch::Contains("AFD"));
   CHECK(advise(0.2, "disaggregated", false).recommendation == "pipeline_overlap");
   CHECK(advise(0.01, "disaggregated", false).recommendation == "none");
+}
+
+TEST_CASE("the advisor never recommends a remedy the policy already applies") {
+  const std::map<WaitCause, double> causes{{WaitCause::long_tail, 0.25},
+                                           {WaitCause::train_waits_rollout, 0.1}};
+  // Labels applies label scheduling and overlap: above 30% it names the largest cause left.
+  const Advice labels = advise(0.41, "labels", true, causes);
+  CHECK(labels.recommendation == "reduce_long_tail");
+  CHECK_THAT(labels.reason,
+             Catch::Contains("already applies") && Catch::Contains("long_tail") && Catch::Contains("25%"));
+  CHECK(advise(0.2, "labels", true, causes).recommendation == "reduce_long_tail");
+  // Overlap and streaming overlap already: below 30% they are told what is left, above it labels.
+  for (const char* policy : {"overlap", "streaming"}) {
+    INFO(policy);
+    CHECK(advise(0.2, policy, true, causes).recommendation == "reduce_long_tail");
+    CHECK(advise(0.5, policy, true, causes).recommendation == "label_scheduling");
+    CHECK(advise(0.5, policy, false, causes).recommendation == "reduce_long_tail");
+  }
+  for (const auto& policy : {"colocated", "disaggregated", "overlap", "streaming", "labels"}) {
+    for (double wait : {0.01, 0.1, 0.29, 0.31, 0.6}) {
+      for (bool labels_apply : {true, false}) {
+        const std::vector<std::string> applied = remedies_applied(policy);
+        const std::string r = advise(wait, policy, labels_apply, causes).recommendation;
+        INFO(policy << " at " << wait << ": " << r);
+        CHECK(std::find(applied.begin(), applied.end(), r) == applied.end());
+      }
+    }
+  }
 }

@@ -18,6 +18,8 @@ struct PolicyRun {
   double usd_per_step = 0.0;
   double usd_per_1m_tokens = 0.0;
   double staleness = 0.0;
+  double no_work_launched = 0.0;      ///< bubble fraction of that cause
+  double rollout_waits_agents = 0.0;  ///< bubble fraction of that cause
   std::string advice;
   int gpus_failed = 0;
   int gpus_stopped = 0;
@@ -51,6 +53,9 @@ inline PolicyRun simulate_scenario(const std::string& file, const std::string& p
     out.set("usd_per_step", m.usd_per_step);
     out.set("usd_per_1m_tokens", m.usd_per_1m_tokens);
     out.set("staleness", m.staleness_mean);
+    auto cause = [&](WaitCause c) { return m.bubble_by_cause.count(c) ? m.bubble_by_cause.at(c) : 0.0; };
+    out.set("no_work_launched", cause(WaitCause::no_work_launched));
+    out.set("rollout_waits_agents", cause(WaitCause::rollout_waits_agents));
     out.set_text("advice", m.advice.recommendation);
     out.set("gpus_failed", m.faults.gpus_failed);
     out.set("gpus_stopped", m.faults.gpus_stopped);
@@ -67,6 +72,8 @@ inline PolicyRun simulate_scenario(const std::string& file, const std::string& p
   f.usd_per_step = figures.at("usd_per_step");
   f.usd_per_1m_tokens = figures.at("usd_per_1m_tokens");
   f.staleness = figures.at("staleness");
+  f.no_work_launched = figures.at("no_work_launched");
+  f.rollout_waits_agents = figures.at("rollout_waits_agents");
   f.advice = figures.text("advice");
   f.gpus_failed = static_cast<int>(figures.at("gpus_failed"));
   f.gpus_stopped = static_cast<int>(figures.at("gpus_stopped"));

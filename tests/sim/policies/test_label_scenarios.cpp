@@ -75,6 +75,27 @@ TEST_CASE("label-agentic: lending the training nodes to a tool-heavy rollout pay
   CHECK(labels.step_s == Approx(399.8).epsilon(0.05));
 }
 
+TEST_CASE(
+    "label-agentic launching whole steps: GPUs idle because no work is launched, not because of the "
+    "agents") {
+  const PolicyRun step = simulate_scenario("label-agentic.yaml", "labels", {"labels.launch=step"});
+  const PolicyRun rolling = simulate_scenario("label-agentic.yaml", "labels");
+  const PolicyRun overlap = simulate_scenario("label-agentic.yaml", "overlap");
+  INFO("step launches: no_work_launched " << step.no_work_launched << ", agents " << step.rollout_waits_agents
+                                          << "; rolling: " << rolling.no_work_launched << ", "
+                                          << rolling.rollout_waits_agents);
+  // Step launches hold back next-step work that the staleness bound allows: that wait is the
+  // policy's, and the largest share of the bubble.
+  CHECK(step.no_work_launched > step.rollout_waits_agents);
+  CHECK(step.no_work_launched > 0.2);
+  // overlap launches the same way; rolling launches hold nothing back.
+  CHECK(overlap.no_work_launched > 0.1);
+  CHECK(rolling.no_work_launched == 0.0);
+  // The labels run is not advised to adopt label scheduling, which it runs.
+  CHECK(step.advice != "label_scheduling");
+  CHECK(step.advice != "pipeline_overlap");
+}
+
 TEST_CASE("heterogeneous: the roofline says H800 trains and H20 decodes, costs per step compared") {
   LoadOptions options;
   options.data_dir = RLSIM_TEST_SOURCE_DIR;

@@ -77,6 +77,17 @@ TEST_CASE("resolved YAML holds every default and reloads to the same scenario") 
   CHECK(again.resolved_yaml == first.resolved_yaml);
 }
 
+TEST_CASE("resolved YAML leaves out the bounds of an uncapped distribution and keeps given ones") {
+  LoadedScenario loaded = test::load_inline("bounds", kMinimal);
+  CHECK(loaded.scenario.workload.output_tokens.max == 16384);
+  CHECK_THAT(loaded.resolved_yaml, Catch::Contains("max: 16384"));
+  CHECK_THAT(loaded.resolved_yaml, !Catch::Contains("max: 0\n") && !Catch::Contains("min: 0\n"));
+  LoadedScenario again = test::load_inline("resolved", loaded.resolved_yaml);
+  CHECK(again.scenario.workload.output_tokens.max == 16384);
+  CHECK(again.scenario.workload.prompt_tokens.max == 0.0);
+  CHECK(again.resolved_yaml == loaded.resolved_yaml);
+}
+
 TEST_CASE("errors name the line and column and what was expected") {
   InputError unknown = load_error(std::string(kMinimal) + "polcy: {name: disaggregated}\n");
   CHECK(unknown.where().line == 15);

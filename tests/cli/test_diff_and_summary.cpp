@@ -1,0 +1,71 @@
+// The run summary (per-step table, steady-state mean, readable units, percentiles only with enough
+// samples), metrics.json's per-step records, and `rlsim diff` between two run folders.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_support.h"
+#include "tools/report/text_format.h"
+
+using namespace rlsim::test;
+using nlohmann::json;
+
+TEST_CASE("durations print in the unit that reads best") {
+  CHECK(rlsim::readable_duration(0.00085) == "850 us");
+  CHECK(rlsim::readable_duration(0.0312) == "31.2 ms");
+  CHECK(rlsim::readable_duration(0.00534) == "5.34 ms");
+  CHECK(rlsim::readable_duration(48.7312) == "48.73 s");
+  CHECK(rlsim::readable_duration(744.0) == "12.4 min");
+  CHECK(rlsim::readable_duration(9379.3451) == "2.6 h");
+  CHECK(rlsim::readable_duration(0.0) == "0 s");
+}
+
+TEST_CASE("the summary has a per-step table and a steady-state mean without the warm-up step") {
+  const auto out = scratch_dir("summary") / "out";
+  CliResult r =
+      run_rlsim("run scenarios/quickstart.yaml --set workload.steps=3 --out '" + out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  INFO(r.out);
+  const json m = json::parse(slurp(out / "metrics.json"));
+  REQUIRE(m["per_step"].size() == 3);
+  double steady = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const json& s = m["per_step"][i];
+    CHECK(s["step"] == i);
+    CHECK(s["duration_s"].get<double>() == Approx(s["end_s"].get<double>() - s["start_s"].get<double>()));
+    if (i > 0) steady += s["duration_s"].get<double>() / 2.0;
+  }
+  CHECK(m["step_time_s"]["warmup_steps"] == 1);
+  CHECK(m["step_time_s"]["steady_steps"] == 2);
+  CHECK(m["step_time_s"]["steady_mean"].get<double>() == Approx(steady));
+  CHECK(m["step_time_s"]["samples"] == 3);
+  CHECK_THAT(r.out, Catch::Contains("per step:") && Catch::Contains("1 warm-up step left out") &&
+                        Catch::Contains("* warm-up"));
+  // Three steps are too few for a p99: the step line gives the max, TTFT/TPOT give their call count.
+  CHECK_THAT(r.out, Catch::Contains("step time, all steps") && Catch::Contains(" max"));
+  CHECK_THAT(r.out, Catch::Contains("calls)"));
+  CHECK_THAT(r.out, !Catch::Contains("step time mean / p99"));
+}
+
+TEST_CASE("diff prints the inputs and figures that changed between two runs") {
+  const auto dir = scratch_dir("diff");
+  REQUIRE(
+      run_rlsim("run scenarios/quickstart.yaml --set workload.steps=2 --out '" + (dir / "a").string() + "'")
+          .exit_code == 0);
+  REQUIRE(
+      run_rlsim("run scenarios/quickstart.yaml --set workload.steps=2 --set rollout.max_batch=32 --out '" +
+                (dir / "b").string() + "'")
+          .exit_code == 0);
+  CliResult same = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "a").string() + "'");
+  REQUIRE(same.exit_code == 0);
+  CHECK_THAT(same.out,
+             Catch::Contains("resolved.yaml identical") && Catch::Contains("metrics.json identical"));
+  CliResult changed = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "b").string() + "'");
+  REQUIRE(changed.exit_code == 0);
+  INFO(changed.out);
+  CHECK_THAT(changed.out, Catch::Contains("- ") && Catch::Contains("max_batch: 128") &&
+                              Catch::Contains("+ ") && Catch::Contains("max_batch: 32"));
+  CHECK_THAT(changed.out, Catch::Contains("step_time_s.mean") && Catch::Contains("%)"));
+  CliResult missing = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "none").string() + "'");
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.err, Catch::Contains("metrics.json"));
+}

@@ -1,0 +1,25 @@
+// The plot of an RL sweep: step time against the first numeric swept field (or the first field, as
+// categories), one series per combination of the other swept fields' values, the best feasible
+// point marked, points that do not fit memory (a `fits_memory` column, when the table has one)
+// greyed, and a title naming the model, the cards and what was swept.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "tools/report/svg_plot.h"
+#include "tools/sweep/sweep_csv.h"
+#include "tools/sweep/sweep_manifest.h"
+
+namespace rlsim {
+
+/// What the plot's title says the sweep ran: "Qwen3-8B, rollout 16×H20 + train 16×H800".
+struct SweptSetup {
+  std::string model;
+  std::string cards;
+};
+
+std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
+                                      const SweptSetup& setup);
+
+}  // namespace rlsim

@@ -1,0 +1,136 @@
+// Ranking compared policies by an objective and naming the winner and the best measured remedy.
+#include "tools/report/compare_ranking.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tools/report/text_format.h"
+
+namespace rlsim {
+namespace {
+
+std::string value_text(const CompareObjective& o, double v) {
+  return (std::abs(v) >= 100 ? fixed(v, 1) : std::abs(v) >= 1 ? fixed(v, 2) : fixed(v, 4)) + " " + o.unit;
+}
+
+/// How much better `a` is than `b` on the objective, as a fraction of `b` (positive: better).
+double gain(const CompareObjective& o, double a, double b) {
+  if (b == 0.0) return 0.0;
+  return o.lower_is_better ? (b - a) / b : (a - b) / b;
+}
+
+/// Margins below this are ties: the simulated figures are not that exact.
+constexpr double kTieMargin = 0.005;
+
+std::string percent(double fraction) { return fixed(100.0 * fraction, 1) + "%"; }
+
+/// The policy that applies an advisor recommendation, when there is one.
+std::string policy_applying(const std::string& recommendation) {
+  if (recommendation == "label_scheduling") return "labels";
+  if (recommendation == "pipeline_overlap") return "overlap";
+  return "";
+}
+
+std::string recommendation_of(const nlohmann::json& m) {
+  return m.contains("advice") && m["advice"].contains("recommendation")
+             ? m["advice"]["recommendation"].get<std::string>()
+             : "";
+}
+
+}  // namespace
+
+double json_number(const nlohmann::json& j, const std::vector<std::string>& path) {
+  const nlohmann::json* node = &j;
+  for (const auto& key : path) {
+    if (!node->is_object() || !node->contains(key)) return 0.0;
+    node = &(*node)[key];
+  }
+  return node->is_number() ? node->get<double>() : 0.0;
+}
+
+const std::vector<CompareObjective>& compare_objectives() {
+  static const std::vector<CompareObjective> objectives{
+      {"step_time_s", {"step_time_s", "steady_mean"}, true, "s", "steady-state step time (warm-up left out)"},
+      {"samples_per_s", {"throughput", "samples_per_s"}, false, "samples/s", "trained samples per second"},
+      {"tokens_per_s", {"throughput", "tokens_per_s"}, false, "tokens/s", "generated tokens per second"},
+      {"usd_per_step", {"cost", "usd_per_step"}, true, "USD", "GPU cost of one step"},
+      {"usd_per_1m_tokens", {"cost", "usd_per_1m_tokens"}, true, "USD", "GPU cost per 1M generated tokens"},
+      {"bubble_fraction", {"bubble", "fraction"}, true, "", "share of GPU time waiting"}};
+  return objectives;
+}
+
+std::optional<CompareObjective> find_compare_objective(const std::string& name) {
+  for (const auto& o : compare_objectives()) {
+    if (o.name == name) return o;
+  }
+  return std::nullopt;
+}
+
+double objective_value(const CompareObjective& objective, const nlohmann::json& metrics) {
+  return json_number(metrics, objective.path);
+}
+
+std::vector<size_t> rank_rows(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i].metrics.is_null()) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const double va = objective_value(objective, rows[a].metrics);
+    const double vb = objective_value(objective, rows[b].metrics);
+    return objective.lower_is_better ? va < vb : va > vb;
+  });
+  return order;
+}
+
+std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective) {
+  const std::vector<size_t> order = rank_rows(rows, objective);
+  if (order.empty()) return "no policy could run this scenario\n";
+  const nlohmann::json& best = rows[order[0]].metrics;
+  const double value = objective_value(objective, best);
+  std::string out = "winner by " + objective.name + " (" + objective.meaning + ", " +
+                    (objective.lower_is_better ? "lower" : "higher") +
+                    " is better): " + rows[order[0]].policy + " at " + value_text(objective, value);
+  if (order.size() == 1) return out + " (the only policy measured)\n";
+  const nlohmann::json& second = rows[order[1]].metrics;
+  const double runner_up = objective_value(objective, second);
+  const double margin = gain(objective, value, runner_up);
+  out += ", " + percent(margin) + " better than the runner-up " + rows[order[1]].policy + " (" +
+         value_text(objective, runner_up) + ")" +
+         (margin < kTieMargin ? ": a tie within 0.5%, so let the price paid decide" : "") + "\n";
+  const double staleness = json_number(best, {"staleness", "mean_versions"});
+  const double staleness_second = json_number(second, {"staleness", "mean_versions"});
+  const double tpot_ms = 1e3 * json_number(best, {"inference", "tpot_s", "p50"});
+  const double tpot_second_ms = 1e3 * json_number(second, {"inference", "tpot_s", "p50"});
+  out += "  price paid: staleness " + fixed(staleness, 2) + " weight versions (runner-up " +
+         fixed(staleness_second, 2) + "), TPOT p50 " + fixed(tpot_ms, 2) + " ms (" +
+         (tpot_ms >= tpot_second_ms ? "+" : "") + fixed(tpot_ms - tpot_second_ms, 2) + " ms";
+  if (tpot_second_ms > 0)
+    out += ", " + (tpot_ms >= tpot_second_ms ? std::string("+") : std::string()) +
+           percent(tpot_ms / tpot_second_ms - 1.0);
+  out += " against the runner-up)\n";
+  return out;
+}
+
+std::string measured_advice(const std::vector<ComparedPolicy>& rows, size_t row,
+                            const CompareObjective& objective) {
+  const nlohmann::json& m = rows[row].metrics;
+  const double own = objective_value(objective, m);
+  const std::string recommendation = recommendation_of(m);
+  std::string out = "advisor: " + recommendation;
+  const std::string remedy = policy_applying(recommendation);
+  for (size_t i = 0; i < rows.size() && !remedy.empty(); ++i) {
+    if (rows[i].policy != remedy || rows[i].metrics.is_null()) continue;
+    const double g = gain(objective, objective_value(objective, rows[i].metrics), own);
+    out += "; measured " + remedy + ": " + percent(std::abs(g)) + (g >= 0 ? " better" : " worse");
+  }
+  const std::vector<size_t> order = rank_rows(rows, objective);
+  if (!order.empty() && order[0] == row) return out + "; best measured";
+  if (!order.empty()) {
+    const double g = gain(objective, objective_value(objective, rows[order[0]].metrics), own);
+    out += "; best measured: " + rows[order[0]].policy + ", " + percent(g) + " better";
+  }
+  return out;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,44 @@
+// Which policy of a comparison wins, and why: the rows ranked by a declared objective (steady-state
+// step time by default), the winner with its margin over the runner-up and the price it pays
+// (staleness in weight versions, TPOT), and per row the best measured alternative, checked against
+// what the advisor recommends.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/report/compare_report.h"
+
+namespace rlsim {
+
+/// A figure of metrics.json that a comparison can be ranked by.
+struct CompareObjective {
+  std::string name;               ///< the --objective value and the CSV column
+  std::vector<std::string> path;  ///< where metrics.json holds it
+  bool lower_is_better = true;
+  std::string unit;  ///< shown after the value
+  std::string meaning;
+};
+
+/// The number at `path` in a metrics.json, or 0 when it is absent or not a number.
+double json_number(const nlohmann::json& j, const std::vector<std::string>& path);
+
+/// Every objective, the default (steady-state step time) first.
+const std::vector<CompareObjective>& compare_objectives();
+/// The objective named `name`, or nothing.
+std::optional<CompareObjective> find_compare_objective(const std::string& name);
+/// The objective's value in one run's metrics.json.
+double objective_value(const CompareObjective& objective, const nlohmann::json& metrics);
+
+/// Indices of the measured rows (skipped ones left out), best first; ties keep the input order.
+std::vector<size_t> rank_rows(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective);
+/// "winner by …: P …, X% better than the runner-up Q …; price paid: staleness …, TPOT …" or, with
+/// one measured row, what it measured.
+std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective);
+/// For one row: the advisor's recommendation, whether the comparison measured the policy that
+/// applies it and how it did, and the best measured policy when it is another.
+std::string measured_advice(const std::vector<ComparedPolicy>& rows, size_t row,
+                            const CompareObjective& objective);
+
+}  // namespace rlsim

@@ -1,0 +1,32 @@
+// report.html: one self-contained page (inline SVG and CSS, no script, no network) per run,
+// comparison and sweep. A run's page has its summary, a Gantt timeline per pool (GPU states
+// coloured by phase and wait cause, step boundaries marked), the bubble by cause, utilisation per
+// pool, TTFT and TPOT histograms, cost, advice and the resolved inputs.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/engine/metrics.h"
+#include "sim/platform/timeline.h"
+#include "sim/scenario/scenario.h"
+
+namespace rlsim {
+
+/// A page section: its heading and its HTML body.
+using HtmlSection = std::pair<std::string, std::string>;
+
+/// A whole page: `title`, then the sections in order.
+std::string html_page(const std::string& title, const std::vector<HtmlSection>& sections);
+/// `text` as a preformatted block (escaped).
+std::string html_pre(const std::string& text);
+
+/// The GPU tracks' states over time, one row per GPU grouped by pool, as SVG.
+std::string timeline_svg(const Timeline& timeline);
+
+/// A run's page. `summary` is what `rlsim run` prints; `resolved_yaml` the inputs.
+std::string run_report_html(const Scenario& scenario, const RunMetrics& metrics, const Timeline& timeline,
+                            const std::string& summary, const std::string& resolved_yaml);
+
+}  // namespace rlsim

@@ -1,0 +1,96 @@
+// Comparing two runs' metrics.json and resolved.yaml.
+#include "tools/report/run_diff.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "tools/report/text_format.h"
+
+namespace rlsim {
+namespace {
+
+void flatten(const nlohmann::json& j, const std::string& path, std::map<std::string, nlohmann::json>& out) {
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) flatten(value, path.empty() ? key : path + "." + key, out);
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) flatten(j[i], path + "." + std::to_string(i), out);
+  } else {
+    out[path] = j;
+  }
+}
+
+std::string shown(const nlohmann::json& v) {
+  if (v.is_null()) return "(absent)";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_float()) return formatted("%.6g", v.get<double>());
+  return v.dump();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+std::vector<FigureChange> diff_metrics(const nlohmann::json& a, const nlohmann::json& b) {
+  std::map<std::string, nlohmann::json> fa, fb;
+  flatten(a, "", fa);
+  flatten(b, "", fb);
+  std::set<std::string> paths;
+  for (const auto& [path, v] : fa) paths.insert(path);
+  for (const auto& [path, v] : fb) paths.insert(path);
+  std::vector<FigureChange> changes;
+  for (const auto& path : paths) {
+    const nlohmann::json va = fa.count(path) ? fa[path] : nlohmann::json();
+    const nlohmann::json vb = fb.count(path) ? fb[path] : nlohmann::json();
+    FigureChange c{path, shown(va), shown(vb), 0.0};
+    if (va.is_number() && vb.is_number()) {
+      const double x = va.get<double>(), y = vb.get<double>();
+      if (std::abs(y - x) <= 1e-12 * std::max(std::abs(x), std::abs(y))) continue;
+      c.relative = x != 0.0 ? (y - x) / std::abs(x) : 0.0;
+    } else if (va == vb) {
+      continue;
+    }
+    changes.push_back(c);
+  }
+  return changes;
+}
+
+std::vector<std::string> diff_lines(const std::string& a, const std::string& b) {
+  const std::vector<std::string> la = lines_of(a), lb = lines_of(b);
+  const std::multiset<std::string> sa(la.begin(), la.end()), sb(lb.begin(), lb.end());
+  std::vector<std::string> out;
+  for (const auto& line : la) {
+    if (!sb.count(line)) out.push_back("- " + line);
+  }
+  for (const auto& line : lb) {
+    if (!sa.count(line)) out.push_back("+ " + line);
+  }
+  return out;
+}
+
+std::string diff_report(const std::string& name_a, const std::string& name_b,
+                        const std::vector<std::string>& inputs, const std::vector<FigureChange>& figures) {
+  std::string out = "rlsim diff: " + name_a + " -> " + name_b + "\n";
+  out += inputs.empty() ? "inputs: resolved.yaml identical\n"
+                        : "inputs (resolved.yaml, - " + name_a + ", + " + name_b + "):\n";
+  for (const auto& line : inputs) out += "  " + line + "\n";
+  if (figures.empty()) return out + "figures: metrics.json identical\n";
+  out += "figures (" + std::to_string(figures.size()) + " changed):\n";
+  size_t width = 0;
+  for (const auto& c : figures) width = std::max(width, c.path.size());
+  for (const auto& c : figures) {
+    out += "  " + padded(c.path, width + 1) + c.before + " -> " + c.after;
+    if (c.relative != 0.0) out += formatted(" (%+.1f%%)", 100.0 * c.relative);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace rlsim
