@@ -2,12 +2,14 @@
 // validation manifest (scenarios/validation/cases.yaml: published measurements and the scenarios
 // that mirror their setups), each in a process of its own, reads the case's metric from its
 // metrics.json and judges it against the published figure. Prints the table and writes
-// DIR/validation.csv plus each case's run outputs in DIR/<case>/. A case needing a scenario kind this
+// DIR/validation.csv plus each run's outputs in DIR/<case>/ (cases with the same scenario and
+// overrides share one run, filed under the first of them). A case needing a scenario kind this
 // build lacks is skipped (named); a known gap is reported loudly but does not fail the run.
 // Exit 0 when no case fails, 3 when one leaves its tolerance, 2 on bad input.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "sim/process/child_pool.h"
@@ -51,7 +53,8 @@ class ValidationCommand : public Command {
     sub->footer(
         "Each case names a published figure (source, setup, assumptions), the scenario mirroring it,\n"
         "the metrics.json path compared and a relative tolerance. Writes DIR/validation.csv (case,\n"
-        "source, metric, measured, simulated, error, tolerance, pass) and DIR/<case>/{metrics.json,…}.\n"
+        "source, metric, measured, simulated, error, tolerance, pass) and DIR/<case>/{metrics.json,…}\n"
+        "(cases with the same scenario and overrides share one run, filed under the first of them).\n"
         "Verdicts: pass; fail (exit 3); known gap (outside tolerance, marked in the manifest, listed\n"
         "but not failing); skipped (the case needs a scenario kind this build does not register).\n\n"
         "Examples:\n"
@@ -64,16 +67,24 @@ class ValidationCommand : public Command {
     const ValidationManifest manifest = read_validation_manifest(cases_);
     const std::vector<ValidationCase> cases = selected(manifest);
     std::vector<ValidationRow> rows;
-    std::vector<long> jobs;
+    std::vector<long> jobs;                      // the cases whose scenarios are simulated
+    std::vector<long> run_of(cases.size(), -1);  // per case, the job whose metrics it reads
+    std::map<std::string, long> runs;            // cases with one scenario and overrides share a run
     // Every runnable case is loaded and checked before anything is simulated or written.
     for (const auto& c : cases) {
+      const auto index = static_cast<long>(rows.size());
       if (!c.requires_kind.empty() && !ScenarioKindRegistry::instance().find(c.requires_kind)) {
         rows.push_back(skipped_case(c, "skipped: needs kind " + c.requires_kind));
         continue;
       }
-      scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
-      jobs.push_back(static_cast<long>(rows.size()));
       rows.push_back(skipped_case(c, "not run"));
+      std::string key = c.scenario;
+      for (const auto& set : c.sets) key += "\n" + set;
+      const auto [run, fresh] = runs.emplace(key, index);
+      run_of[static_cast<size_t>(index)] = run->second;
+      if (!fresh) continue;
+      scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
+      jobs.push_back(index);
     }
 
     const fs::path out(out_);
@@ -98,13 +109,15 @@ class ValidationCommand : public Command {
       throw std::runtime_error("case '" + rows[static_cast<size_t>(failure.job)].spec.name +
                                "' failed: " + failure.text);
     }
-    for (long job : jobs) {
-      const auto i = static_cast<size_t>(job);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (run_of[i] < 0) continue;
+      const auto run = static_cast<size_t>(run_of[i]);
       const ValidationCase spec = rows[i].spec;
-      const std::optional<double> simulated = metric_at(metrics[i], spec.metric);
+      const std::optional<double> simulated = metric_at(metrics[run], spec.metric);
       if (!simulated) {
         throw InputError(spec.metric_where, "case '" + spec.name + "': no number at '" + spec.metric +
-                                                "' in its metrics.json (" + (out / spec.name).string() +
+                                                "' in its metrics.json (" +
+                                                (out / rows[run].spec.name).string() +
                                                 "/metrics.json lists what there is)");
       }
       rows[i] = judge_case(spec, *simulated);

@@ -1,6 +1,8 @@
 // validation.csv and the printed validation table.
 #include "tools/validation/validation_report.h"
 
+#include <algorithm>
+
 #include "tools/report/text_format.h"
 #include "tools/sweep/sweep_csv.h"
 
