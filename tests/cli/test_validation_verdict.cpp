@@ -52,19 +52,19 @@ TEST_CASE("verdicts: within tolerance passes, outside fails unless marked a know
   const ValidationRow closed = judge_case(a_case(100, 0.15, "roofline too optimistic"), 105);
   CHECK(closed.verdict == Verdict::pass);
   CHECK_THAT(closed.note, Catch::Contains("known gap closed"));
-  CHECK(skipped_case(a_case(100, 0.15), "skipped: needs kind serve").verdict == Verdict::skipped);
+  CHECK(skipped_case(a_case(100, 0.15), "needs kind serve").verdict == Verdict::skipped);
 }
 
 TEST_CASE("only a failed case fails the run; known gaps and skipped cases are listed by name") {
   std::vector<ValidationRow> rows = {judge_case(a_case(100, 0.2), 101),
                                      judge_case(a_case(100, 0.2, "known cause"), 160),
-                                     skipped_case(a_case(100, 0.2), "skipped: needs kind serve")};
+                                     skipped_case(a_case(100, 0.2), "needs kind serve")};
   CHECK(validation_passed(rows));
   const std::string table = validation_table("cases.yaml", rows);
   CHECK_THAT(table, Catch::Contains("3 cases: 1 pass, 0 fail, 1 known gap, 1 skipped"));
   CHECK_THAT(table, Catch::Contains("known gap, not yet within tolerance: case-a") &&
                         Catch::Contains("known cause"));
-  CHECK_THAT(table, Catch::Contains("skipped: case-a: skipped: needs kind serve"));
+  CHECK_THAT(table, Catch::Contains("skipped: needs kind serve: case-a"));
   rows.push_back(judge_case(a_case(100, 0.2), 70));
   CHECK_FALSE(validation_passed(rows));
   CHECK_THAT(validation_table("cases.yaml", rows), Catch::Contains("FAIL: case-a"));
@@ -72,7 +72,7 @@ TEST_CASE("only a failed case fails the run; known gaps and skipped cases are li
 
 TEST_CASE("validation.csv has the documented columns, one row per case, quoted where needed") {
   const std::vector<ValidationRow> rows = {judge_case(a_case(100, 0.2), 110),
-                                           skipped_case(a_case(50, 0.1), "skipped: needs kind serve")};
+                                           skipped_case(a_case(50, 0.1), "needs kind serve")};
   const std::string csv = validation_csv(rows);
   std::stringstream lines(csv);
   std::string header, first, second, extra;

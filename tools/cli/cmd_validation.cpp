@@ -74,7 +74,7 @@ class ValidationCommand : public Command {
     for (const auto& c : cases) {
       const auto index = static_cast<long>(rows.size());
       if (!c.requires_kind.empty() && !ScenarioKindRegistry::instance().find(c.requires_kind)) {
-        rows.push_back(skipped_case(c, "skipped: needs kind " + c.requires_kind));
+        rows.push_back(skipped_case(c, "needs kind " + c.requires_kind));
         continue;
       }
       rows.push_back(skipped_case(c, "not run"));

@@ -56,8 +56,8 @@ std::string validation_table(const std::string& manifest, const std::vector<Vali
   for (const auto& row : rows) {
     const bool ran = row.simulated.has_value();
     out += "  " + padded(row.spec.name, name_width + 1) + padded(row.spec.metric, metric_width + 1) +
-           padded(formatted("%.4g", row.spec.published), 12) +
-           padded(ran ? formatted("%.4g", *row.simulated) : "-", 12) +
+           padded(formatted("%.6g", row.spec.published), 12) +
+           padded(ran ? formatted("%.5g", *row.simulated) : "-", 12) +
            padded(ran ? percent(row.error) : "-", 9) +
            padded(formatted("%.0f%%", 100.0 * row.spec.tolerance), 6) + verdict_text(row) + "\n";
   }
@@ -75,7 +75,7 @@ std::string validation_table(const std::string& manifest, const std::vector<Vali
     } else if (row.verdict == Verdict::fail) {
       out += "FAIL: " + row.spec.name + ": simulated " + figures + "\n";
     } else if (row.verdict == Verdict::skipped) {
-      out += "skipped: " + row.spec.name + ": " + row.note + "\n";
+      out += "skipped: " + row.note + ": " + row.spec.name + "\n";
     } else if (!row.note.empty()) {
       out += row.note + ": " + row.spec.name + ": simulated " + figures + "\n";
     }
