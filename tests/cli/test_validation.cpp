@@ -1,0 +1,99 @@
+// `rlsim validation` end to end on a one-case manifest over the bundled afd-step3 scenario: a case
+// outside its tolerance fails the run (exit 3), the same case with the simulated figure published
+// passes, marked as a known gap it is listed but does not fail; a case needing an unregistered kind
+// is skipped by name; a bad manifest or --only name is bad input (exit 2) with nothing written.
+// The bundled cases themselves run as their own CTest (tests/CMakeLists.txt).
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "tests/cli/cli_support.h"
+#include "tools/sweep/sweep_csv.h"
+
+using namespace rlsim;
+using rlsim::test::run_rlsim;
+using rlsim::test::scratch_dir;
+using rlsim::test::slurp;
+
+namespace {
+
+/// A manifest with one case on the bundled afd-step3 scenario, publishing `published` tokens/s.
+std::string step3_manifest(const std::string& name, const std::string& published,
+                           const std::string& extra = "") {
+  const auto dir = scratch_dir("validation-" + name);
+  std::ofstream(dir / "cases.yaml") << "cases:\n"
+                                       "  - name: step3-h20\n"
+                                       "    scenario: "
+                                    << RLSIM_TEST_SOURCE_DIR
+                                    << "/scenarios/afd-step3.yaml\n"
+                                       "    set: {afd.batch: 1024}\n"
+                                       "    metric: throughput.tokens_per_s_per_gpu\n"
+                                       "    published: "
+                                    << published
+                                    << "\n"
+                                       "    unit: tokens/s per GPU\n"
+                                       "    source: a test\n"
+                                       "    setup: afd-step3 at batch 1024\n"
+                                       "    assumptions: []\n"
+                                       "    tolerance: 0.01\n"
+                                       "    role: judge\n"
+                                    << extra;
+  return (dir / "cases.yaml").string();
+}
+
+std::vector<std::string> csv_row(const std::string& csv, size_t index) {
+  std::stringstream lines(csv);
+  std::string line;
+  for (size_t i = 0; i <= index; ++i) std::getline(lines, line);
+  return csv_cells(line);
+}
+
+}  // namespace
+
+TEST_CASE("a case outside its tolerance fails the run; published at the simulated figure, it passes") {
+  const auto out = scratch_dir("validation-judged") / "out";
+  const auto failing =
+      run_rlsim("validation --cases '" + step3_manifest("fail", "100") + "' --out '" + out.string() + "'");
+  INFO(failing.out << failing.err);
+  CHECK(failing.exit_code == 3);
+  CHECK_THAT(failing.out, Catch::Contains("FAIL: step3-h20"));
+  const auto row = csv_row(slurp(out / "validation.csv"), 1);
+  REQUIRE(row.size() == 8);
+  CHECK(row[7] == "fail");
+  const std::string simulated = row[4];
+  CHECK(std::stod(simulated) > 100);
+
+  const auto passing = run_rlsim("validation --cases '" + step3_manifest("pass", simulated) + "' --out '" +
+                                 out.string() + "'");
+  CHECK(passing.exit_code == 0);
+  CHECK(csv_row(slurp(out / "validation.csv"), 1)[7] == "pass");
+
+  const auto gap =
+      run_rlsim("validation --cases '" + step3_manifest("gap", "100", "    known_gap: a test gap\n") +
+                "' --out '" + out.string() + "'");
+  CHECK(gap.exit_code == 0);
+  CHECK_THAT(gap.out, Catch::Contains("known gap, not yet within tolerance: step3-h20") &&
+                          Catch::Contains("a test gap"));
+}
+
+TEST_CASE("a case needing an unregistered scenario kind is skipped by name, not run") {
+  const auto out = scratch_dir("validation-skip") / "out";
+  const auto result =
+      run_rlsim("validation --cases '" + step3_manifest("skip", "100", "    requires: no-such-kind\n") +
+                "' --out '" + out.string() + "'");
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("skipped: needs kind no-such-kind: step3-h20"));
+  CHECK_FALSE(std::filesystem::exists(out / "step3-h20"));
+}
+
+TEST_CASE("a bad manifest or --only name is bad input, and nothing is written") {
+  const auto out = scratch_dir("validation-bad") / "out";
+  const std::string manifest = step3_manifest("bad", "100", "    role_typo: judge\n");
+  const auto bad = run_rlsim("validation --cases '" + manifest + "' --out '" + out.string() + "'");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains(manifest + ":13:") && Catch::Contains("role_typo"));
+  const auto only = run_rlsim("validation --cases '" + step3_manifest("only", "100") +
+                              "' --only nope --out '" + out.string() + "'");
+  CHECK(only.exit_code == 2);
+  CHECK_THAT(only.err, Catch::Contains("no case named 'nope'") && Catch::Contains("step3-h20"));
+  CHECK_FALSE(std::filesystem::exists(out));
+}

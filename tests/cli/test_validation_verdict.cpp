@@ -1,0 +1,89 @@
+// Judging validation cases in process: the metric read by its dotted path, the signed relative
+// error, each verdict (pass, fail, known gap, a known gap that has closed, skipped), the CSV's
+// columns and quoting, and which verdicts fail a run.
+#include <catch2/catch.hpp>
+
+#include "tools/sweep/sweep_csv.h"
+#include "tools/validation/validation_report.h"
+
+using namespace rlsim;
+
+namespace {
+
+ValidationCase a_case(double published, double tolerance, const std::string& known_gap = "") {
+  ValidationCase c;
+  c.name = "case-a";
+  c.metric = "serving.tpot_ms.p50";
+  c.published = published;
+  c.unit = "ms";
+  c.source = "Paper, Table 2, with a comma";
+  c.tolerance = tolerance;
+  c.known_gap = known_gap;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a metric is found by its dotted path in metrics.json, and only a number counts") {
+  const auto metrics = nlohmann::json::parse(
+      R"({"serving": {"tpot_ms": {"p50": 31.5, "n": 7}}, "kind": "serve", "step_time_s": {"mean": 2}})");
+  CHECK(metric_at(metrics, "serving.tpot_ms.p50") == Approx(31.5));
+  CHECK(metric_at(metrics, "step_time_s.mean") == Approx(2.0));
+  CHECK_FALSE(metric_at(metrics, "serving.tpot_ms.p99"));
+  CHECK_FALSE(metric_at(metrics, "serving.tpot_ms"));  // an object, not a number
+  CHECK_FALSE(metric_at(metrics, "kind"));             // a string
+  CHECK_FALSE(metric_at(metrics, "kind.deeper"));
+}
+
+TEST_CASE("the relative error is signed: above the published figure is positive") {
+  CHECK(relative_error(110, 100) == Approx(0.10));
+  CHECK(relative_error(80, 100) == Approx(-0.20));
+  CHECK(relative_error(5938, 4039) == Approx(0.4702).epsilon(1e-3));
+}
+
+TEST_CASE("verdicts: within tolerance passes, outside fails unless marked a known gap") {
+  CHECK(judge_case(a_case(100, 0.15), 114.9).verdict == Verdict::pass);
+  CHECK(judge_case(a_case(100, 0.15), 85.1).verdict == Verdict::pass);
+  CHECK(judge_case(a_case(100, 0.15), 115.1).verdict == Verdict::fail);
+  CHECK(judge_case(a_case(100, 0.15), 84.9).verdict == Verdict::fail);
+  const ValidationRow gap = judge_case(a_case(100, 0.15, "roofline too optimistic"), 150);
+  CHECK(gap.verdict == Verdict::known_gap);
+  CHECK(gap.error == Approx(0.5));
+  const ValidationRow closed = judge_case(a_case(100, 0.15, "roofline too optimistic"), 105);
+  CHECK(closed.verdict == Verdict::pass);
+  CHECK_THAT(closed.note, Catch::Contains("known gap closed"));
+  CHECK(skipped_case(a_case(100, 0.15), "needs kind serve").verdict == Verdict::skipped);
+}
+
+TEST_CASE("only a failed case fails the run; known gaps and skipped cases are listed by name") {
+  std::vector<ValidationRow> rows = {judge_case(a_case(100, 0.2), 101),
+                                     judge_case(a_case(100, 0.2, "known cause"), 160),
+                                     skipped_case(a_case(100, 0.2), "needs kind serve")};
+  CHECK(validation_passed(rows));
+  const std::string table = validation_table("cases.yaml", rows);
+  CHECK_THAT(table, Catch::Contains("3 cases: 1 pass, 0 fail, 1 known gap, 1 skipped"));
+  CHECK_THAT(table, Catch::Contains("known gap, not yet within tolerance: case-a") &&
+                        Catch::Contains("known cause"));
+  CHECK_THAT(table, Catch::Contains("skipped: needs kind serve: case-a"));
+  rows.push_back(judge_case(a_case(100, 0.2), 70));
+  CHECK_FALSE(validation_passed(rows));
+  CHECK_THAT(validation_table("cases.yaml", rows), Catch::Contains("FAIL: case-a"));
+}
+
+TEST_CASE("validation.csv has the documented columns, one row per case, quoted where needed") {
+  const std::vector<ValidationRow> rows = {judge_case(a_case(100, 0.2), 110),
+                                           skipped_case(a_case(50, 0.1), "needs kind serve")};
+  const std::string csv = validation_csv(rows);
+  std::stringstream lines(csv);
+  std::string header, first, second, extra;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  std::getline(lines, second);
+  CHECK_FALSE(std::getline(lines, extra));
+  CHECK(header == "case,source,metric,measured,simulated,error,tolerance,pass");
+  CHECK(csv_cells(first) == std::vector<std::string>{"case-a", "Paper, Table 2, with a comma",
+                                                     "serving.tpot_ms.p50", "100", "110",
+                                                     csv_number(relative_error(110, 100)), "0.2", "pass"});
+  CHECK(csv_cells(second) == std::vector<std::string>{"case-a", "Paper, Table 2, with a comma",
+                                                      "serving.tpot_ms.p50", "50", "", "", "0.1", "skipped"});
+}

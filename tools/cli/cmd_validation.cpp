@@ -1,0 +1,160 @@
+// `rlsim validation [--cases M.yaml] [--out DIR] [--only NAME]… [--jobs N]`: runs every case of the
+// validation manifest (scenarios/validation/cases.yaml: published measurements and the scenarios
+// that mirror their setups), each in a process of its own, reads the case's metric from its
+// metrics.json and judges it against the published figure. Prints the table and writes
+// DIR/validation.csv plus each run's outputs in DIR/<case>/ (cases with the same scenario and
+// overrides share one run, filed under the first of them). A case needing a scenario kind this
+// build lacks is skipped (named); a known gap is reported loudly but does not fail the run.
+// Exit 0 when no case fails, 3 when one leaves its tolerance, 2 on bad input.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "sim/process/child_pool.h"
+#include "tools/cli/command.h"
+#include "tools/kinds/scenario_kind.h"
+#include "tools/report/output_dir.h"
+#include "tools/validation/validation_report.h"
+
+namespace rlsim {
+namespace {
+namespace fs = std::filesystem;
+
+/// Exit code of a validation run with a case outside its tolerance (docs/design.md §5).
+constexpr int kExitValidationFailed = 3;
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+LoadOptions case_options(const ValidationCase& c) {
+  LoadOptions options;
+  options.overrides = c.sets;
+  return options;
+}
+
+class ValidationCommand : public Command {
+ public:
+  CLI::App* add_to(CLI::App& root) override {
+    CLI::App* sub = root.add_subcommand("validation",
+                                        "Judge rlsim against published measurements (the validation cases)");
+    sub->add_option("--cases", cases_, "Validation manifest")->capture_default_str();
+    sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
+        ->capture_default_str();
+    sub->add_option("--only", only_, "Run only this case (repeatable)");
+    sub->add_option("--jobs,-j", jobs_, "Cases simulated in parallel processes")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 64));
+    sub->footer(
+        "Each case names a published figure (source, setup, assumptions), the scenario mirroring it,\n"
+        "the metrics.json path compared and a relative tolerance. Writes DIR/validation.csv (case,\n"
+        "source, metric, measured, simulated, error, tolerance, pass) and DIR/<case>/{metrics.json,…}\n"
+        "(cases with the same scenario and overrides share one run, filed under the first of them).\n"
+        "Verdicts: pass; fail (exit 3); known gap (outside tolerance, marked in the manifest, listed\n"
+        "but not failing); skipped (the case needs a scenario kind this build does not register).\n\n"
+        "Examples:\n"
+        "  rlsim validation --out out/validation\n"
+        "  rlsim validation --only step3-afd-h800 --out out/validation-step3");
+    return sub;
+  }
+
+  int run() override {
+    const ValidationManifest manifest = read_validation_manifest(cases_);
+    const std::vector<ValidationCase> cases = selected(manifest);
+    std::vector<ValidationRow> rows;
+    std::vector<long> jobs;                      // the cases whose scenarios are simulated
+    std::vector<long> run_of(cases.size(), -1);  // per case, the job whose metrics it reads
+    std::map<std::string, long> runs;            // cases with one scenario and overrides share a run
+    // Every runnable case is loaded and checked before anything is simulated or written.
+    for (const auto& c : cases) {
+      const auto index = static_cast<long>(rows.size());
+      if (!c.requires_kind.empty() && !ScenarioKindRegistry::instance().find(c.requires_kind)) {
+        rows.push_back(skipped_case(c, "needs kind " + c.requires_kind));
+        continue;
+      }
+      rows.push_back(skipped_case(c, "not run"));
+      std::string key = c.scenario;
+      for (const auto& set : c.sets) key += "\n" + set;
+      const auto [run, fresh] = runs.emplace(key, index);
+      run_of[static_cast<size_t>(index)] = run->second;
+      if (!fresh) continue;
+      scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
+      jobs.push_back(index);
+    }
+
+    const fs::path out(out_);
+    std::vector<nlohmann::json> metrics(rows.size());
+    const ChildOutcome failure = run_in_children(
+        jobs, jobs_,
+        [&](long job) {
+          const ValidationCase& c = rows[static_cast<size_t>(job)].spec;
+          const auto scenario =
+              scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
+          const auto run = scenario->simulate(SimulationOptions{});
+          StagedOutput output(out / c.name);
+          run->write_outputs(output);
+          output.commit();
+          return slurp(out / c.name / "metrics.json");
+        },
+        [&](const ChildOutcome& outcome) {
+          if (outcome.ok) metrics[static_cast<size_t>(outcome.job)] = nlohmann::json::parse(outcome.text);
+        });
+    if (!failure.ok) {
+      if (failure.input_error) throw std::runtime_error(failure.text);
+      throw std::runtime_error("case '" + rows[static_cast<size_t>(failure.job)].spec.name +
+                               "' failed: " + failure.text);
+    }
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (run_of[i] < 0) continue;
+      const auto run = static_cast<size_t>(run_of[i]);
+      const ValidationCase spec = rows[i].spec;
+      const std::optional<double> simulated = metric_at(metrics[run], spec.metric);
+      if (!simulated) {
+        throw InputError(spec.metric_where, "case '" + spec.name + "': no number at '" + spec.metric +
+                                                "' in its metrics.json (" +
+                                                (out / rows[run].spec.name).string() +
+                                                "/metrics.json lists what there is)");
+      }
+      rows[i] = judge_case(spec, *simulated);
+    }
+
+    StagedOutput output(out);
+    output.write("validation.csv", validation_csv(rows));
+    output.commit();
+    std::cout << validation_table(cases_, rows) << "outputs: " << out_
+              << "/{validation.csv,<case>/metrics.json}\n";
+    return validation_passed(rows) ? kExitOk : kExitValidationFailed;
+  }
+
+ private:
+  std::vector<ValidationCase> selected(const ValidationManifest& manifest) const {
+    if (only_.empty()) return manifest.cases;
+    std::vector<ValidationCase> cases;
+    for (const auto& name : only_) {
+      const auto found = std::find_if(manifest.cases.begin(), manifest.cases.end(),
+                                      [&](const ValidationCase& c) { return c.name == name; });
+      if (found == manifest.cases.end()) {
+        std::string names;
+        for (const auto& c : manifest.cases) names += (names.empty() ? "" : ", ") + c.name;
+        throw InputError({"--only", 0, 0},
+                         "no case named '" + name + "' in " + manifest.file + "; cases: " + names);
+      }
+      cases.push_back(*found);
+    }
+    return cases;
+  }
+
+  std::string cases_ = "scenarios/validation/cases.yaml";
+  std::string out_ = "out/validation";
+  std::vector<std::string> only_;
+  int jobs_ = 1;
+};
+
+}  // namespace
+RLSIM_REGISTER_COMMAND(ValidationCommand, "validation", 45);
+}  // namespace rlsim

@@ -1,0 +1,87 @@
+// Reading scenarios/validation/cases.yaml.
+#include "tools/validation/validation_manifest.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "sim/scenario/yaml_reader.h"
+
+namespace rlsim {
+namespace {
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kRoles = {"calibrate", "judge"};
+
+std::vector<std::string> read_sets(YamlReader& r) {
+  std::vector<std::string> sets;
+  if (!r.has("set")) return sets;
+  const YAML::Node node = r.raw("set");
+  const std::string path = r.path().empty() ? "set" : r.path() + ".set";
+  if (!node.IsMap()) r.fail("set", "expected a mapping of scenario paths to values, e.g. {afd.batch: 4096}");
+  for (const auto& entry : node) {
+    if (!entry.second.IsScalar() || entry.second.Scalar().empty()) {
+      throw InputError(r.source().locate(entry.second, path + "." + entry.first.Scalar()),
+                       "expected one value for '" + entry.first.Scalar() + "' (as --set takes it)");
+    }
+    sets.push_back(entry.first.Scalar() + "=" + entry.second.Scalar());
+  }
+  return sets;
+}
+
+ValidationCase read_case(YamlReader& r, const fs::path& folder) {
+  ValidationCase c;
+  c.where = r.where();
+  c.name = r.text("name");
+  const std::string scenario = r.text("scenario");
+  c.scenario = (folder / scenario).lexically_normal().string();
+  if (!fs::is_regular_file(c.scenario)) {
+    r.fail("scenario", "no scenario file '" + c.scenario + "' (paths are relative to the manifest)");
+  }
+  c.sets = read_sets(r);
+  c.metric = r.text("metric");
+  c.metric_where = r.where("metric");
+  c.published = r.number("published", 0, 1e15);
+  if (c.published == 0) r.fail("published", "a published figure of 0 leaves no relative error to compute");
+  c.unit = r.text("unit");
+  c.source = r.text("source");
+  c.setup = r.text("setup");
+  c.assumptions = r.text_list("assumptions");
+  c.tolerance = r.number("tolerance", 0, 10);
+  if (c.tolerance <= 0) r.fail("tolerance", "expected a relative tolerance above 0, e.g. 0.15 for 15 %");
+  c.role = r.text("role");
+  if (std::find(kRoles.begin(), kRoles.end(), c.role) == kRoles.end()) {
+    r.fail("role", "expected 'calibrate' (the figure set a model term) or 'judge' (held out), found '" +
+                       c.role + "'");
+  }
+  c.requires_kind = r.text_or("requires", "");
+  c.known_gap = r.text_or("known_gap", "");
+  r.finish();
+  return c;
+}
+
+ValidationManifest read_from(const YamlSource& source) {
+  YamlReader root(source, source.root, "", YAML::Node());
+  const fs::path folder = fs::path(source.file).parent_path();
+  ValidationManifest manifest{source.file, {}};
+  std::set<std::string> names;
+  for (auto& entry : root.map_list("cases")) {
+    ValidationCase c = read_case(entry, folder);
+    if (!names.insert(c.name).second) entry.fail("name", "a second case named '" + c.name + "'");
+    manifest.cases.push_back(std::move(c));
+  }
+  root.finish();
+  return manifest;
+}
+
+}  // namespace
+
+ValidationManifest read_validation_manifest(const std::string& path) {
+  return read_from(load_yaml_file(path));
+}
+
+ValidationManifest read_validation_manifest_text(const std::string& text, const std::string& file) {
+  return read_from(load_yaml_text(text, file));
+}
+
+}  // namespace rlsim

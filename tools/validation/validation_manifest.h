@@ -1,0 +1,44 @@
+// The validation manifest (scenarios/validation/cases.yaml): one entry per published measurement
+// rlsim is held against — the scenario that mirrors its setup, the metrics.json path compared, the
+// published figure with its unit, source, setup and every assumption made, the relative tolerance,
+// whether the figure set a model term (calibrate) or is held out (judge), and optionally the
+// scenario kind a case needs (skipped while that kind is not registered) or a known gap (a case
+// not yet within tolerance, reported loudly but not failing the run). Errors: FILE:LINE:COL.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/input_error.h"
+
+namespace rlsim {
+
+struct ValidationCase {
+  std::string name;
+  std::string scenario;           ///< path as resolved against the manifest's folder
+  std::vector<std::string> sets;  ///< `set:` overrides as "a.b=value", like --set
+  std::string metric;             ///< dotted path into the run's metrics.json
+  double published = 0;           ///< the measured figure, in `unit`
+  std::string unit;
+  std::string source;
+  std::string setup;
+  std::vector<std::string> assumptions;
+  double tolerance = 0;       ///< largest accepted |simulated - published| / published
+  std::string role;           ///< "calibrate" (set a model term) or "judge" (held out)
+  std::string requires_kind;  ///< scenario kind the case needs; empty when any build runs it
+  std::string known_gap;      ///< why the case is not yet within tolerance; empty when it should be
+  SourceLocation where;       ///< of the case's entry, for errors found after simulating
+  SourceLocation metric_where;
+};
+
+struct ValidationManifest {
+  std::string file;
+  std::vector<ValidationCase> cases;
+};
+
+/// Reads and checks a manifest: required fields, unique names, scenario files that exist.
+ValidationManifest read_validation_manifest(const std::string& path);
+/// Reads manifest text already in memory; `file` names it in messages and anchors scenario paths.
+ValidationManifest read_validation_manifest_text(const std::string& text, const std::string& file);
+
+}  // namespace rlsim

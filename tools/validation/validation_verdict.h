@@ -1,0 +1,37 @@
+// Judging one validation case: the simulated figure read from a run's metrics.json by its dotted
+// path, its signed relative error against the published figure, and the verdict — pass (within
+// tolerance), fail, known gap (outside tolerance but marked as such in the manifest), or skipped
+// (the case needs a scenario kind this build does not have).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "tools/validation/validation_manifest.h"
+
+namespace rlsim {
+
+enum class Verdict { pass, fail, known_gap, skipped };
+
+/// How a verdict reads in validation.csv's `pass` column and the printed table.
+const char* verdict_name(Verdict verdict);
+
+struct ValidationRow {
+  ValidationCase spec;
+  std::optional<double> simulated;  ///< absent when skipped
+  double error = 0;                 ///< (simulated - published) / published
+  Verdict verdict = Verdict::skipped;
+  std::string note;  ///< why skipped, or that a known gap has closed
+};
+
+/// The number at dotted `path` ("serving.tpot_ms.p50") in `metrics`; nullopt when there is none.
+std::optional<double> metric_at(const nlohmann::json& metrics, const std::string& path);
+/// (simulated - published) / published; `published` is never 0 (the manifest refuses it).
+double relative_error(double simulated, double published);
+/// The row for a case that ran and gave `simulated`.
+ValidationRow judge_case(const ValidationCase& spec, double simulated);
+/// The row for a case that did not run, with the reason.
+ValidationRow skipped_case(const ValidationCase& spec, const std::string& reason);
+
+}  // namespace rlsim
