@@ -103,7 +103,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   long execs = 0, messages = 0;
   sg4::Exec::on_start_cb([&execs](const sg4::Exec&) { ++execs; });
   sg4::Comm::on_send_cb([&messages](const sg4::Comm&) { ++messages; });
-  engine->run();
+  run_engine(*engine);
   if (!faults.empty()) {
     // A failed GPU is down whatever its job recorded; overlapping records of one GPU (a job and
     // its instances both waiting out a repair) count once.

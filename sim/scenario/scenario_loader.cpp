@@ -8,6 +8,7 @@
 #include <set>
 
 #include "models/cost/cost_model_registry.h"
+#include "models/units.h"
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/fault_reader.h"
@@ -15,6 +16,7 @@
 #include "sim/scenario/param_reader.h"
 #include "sim/scenario/plugins.h"
 #include "sim/scenario/profile_loader.h"
+#include "sim/scenario/resource_limits.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
@@ -35,6 +37,12 @@ WorkloadSpec read_workload(YamlReader& r) {
   w.tool_latency_s = read_distribution(r, "tool_latency", Quantity::duration, d.tool_latency_s, 0.0);
   w.max_context_tokens = static_cast<double>(
       r.integer_or("max_context_tokens", static_cast<int64_t>(d.max_context_tokens), 0, 100'000'000));
+  if (w.max_context_tokens > 0 && w.max_context_tokens <= w.prompt_tokens.nominal_mean()) {
+    r.fail("max_context_tokens", "a context limit of " + format_number(w.max_context_tokens) +
+                                     " tokens is not above the mean prompt (" +
+                                     format_number(w.prompt_tokens.nominal_mean()) +
+                                     " tokens): most trajectories would end before generating a token");
+  }
   r.finish();
   return w;
 }
@@ -266,8 +274,10 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   if (s.cost_model.name == kProfileCostModel && s.profile.empty()) {
     root.fail("cost_model", "cost_model 'profile' needs a 'profile:' file");
   }
+  make_cost_model(s.cost_model, s.profile);  // a profile the model cannot use fails here, as in `run`
 
   check_every_pool_used(s);
+  check_resource_limits(s, workload, cluster);
   root.finish();
 
   YAML::Emitter out;

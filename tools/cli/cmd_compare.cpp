@@ -83,6 +83,7 @@ class CompareCommand : public Command {
       if (rows[i].skipped.empty()) jobs.push_back(static_cast<long>(i));
     }
     const std::filesystem::path out(out_);
+    StagedOutput output(out);  // checks --out before anything is simulated
     const ChildOutcome failure = run_in_children(
         jobs, jobs_,
         [&](long job) {
@@ -90,11 +91,10 @@ class CompareCommand : public Command {
           LoadedScenario loaded = load_scenario(args_.file, options[i]);
           SimulationResult result = simulate(loaded.scenario);
           const nlohmann::json metrics = metrics_json(loaded.scenario, result.metrics);
-          StagedOutput output(out / rows[i].policy);
-          output.write("metrics.json", metrics.dump(2) + "\n");
-          output.write("trace.json", trace_json(loaded.scenario, result.timeline));
-          output.write("resolved.yaml", loaded.resolved_yaml);
-          output.commit();
+          const std::string folder = rows[i].policy + "/";
+          output.write(folder + "metrics.json", metrics.dump(2) + "\n");
+          output.write(folder + "trace.json", trace_json(loaded.scenario, result.timeline));
+          output.write(folder + "resolved.yaml", loaded.resolved_yaml);
           return metrics.dump();
         },
         [&](const ChildOutcome& outcome) {
@@ -102,12 +102,11 @@ class CompareCommand : public Command {
             rows[static_cast<size_t>(outcome.job)].metrics = nlohmann::json::parse(outcome.text);
         });
     if (!failure.ok) {
-      if (failure.input_error) throw std::runtime_error(failure.text);
+      if (failure.input_error) throw InputError::relayed(failure.text);
       throw std::runtime_error("policy '" + rows[static_cast<size_t>(failure.job)].policy +
                                "' failed: " + failure.text);
     }
 
-    StagedOutput output(out);
     output.write("compare.csv", compare_csv(rows));
     output.write("compare.svg", compare_svg(scenario_name, rows));
     output.commit();
