@@ -24,7 +24,8 @@ nlohmann::json parse_json_input(const std::string& text, const std::string& file
   try {
     return json::parse(text, bounded);
   } catch (const json::parse_error& e) {
-    throw InputError(location_at(text, e.byte > 0 ? e.byte - 1 : 0, file), "not valid JSON: " + std::string(e.what()));
+    throw InputError(location_at(text, e.byte > 0 ? e.byte - 1 : 0, file),
+                     "not valid JSON: " + std::string(e.what()));
   } catch (const json::exception& e) {
     throw InputError({file, 1, 1}, "not valid JSON: " + std::string(e.what()));
   } catch (const TooDeep&) {

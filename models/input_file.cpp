@@ -2,9 +2,9 @@
 #include "models/input_file.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string_view>

@@ -1,6 +1,6 @@
-// Text positions and UTF-8 checking for text rlsim reads (scenario files, `--set` values, CSV cells) and writes back
-// into JSON, which must be valid UTF-8: an invalid byte is an input error where it was read, not a
-// failure when the output is written.
+// Text positions and UTF-8 checking for text rlsim reads (scenario files, `--set` values, CSV cells) and
+// writes back into JSON, which must be valid UTF-8: an invalid byte is an input error where it was read, not
+// a failure when the output is written.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // Parsing of the distribution forms listed in distribution_reader.h.
 #include "sim/scenario/distribution_reader.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rlsim {
@@ -147,6 +148,8 @@ Distribution read_distribution(YamlReader& parent, const std::string& key, std::
       pair.push_back(format_number(weight));
       resolved_bins.push_back(pair);
     }
+    if (std::none_of(d.bins.begin(), d.bins.end(), [](const auto& bin) { return bin.second > 0.0; }))
+      r.fail("empirical", "expected at least one [value, weight] pair with a weight above 0");
     r.record("empirical", resolved_bins);
   }
   const Distribution defaults;

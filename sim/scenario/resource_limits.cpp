@@ -8,7 +8,9 @@
 namespace rlsim {
 namespace {
 
-std::string count_text(double value) { return format_number(static_cast<double>(static_cast<int64_t>(value))); }
+std::string count_text(double value) {
+  return format_number(static_cast<double>(static_cast<int64_t>(value)));
+}
 
 }  // namespace
 

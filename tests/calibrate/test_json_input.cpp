@@ -28,7 +28,8 @@ TEST_CASE("valid JSON nested as deep as allowed parses") {
 TEST_CASE("nesting past the limit is an input error, however deep") {
   for (int depth : {rlsim::kMaxJsonDepth + 1, 65, 100000}) {
     INFO(depth);
-    const std::string text = std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']');
+    const std::string text =
+        std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']');
     CHECK_THAT(error_of(text), Catch::Contains("nested more than"));
   }
 }
@@ -38,5 +39,6 @@ TEST_CASE("a syntax error is located at its line and column") {
 }
 
 TEST_CASE("a number too large for a double is an input error, not an exception from the library") {
-  CHECK_THAT(error_of(R"({"seconds": 1e999})"), Catch::StartsWith("m.json:") && Catch::Contains("not valid JSON"));
+  CHECK_THAT(error_of(R"({"seconds": 1e999})"),
+             Catch::StartsWith("m.json:") && Catch::Contains("not valid JSON"));
 }

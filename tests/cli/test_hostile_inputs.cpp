@@ -35,7 +35,8 @@ std::vector<HostileCase> read_cases(const fs::path& file) {
     ++number;
     if (line.empty() || line.front() == '#') continue;
     const auto bar1 = line.find(" | "), bar2 = line.find(" | ", bar1 + 3);
-    if (bar1 == std::string::npos || bar2 == std::string::npos) FAIL("cases.txt:" << number << ": expected EXIT | PHRASE | ARGS");
+    if (bar1 == std::string::npos || bar2 == std::string::npos)
+      FAIL("cases.txt:" << number << ": expected EXIT | PHRASE | ARGS");
     HostileCase c{number, std::stoi(line.substr(0, bar1)), trim(line.substr(bar1 + 3, bar2 - bar1 - 3)),
                   trim(line.substr(bar2 + 3))};
     if (c.phrase.empty() || c.args.empty()) FAIL("cases.txt:" << number << ": empty phrase or arguments");
@@ -80,9 +81,9 @@ TEST_CASE("every hostile input gets its exit code and message, and nothing worse
     args = replace_all(args, "{quick}", "scenarios/quickstart.yaml");
     args = replace_all(args, "{afd}", "scenarios/afd-step3.yaml");
     // bash, for $'…' quoting; `timeout` turns a hang into exit 124.
-    std::ofstream(tmp / "command.sh") << "cd '" << source.string() << "' && exec timeout 60 '" << RLSIM_TEST_BINARY
-                                      << "' " << args << " >'" << (tmp / "stdout").string() << "' 2>'"
-                                      << (tmp / "stderr").string() << "' </dev/null\n";
+    std::ofstream(tmp / "command.sh")
+        << "cd '" << source.string() << "' && exec timeout 60 '" << RLSIM_TEST_BINARY << "' " << args << " >'"
+        << (tmp / "stdout").string() << "' 2>'" << (tmp / "stderr").string() << "' </dev/null\n";
     const int status = std::system(("bash '" + (tmp / "command.sh").string() + "'").c_str());
     const std::string out = slurp(tmp / "stdout"), err = slurp(tmp / "stderr");
     INFO("cases.txt:" << c.line << ": rlsim " << c.args << "\nstderr: " << err.substr(0, 600));
@@ -94,6 +95,7 @@ TEST_CASE("every hostile input gets its exit code and message, and nothing worse
     if (c.exit_code == 2) CHECK_THAT(err, !Catch::Contains("internal error"));
     if (code != 0) CHECK_FALSE(fs::exists(tmp / "out"));
     // No staging folder left beside the output either.
-    for (const auto& entry : fs::directory_iterator(tmp)) CHECK(entry.path().filename().string().find(".partial-") == std::string::npos);
+    for (const auto& entry : fs::directory_iterator(tmp))
+      CHECK(entry.path().filename().string().find(".partial-") == std::string::npos);
   }
 }

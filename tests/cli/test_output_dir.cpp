@@ -15,7 +15,8 @@ using rlsim::StagedOutput;
 namespace {
 
 fs::path fresh_folder(const std::string& name) {
-  const fs::path folder = fs::temp_directory_path() / ("rlsim-output-dir-" + std::to_string(::getpid())) / name;
+  const fs::path folder =
+      fs::temp_directory_path() / ("rlsim-output-dir-" + std::to_string(::getpid())) / name;
   fs::remove_all(folder);
   fs::create_directories(folder);
   return folder;

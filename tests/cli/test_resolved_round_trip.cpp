@@ -21,8 +21,8 @@ TEST_CASE("every bundled scenario's resolved.yaml re-runs to the same bytes", "[
     const CliResult first = run_rlsim("run 'scenarios/" + scenario.filename().string() + "' --out '" +
                                       (dir / "a").string() + "'");
     REQUIRE(first.exit_code == 0);
-    const CliResult again =
-        run_rlsim("run '" + (dir / "a" / "resolved.yaml").string() + "' --out '" + (dir / "b").string() + "'");
+    const CliResult again = run_rlsim("run '" + (dir / "a" / "resolved.yaml").string() + "' --out '" +
+                                      (dir / "b").string() + "'");
     INFO(again.err);
     REQUIRE(again.exit_code == 0);
     for (const char* file : {"metrics.json", "trace.json", "resolved.yaml"}) {

@@ -34,8 +34,8 @@ std::string error_of(const std::string& path, size_t max_bytes = rlsim::kMaxInpu
 TEST_CASE("a device, a folder or a missing file is refused, naming the path") {
   CHECK_THAT(error_of("/dev/zero"), Catch::StartsWith("/dev/zero:") && Catch::Contains("not a regular file"));
   CHECK_THAT(error_of("/tmp"), Catch::Contains("is a folder"));
-  CHECK_THAT(error_of("/no/such/file.yaml"), Catch::StartsWith("/no/such/file.yaml:") &&
-                                                 Catch::Contains("no such file"));
+  CHECK_THAT(error_of("/no/such/file.yaml"),
+             Catch::StartsWith("/no/such/file.yaml:") && Catch::Contains("no such file"));
 }
 
 TEST_CASE("a file over the size limit is refused; one at the limit is read whole") {

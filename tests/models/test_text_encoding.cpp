@@ -13,14 +13,14 @@ TEST_CASE("well-formed UTF-8 passes, from ASCII to four-byte sequences") {
 }
 
 TEST_CASE("each kind of ill-formed byte is found at its offset") {
-  CHECK(first_invalid_utf8("ab\xFF") == 2u);             // never a UTF-8 byte
-  CHECK(first_invalid_utf8("a\x80") == 1u);              // a continuation byte without a lead
-  CHECK(first_invalid_utf8("\xC0\xAF") == 0u);           // overlong '/'
-  CHECK(first_invalid_utf8("\xE0\x80\xAF") == 0u);       // overlong, three bytes
-  CHECK(first_invalid_utf8("x\xED\xA0\x80") == 1u);      // a UTF-16 surrogate
-  CHECK(first_invalid_utf8("\xF4\x90\x80\x80") == 0u);   // past U+10FFFF
-  CHECK(first_invalid_utf8("ok \xE2\x82") == 3u);        // truncated at the end
-  CHECK(first_invalid_utf8("\xE2\x28\xA1") == 0u);       // a bad second byte
+  CHECK(first_invalid_utf8("ab\xFF") == 2u);            // never a UTF-8 byte
+  CHECK(first_invalid_utf8("a\x80") == 1u);             // a continuation byte without a lead
+  CHECK(first_invalid_utf8("\xC0\xAF") == 0u);          // overlong '/'
+  CHECK(first_invalid_utf8("\xE0\x80\xAF") == 0u);      // overlong, three bytes
+  CHECK(first_invalid_utf8("x\xED\xA0\x80") == 1u);     // a UTF-16 surrogate
+  CHECK(first_invalid_utf8("\xF4\x90\x80\x80") == 0u);  // past U+10FFFF
+  CHECK(first_invalid_utf8("ok \xE2\x82") == 3u);       // truncated at the end
+  CHECK(first_invalid_utf8("\xE2\x28\xA1") == 0u);      // a bad second byte
 }
 
 TEST_CASE("a byte offset becomes a 1-based line and column") {

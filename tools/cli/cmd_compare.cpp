@@ -4,6 +4,7 @@
 // card, `labels` tags the training pool {train, rollout} unless the scenario has a `labels:`
 // section; a policy that cannot run the scenario is listed as skipped with its reason. Prints a
 // table and writes DIR/compare.csv, DIR/compare.svg and each policy's run outputs in DIR/<policy>/.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -54,6 +55,11 @@ class CompareCommand : public Command {
 
   int run() override {
     const std::vector<std::string> policies = split_names(policies_);
+    for (size_t i = 0; i < policies.size(); ++i) {
+      if (std::find(policies.begin(), policies.begin() + static_cast<std::ptrdiff_t>(i), policies[i]) !=
+          policies.begin() + static_cast<std::ptrdiff_t>(i))
+        throw InputError({"--policies", 0, 0}, "policy '" + policies[i] + "' is listed twice");
+    }
     if (policies.empty()) throw InputError({"--policies", 0, 0}, "no policy named in --policies");
     // Check everything before simulating anything: bad input writes nothing.
     std::vector<ComparedPolicy> rows;

@@ -16,7 +16,7 @@ bool valid_category(const std::string& category) {
 }
 
 std::string check_value(const std::string& key, const std::string& value) {
-  static const std::set<std::string> levels = {"trace", "debug", "verbose", "info",
+  static const std::set<std::string> levels = {"trace",   "debug", "verbose", "info",
                                                "warning", "error", "critical"};
   static const std::set<std::string> switches = {"on", "off", "yes", "no", "1", "0"};
   if (key == "thres" || key == "threshold")
@@ -38,7 +38,8 @@ std::string check_value(const std::string& key, const std::string& value) {
 CLI::Validator simgrid_log_setting() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const std::string usage = "expected CATEGORY.thres:LEVEL (e.g. root.thres:info), found '" + text + "'";
+        const std::string usage =
+            "expected CATEGORY.thres:LEVEL (e.g. root.thres:info), found '" + text + "'";
         const auto colon = text.find(':');
         if (colon == std::string::npos) return usage;
         const std::string head = text.substr(0, colon), value = text.substr(colon + 1);

@@ -55,6 +55,24 @@ std::vector<std::string> read_manifest(const fs::path& folder) {
 
 }  // namespace
 
+void prepare_output_folder(const fs::path& folder, const std::string& flag) {
+  std::error_code error;
+  if (fs::exists(folder, error) && !fs::is_directory(folder, error))
+    throw InputError({flag, 0, 0},
+                     "'" + folder.string() + "' exists and is not a folder; give a folder for the outputs");
+  fs::create_directories(folder, error);
+  if (error || !fs::is_directory(folder))
+    throw InputError({flag, 0, 0}, "cannot create the folder '" + folder.string() + "'" +
+                                       (error ? ": " + error.message() : std::string()));
+}
+
+void prepare_output_file(const fs::path& file, const std::string& flag) {
+  std::error_code error;
+  if (fs::is_directory(file, error))
+    throw InputError({flag, 0, 0}, "'" + file.string() + "' is a folder; give a file name for the output");
+  if (file.has_parent_path()) prepare_output_folder(file.parent_path(), flag);
+}
+
 StagedOutput::StagedOutput(fs::path target, std::string flag) : target_(std::move(target)) {
   if (target_.empty()) throw InputError({flag, 0, 0}, "expected a folder name, got an empty one");
   if (target_.filename().empty()) target_ = target_.parent_path();
@@ -63,10 +81,7 @@ StagedOutput::StagedOutput(fs::path target, std::string flag) : target_(std::mov
   if (fs::exists(target_, error) && !fs::is_directory(target_, error))
     throw InputError({flag, 0, 0},
                      "'" + target_.string() + "' exists and is not a folder; give a folder for the outputs");
-  fs::create_directories(parent, error);
-  if (error || !fs::is_directory(parent))
-    throw InputError({flag, 0, 0}, "cannot create the folder '" + parent.string() + "'" +
-                                       (error ? ": " + error.message() : std::string()));
+  prepare_output_folder(parent, flag);
   remove_orphaned_staging(parent, target_);
   staging_ = parent / (staging_prefix(target_) + std::to_string(::getpid()));
   fs::create_directories(staging_, error);

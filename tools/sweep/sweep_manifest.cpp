@@ -10,6 +10,7 @@
 #include "calibrate/json_input.h"
 #include "models/input_error.h"
 #include "models/input_file.h"
+#include "tools/report/output_dir.h"
 
 namespace rlsim {
 namespace fs = std::filesystem;
@@ -59,7 +60,7 @@ SweepManifest read_sweep_manifest(const fs::path& dir) {
 }
 
 void claim_sweep_dir(const fs::path& dir, const SweepManifest& manifest) {
-  fs::create_directories(dir);
+  prepare_output_folder(dir, "--out");
   const fs::path path = manifest_path(dir);
   if (fs::exists(path)) {
     const SweepManifest existing = read_sweep_manifest(dir);

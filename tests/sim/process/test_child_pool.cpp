@@ -47,22 +47,27 @@ TEST_CASE("more jobs than parallel slots all run, each reply with its own job") 
 
 TEST_CASE("a child's input error comes back as an input error with its text") {
   ChildOutcome failure;
-  run_all({7}, 1, [](long) -> std::string { throw rlsim::InputError("f.yaml:3:4: bad value"); },
-          &failure);
+  run_all(
+      {7}, 1,
+      [](long) -> std::string {
+        throw rlsim::InputError({"f.yaml", 3, 4}, "bad value");
+      },
+      &failure);
   CHECK_FALSE(failure.ok);
   CHECK(failure.input_error);
   CHECK(failure.job == 7);
-  CHECK(failure.text == "f.yaml:3:4: bad value");
+  CHECK(failure.text == "f.yaml:3:4: error: bad value");
 }
 
 TEST_CASE("a child killed by a signal is a failure that says so, not a success") {
   ChildOutcome failure;
-  run_all({4}, 1,
-          [](long) -> std::string {
-            std::raise(SIGKILL);
-            return "unreachable";
-          },
-          &failure);
+  run_all(
+      {4}, 1,
+      [](long) -> std::string {
+        std::raise(SIGKILL);
+        return "unreachable";
+      },
+      &failure);
   CHECK_FALSE(failure.ok);
   CHECK_FALSE(failure.input_error);
   CHECK_THAT(failure.text, Catch::Contains("signal 9"));
