@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/input_file.h"
+
 namespace rlsim {
 namespace {
 
@@ -32,13 +34,7 @@ CsvRow split_line(const std::string& line, int line_number, const std::string& f
 
 }  // namespace
 
-CsvTable CsvTable::read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "cannot open file (does it exist and is it readable?)");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse(buffer.str(), path);
-}
+CsvTable CsvTable::read(const std::string& path) { return parse(read_input_file(path), path); }
 
 CsvTable CsvTable::parse(const std::string& text, const std::string& file) {
   CsvTable table;

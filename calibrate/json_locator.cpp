@@ -4,6 +4,8 @@
 #include <cctype>
 #include <vector>
 
+#include "models/text_encoding.h"
+
 namespace rlsim {
 namespace {
 
@@ -76,18 +78,7 @@ JsonLocator::JsonLocator(const std::string& text, std::string file) : file_(std:
   scanner.value("", 0);
 }
 
-SourceLocation JsonLocator::at_offset(size_t offset) const {
-  int line = 1, column = 1;
-  for (size_t i = 0; i < offset && i < text_->size(); ++i) {
-    if ((*text_)[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {file_, line, column};
-}
+SourceLocation JsonLocator::at_offset(size_t offset) const { return location_at(*text_, offset, file_); }
 
 SourceLocation JsonLocator::where(std::string pointer) const {
   while (true) {

@@ -128,9 +128,11 @@ std::string profile_to_yaml(const HardwareProfile& p, const std::optional<Engine
       terms.launch_gap_per_layer_s = engine->launch_gap_per_layer_s;
       terms.graph_gap_per_layer_s = engine->graph_gap_per_layer_s;
     }
-    out << "engine:  # the inference engine's time beyond kernels, seconds (models/timing/engine_overhead.h)\n";
+    out << "engine:  # the inference engine's time beyond kernels, seconds "
+           "(models/timing/engine_overhead.h)\n";
     if (engine)
-      out << "  # launch and graph gaps: a decoder layer's forward as a whole minus its kernels alone, median "
+      out << "  # launch and graph gaps: a decoder layer's forward as a whole minus its kernels alone, "
+             "median "
              "over decode shapes ("
           << engine->decode_layers << ")\n";
     auto term = [&](const char* key, const std::optional<double>& value) {

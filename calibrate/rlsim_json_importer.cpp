@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "calibrate/json_input.h"
 #include "calibrate/json_locator.h"
+#include "models/input_file.h"
 
 namespace rlsim {
 namespace {
@@ -124,25 +126,7 @@ EngineOverheadMeasurement read_engine_overhead(const JsonFields& f, std::string 
 }  // namespace
 
 MeasurementSet import_rlsim_json_text(const std::string& text, const std::string& file) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    SourceLocation where{file, 1, 1};
-    // Count lines up to the byte nlohmann stopped at.
-    int line = 1, column = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    where.line = line;
-    where.column = column;
-    throw InputError(where, "not valid JSON: " + std::string(e.what()));
-  }
+  const json doc = parse_json_input(text, file);
   const JsonLocator locator(text, file);
   const JsonFields root(doc, "", locator);
   if (root.text_or("format", "") != "rlsim-measurements") {
@@ -180,11 +164,7 @@ MeasurementSet import_rlsim_json_text(const std::string& text, const std::string
 }
 
 MeasurementSet import_rlsim_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "cannot open file (does it exist and is it readable?)");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return import_rlsim_json_text(buffer.str(), path);
+  return import_rlsim_json_text(read_input_file(path), path);
 }
 
 }  // namespace rlsim

@@ -23,12 +23,18 @@ class InputError : public std::runtime_error {
   /// The message without the location prefix.
   const std::string& message() const { return message_; }
 
+  /// An input error passed on whole from elsewhere (e.g. a child process's what()), its location
+  /// already in the text.
+  static InputError relayed(const std::string& formatted) { return InputError(formatted); }
+
   static std::string format(const SourceLocation& where, const std::string& message) {
     return where.file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
            ": error: " + message;
   }
 
  private:
+  explicit InputError(const std::string& formatted) : std::runtime_error(formatted), message_(formatted) {}
+
   SourceLocation where_;
   std::string message_;
 };

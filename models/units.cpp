@@ -84,6 +84,16 @@ std::string_view quantity_examples(Quantity kind) {
   return "a quantity with a unit";
 }
 
+double largest_quantity(Quantity kind) {
+  switch (kind) {
+    case Quantity::bandwidth: return 1e15;
+    case Quantity::duration: return 365.0 * 24 * 3600;
+    case Quantity::flop_rate: return 1e19;
+    case Quantity::bytes: return 1e15;
+  }
+  return 0.0;
+}
+
 std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::string* why) {
   auto fail = [&]() -> std::optional<double> {
     if (why) *why = std::string(quantity_examples(kind));
@@ -104,6 +114,16 @@ std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::
     if (rest == unit.suffix) {
       double value = number * unit.factor;
       if (!std::isfinite(value)) return fail();
+      if (value < 0.0) {
+        if (why) *why = "a positive value, " + std::string(quantity_examples(kind));
+        return std::nullopt;
+      }
+      if (value > largest_quantity(kind)) {
+        if (why)
+          *why = std::string(quantity_examples(kind)) + ", at most " +
+                 format_quantity(largest_quantity(kind), kind);
+        return std::nullopt;
+      }
       return value;
     }
   }

@@ -17,8 +17,14 @@ enum class Quantity {
   bytes,      ///< bytes; "80GiB", "141GB", "512MiB"
 };
 
-/// Parses `text` as a quantity of the given kind. On failure returns nullopt and, when `why` is
-/// given, a phrase saying what was expected ("a bandwidth with a unit, such as 400Gbps or 900GBps").
+/// The largest magnitude a quantity of this kind may have, far beyond any real cluster but finite,
+/// so an absurd value (a latency of 1e307 s) is an input error, not a simulation that overflows:
+/// 1 PB/s, one year, 10 EFLOP/s, 1 PB.
+double largest_quantity(Quantity kind);
+
+/// Parses `text` as a quantity of the given kind: not negative, at most largest_quantity(kind). On failure
+/// returns nullopt and, when `why` is given, a phrase saying what was expected ("a bandwidth with a unit,
+/// such as 400Gbps or 900GBps").
 std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::string* why = nullptr);
 
 /// The canonical text for a value (largest prefix that keeps the number >= 1, shortest digits that

@@ -301,7 +301,7 @@ AfdResult simulate_afd(const AfdScenario& scenario, const SimulationOptions& opt
     sg4::Actor::create("micro-batch-" + std::to_string(j), attention.hosts.front(),
                        [&instance, j]() { instance.run_micro_batch(j); });
   }
-  engine->run();
+  run_engine(*engine);
 
   fill_metrics(scenario, plan, instance, result.metrics);
   link_utilization(plan, d.iterations, attention, ffn, routes, engine->get_clock(), result.metrics);

@@ -101,7 +101,7 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
   long execs = 0, messages = 0;
   sg4::Exec::on_start_cb([&execs](const sg4::Exec&) { ++execs; });
   sg4::Comm::on_send_cb([&messages](const sg4::Comm&) { ++messages; });
-  engine->run();
+  run_engine(*engine);
   after(EngineRun{context, faults, execs, messages});
 }
 

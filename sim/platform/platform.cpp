@@ -7,6 +7,8 @@
 #include <cassert>
 #include <cstdlib>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -128,6 +130,22 @@ std::unique_ptr<sg4::Engine> make_engine(const std::vector<std::string>& simgrid
   auto engine = std::make_unique<sg4::Engine>(&argc, argv.data());  // copies the arguments it keeps
   configure_engine(*engine);
   return engine;
+}
+
+void run_engine(sg4::Engine& engine) {
+  static bool deadlocked = false;  // one engine per process: one callback
+  static const bool watching = [] {
+    sg4::Engine::on_deadlock_cb([] { deadlocked = true; });
+    return true;
+  }();
+  (void)watching;
+  deadlocked = false;
+  engine.run();
+  if (deadlocked) {
+    throw std::runtime_error("the simulation deadlocked at " + std::to_string(engine.get_clock()) +
+                             " s of simulated time: some actors wait for messages that never come "
+                             "(an rlsim defect: please report it with the scenario)");
+  }
 }
 
 void configure_engine(sg4::Engine& engine) {

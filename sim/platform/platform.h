@@ -38,6 +38,9 @@ struct Platform {
 /// The process's SimGrid engine (one per process), with SimGrid's logging quiet, then
 /// `simgrid_args` ("--cfg=…", "--log=…") applied, then configure_engine.
 std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>& simgrid_args);
+/// Runs the simulation to its end. SimGrid stopping on a deadlock (actors waiting on each other
+/// forever) throws std::runtime_error (exit 1) saying so: such a run has no result to report.
+void run_engine(simgrid::s4u::Engine& engine);
 /// Network model and actor stack settings (see above); before the first zone is created. The
 /// environment variable RLSIM_SIMGRID_CONTEXTS ("thread" under sanitizers) names the actor context
 /// factory, which make_engine passes to the engine's constructor.

@@ -1,13 +1,17 @@
 // Forked child processes with results over pipes.
 #include "sim/process/child_pool.h"
 
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstddef>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "models/input_error.h"
 
@@ -23,14 +27,6 @@ void write_all(int fd, const std::string& text) {
     if (n <= 0) return;
     written += static_cast<size_t>(n);
   }
-}
-
-std::string read_all(int fd) {
-  std::string text;
-  char buffer[4096];
-  ssize_t n = 0;
-  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<size_t>(n));
-  return text;
 }
 
 [[noreturn]] void child_main(int fd, long job, const std::function<std::string(long)>& work) {
@@ -50,49 +46,82 @@ std::string read_all(int fd) {
   std::_Exit(code);
 }
 
+/// Reads from the children's pipes as data arrives until one of them reaches end of file; returns
+/// its index. Every child's reply grows in its own buffer meanwhile.
+struct RunningChild {
+  pid_t pid;
+  long job;
+  int fd;             ///< read end of the child's reply pipe
+  std::string reply;  ///< what arrived so far
+};
+
+size_t wait_for_reply(std::vector<RunningChild>& running) {
+  std::vector<pollfd> polled(running.size());
+  for (;;) {
+    for (size_t i = 0; i < running.size(); ++i) polled[i] = {running[i].fd, POLLIN, 0};
+    if (::poll(polled.data(), polled.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("cannot wait for the child processes' replies");
+    }
+    for (size_t i = 0; i < running.size(); ++i) {
+      if (polled[i].revents == 0) continue;
+      char buffer[65536];
+      const ssize_t n = ::read(running[i].fd, buffer, sizeof buffer);
+      if (n > 0) {
+        running[i].reply.append(buffer, static_cast<size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        return i;  // end of file: the child closed its end (or exited)
+      }
+    }
+  }
+}
+
+std::string describe_status(int status) {
+  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
+  return "status " + std::to_string(status);
+}
+
 }  // namespace
 
 ChildOutcome run_in_children(const std::vector<long>& jobs, int parallel,
                              const std::function<std::string(long)>& work,
                              const std::function<void(const ChildOutcome&)>& done) {
-  struct Running {
-    long job;
-    int fd;
-  };
-  std::map<pid_t, Running> running;
+  std::vector<RunningChild> running;
   ChildOutcome failure{0, true, false, ""};
   size_t next = 0;
   while (next < jobs.size() || !running.empty()) {
     while (failure.ok && next < jobs.size() && static_cast<int>(running.size()) < parallel) {
       int fds[2];
-      if (::pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for a sweep point");
+      if (::pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for a child process");
       std::cout.flush();
       std::cerr.flush();
       const pid_t pid = ::fork();
-      if (pid < 0) throw std::runtime_error("cannot fork a process for a sweep point");
+      if (pid < 0) throw std::runtime_error("cannot fork a child process");
       if (pid == 0) {
         ::close(fds[0]);
         child_main(fds[1], jobs[next], work);
       }
       ::close(fds[1]);
-      running[pid] = {jobs[next++], fds[0]};
+      running.push_back({pid, jobs[next++], fds[0], {}});
     }
     if (running.empty()) break;
+    // Replies are read while the children run, so a reply of any size never blocks its writer.
+    const size_t finished = wait_for_reply(running);
+    RunningChild child = std::move(running[finished]);
+    running.erase(running.begin() + static_cast<std::ptrdiff_t>(finished));
+    ::close(child.fd);
     int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, 0);
-    auto it = running.find(pid);
-    if (it == running.end()) continue;
-    // Replies are a few hundred bytes: they sit in the pipe's buffer until the child is reaped.
-    const std::string reply = read_all(it->second.fd);
-    ::close(it->second.fd);
-    ChildOutcome outcome{it->second.job, false, false, reply.empty() ? std::string() : reply.substr(1)};
-    running.erase(it);
+    while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    const std::string& reply = child.reply;
+    ChildOutcome outcome{child.job, false, false, reply.empty() ? std::string() : reply.substr(1)};
     if (!reply.empty() && reply.front() == kOk && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       outcome.ok = true;
     } else {
       outcome.input_error = !reply.empty() && reply.front() == kInput;
-      if (reply.empty())
-        outcome.text = "the process running it ended abnormally (status " + std::to_string(status) + ")";
+      if (reply.empty() || reply.front() == kOk)
+        outcome.text = "the process running it ended abnormally (" + describe_status(status) + ")";
       if (failure.ok) failure = outcome;
     }
     done(outcome);

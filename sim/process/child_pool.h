@@ -1,7 +1,7 @@
-// ChildPool: runs jobs in forked child processes, at most N at once, each returning a short text
-// to the parent through a pipe. The simulator needs this (SimGrid allows one engine per process);
-// the parent stays single-threaded and never creates an engine. A child's InputError comes back
-// as such; any other failure as a runtime error naming the job.
+// ChildPool: runs jobs in forked child processes, at most N at once, each returning a text of any
+// size to the parent through a pipe read while the child runs. The simulator needs this (SimGrid allows one
+// engine per process); the parent stays single-threaded and never creates an engine. A child's InputError
+// comes back as such; any other failure as a runtime error naming the job.
 #pragma once
 
 #include <functional>

@@ -153,7 +153,12 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   YamlReader cost = root.map_or_empty("cost_model");
   const CostModelRegistry& cost_models = CostModelRegistry::instance();
   s.cost_model = read_plugin_name(cost, cost_models, defaults.cost_model.name);
-  s.profile = cost.text_or("profile", defaults.profile);
+  // No profile: nothing recorded, so resolved.yaml re-runs (an empty `profile:` is an error).
+  if (cost.has("profile")) {
+    s.profile = cost.text("profile");
+  } else {
+    cost.raw("profile");
+  }
   if (!s.profile.empty() && std::filesystem::path(s.profile).is_relative()) {
     s.profile = (std::filesystem::path(path).parent_path() / s.profile).string();
   }

@@ -1,6 +1,7 @@
 // Parsing of the distribution forms listed in distribution_reader.h.
 #include "sim/scenario/distribution_reader.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rlsim {
@@ -123,12 +124,20 @@ Distribution read_distribution(YamlReader& parent, const std::string& key, std::
       double value = 0.0, weight = 0.0;
       if (ok) {
         std::optional<double> v = unit ? parse_quantity(bin[0].Scalar(), *unit) : std::nullopt;
-        try {
-          value = unit ? v.value_or(-1.0) : std::stod(bin[0].Scalar());
-          weight = std::stod(bin[1].Scalar());
-        } catch (const std::exception&) {
-          ok = false;
-        }
+        // Whole cells only: "5abc" is not 5.
+        const auto whole_number = [&ok](const std::string& text) {
+          size_t used = 0;
+          double parsed = 0.0;
+          try {
+            parsed = std::stod(text, &used);
+          } catch (const std::exception&) {
+            used = 0;
+          }
+          ok = ok && used == text.size() && used > 0;
+          return parsed;
+        };
+        value = unit ? v.value_or(-1.0) : whole_number(bin[0].Scalar());
+        weight = whole_number(bin[1].Scalar());
         ok = ok && value >= min_allowed && weight >= 0.0 && std::isfinite(value) && std::isfinite(weight);
       }
       if (!ok) {
@@ -142,6 +151,8 @@ Distribution read_distribution(YamlReader& parent, const std::string& key, std::
       pair.push_back(format_number(weight));
       resolved_bins.push_back(pair);
     }
+    if (std::none_of(d.bins.begin(), d.bins.end(), [](const auto& bin) { return bin.second > 0.0; }))
+      r.fail("empirical", "expected at least one [value, weight] pair with a weight above 0");
     r.record("empirical", resolved_bins);
   }
   const Distribution defaults;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "models/cost/cost_model_registry.h"
+#include "models/units.h"
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/fault_reader.h"
@@ -16,6 +17,7 @@
 #include "sim/scenario/param_reader.h"
 #include "sim/scenario/plugins.h"
 #include "sim/scenario/profile_loader.h"
+#include "sim/scenario/resource_limits.h"
 #include "sim/scenario/scenario_header.h"
 #include "sim/scenario/trajectory_replay_reader.h"
 #include "sim/scenario/yaml_reader.h"
@@ -54,6 +56,12 @@ WorkloadSpec read_workload(YamlReader& r, const std::string& scenario_path) {
   w.tool_latency_s = read_distribution(r, "tool_latency", Quantity::duration, d.tool_latency_s, 0.0);
   w.max_context_tokens = static_cast<double>(
       r.integer_or("max_context_tokens", static_cast<int64_t>(d.max_context_tokens), 0, 100'000'000));
+  if (w.max_context_tokens > 0 && w.max_context_tokens <= w.prompt_tokens.nominal_mean()) {
+    r.fail("max_context_tokens", "a context limit of " + format_number(w.max_context_tokens) +
+                                     " tokens is not above the mean prompt (" +
+                                     format_number(w.prompt_tokens.nominal_mean()) +
+                                     " tokens): most trajectories would end before generating a token");
+  }
   r.finish();
   return w;
 }
@@ -237,6 +245,7 @@ void read_cost_model(YamlReader& root, const std::string& path, const LoadOption
   if (s.cost_model.name == kProfileCostModel && s.profile.empty()) {
     root.fail("cost_model", "cost_model 'profile' needs a 'profile:' file");
   }
+  make_cost_model(s.cost_model, s.profile);  // a profile the model cannot use fails here, as in `run`
 }
 
 Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options) {
@@ -324,6 +333,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   read_cost_model(root, path, options, s);
 
   check_every_pool_used(s);
+  check_resource_limits(s, workload, cluster);
   check_training_dp(s, training);
   check_rollout_memory(s, rollout);
   check_training_memory(s, training);

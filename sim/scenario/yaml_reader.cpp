@@ -7,6 +7,9 @@
 #include <limits>
 #include <sstream>
 
+#include "models/input_file.h"
+#include "models/text_encoding.h"
+
 namespace rlsim {
 namespace {
 
@@ -36,6 +39,11 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+std::string hex_byte(unsigned char byte) {
+  const char* digits = "0123456789ABCDEF";
+  return {digits[byte >> 4], digits[byte & 15]};
+}
+
 bool looks_like_text(const std::string& bytes) {
   for (unsigned char c : bytes) {
     if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) return false;
@@ -46,6 +54,10 @@ bool looks_like_text(const std::string& bytes) {
 YamlSource parse(const std::string& text, const std::string& file) {
   if (!looks_like_text(text)) {
     throw InputError({file, 1, 1}, "expected a YAML text file, found binary data");
+  }
+  if (const auto bad = first_invalid_utf8(text)) {
+    throw InputError(location_at(text, *bad, file), "expected UTF-8 text, found the byte 0x" +
+                                                        hex_byte(static_cast<unsigned char>(text[*bad])));
   }
   YamlSource source;
   source.file = file;
@@ -71,8 +83,10 @@ std::vector<std::string> split_path(const std::string& path) {
   return parts;
 }
 
+/// A list index as `--set` writes it: digits only, few enough that they cannot overflow.
 bool is_index(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !s.empty() && s.size() <= 9 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 }  // namespace
@@ -108,13 +122,7 @@ SourceLocation YamlSource::locate(const YAML::Node& node, const std::string& pat
   return {file, mark.line + 1, mark.column + 1};
 }
 
-YamlSource load_yaml_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "cannot open file (does it exist and is it readable?)");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse(buffer.str(), path);
-}
+YamlSource load_yaml_file(const std::string& path) { return parse(read_input_file(path), path); }
 
 YamlSource load_yaml_text(const std::string& text, const std::string& file) { return parse(text, file); }
 
@@ -126,6 +134,13 @@ void apply_override(YamlSource& source, const std::string& assignment) {
   }
   const std::string path = assignment.substr(0, eq);
   const std::string value_text = assignment.substr(eq + 1);
+  if (value_text.find_first_not_of(" \t") == std::string::npos) {
+    throw InputError({"--set " + assignment, 1, static_cast<int>(eq + 2)},
+                     "expected a value after '=' (to use a field's default, leave out the --set)");
+  }
+  if (const auto bad = first_invalid_utf8(assignment)) {
+    throw InputError({"--set " + assignment, 1, static_cast<int>(*bad + 1)}, "expected UTF-8 text");
+  }
   YAML::Node value;
   try {
     value = YAML::Load(value_text);

@@ -40,3 +40,20 @@ TEST_CASE("formatting picks the shortest unit and reads back to the same value")
     CHECK(*parse_quantity(format_quantity(v, Quantity::duration), Quantity::duration) == Approx(v));
   }
 }
+
+TEST_CASE("negative and physically absurd quantities are refused, the largest allowed one is not") {
+  std::string why;
+  CHECK_FALSE(parse_quantity("-64MiB", Quantity::bytes, &why));
+  CHECK_THAT(why, Catch::Contains("positive value"));
+  CHECK_FALSE(parse_quantity("1e300s", Quantity::duration, &why));
+  CHECK_THAT(why, Catch::Contains("at most"));
+  CHECK_FALSE(parse_quantity("2PBps", Quantity::bandwidth));
+  CHECK_FALSE(parse_quantity("20EFLOPS", Quantity::flop_rate));
+  for (Quantity kind : {Quantity::bandwidth, Quantity::duration, Quantity::flop_rate, Quantity::bytes}) {
+    INFO(format_quantity(largest_quantity(kind), kind));
+    const auto largest = parse_quantity(format_quantity(largest_quantity(kind), kind), kind);
+    REQUIRE(largest);
+    CHECK(*largest == Approx(largest_quantity(kind)));
+    CHECK(*parse_quantity("0s", Quantity::duration) == 0.0);
+  }
+}

@@ -20,6 +20,7 @@
 #include "tools/cli/calibrate_serving.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
+#include "tools/report/output_dir.h"
 
 namespace rlsim {
 namespace {
@@ -168,7 +169,7 @@ class CalibrateCommand : public Command {
 
   void write_atomically(const std::string& text) const {
     const std::filesystem::path out(out_);
-    if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+    prepare_output_file(out, "--out");
     const std::filesystem::path temp = out.string() + ".partial";
     {
       std::ofstream file(temp, std::ios::binary);

@@ -6,6 +6,7 @@
 // table ranked by --objective (steady-state step time by default) with the winner, its margin and
 // the price it pays, and writes DIR/compare.csv, DIR/compare.svg and each policy's run outputs in
 // DIR/<policy>/.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -68,6 +69,11 @@ class CompareCommand : public Command {
 
   int run() override {
     const std::vector<std::string> policies = split_names(policies_);
+    for (size_t i = 0; i < policies.size(); ++i) {
+      if (std::find(policies.begin(), policies.begin() + static_cast<std::ptrdiff_t>(i), policies[i]) !=
+          policies.begin() + static_cast<std::ptrdiff_t>(i))
+        throw InputError({"--policies", 0, 0}, "policy '" + policies[i] + "' is listed twice");
+    }
     if (policies.empty()) throw InputError({"--policies", 0, 0}, "no policy named in --policies");
     const std::optional<CompareObjective> objective = find_compare_objective(objective_);
     if (!objective) {
@@ -103,6 +109,7 @@ class CompareCommand : public Command {
       if (rows[i].skipped.empty()) jobs.push_back(static_cast<long>(i));
     }
     const std::filesystem::path out(out_);
+    StagedOutput output(out);  // checks --out before anything is simulated
     Progress progress(static_cast<long>(jobs.size()), !quiet_);
     const ChildOutcome failure = run_in_children(
         jobs, jobs_,
@@ -112,14 +119,15 @@ class CompareCommand : public Command {
             LoadedScenario loaded = load_scenario(args_.file, options[i]);
             SimulationResult result = simulate(loaded.scenario);
             const nlohmann::json metrics = metrics_json(loaded.scenario, result.metrics);
-            StagedOutput output(out / rows[i].policy);
-            output.write("metrics.json", metrics.dump(2) + "\n");
-            output.write("trace.json", trace_json(loaded.scenario, result.timeline));
-            output.write("resolved.yaml", loaded.resolved_yaml);
-            output.write("report.html", run_report_html(loaded.scenario, result.metrics, result.timeline,
-                                                        summary_table(loaded.scenario, result.metrics),
-                                                        loaded.resolved_yaml));
-            output.commit();
+            // Into the compare's own staging folder: committed with it, or not at all.
+            const std::string folder = rows[i].policy + "/";
+            output.write(folder + "metrics.json", metrics.dump(2) + "\n");
+            output.write(folder + "trace.json", trace_json(loaded.scenario, result.timeline));
+            output.write(folder + "resolved.yaml", loaded.resolved_yaml);
+            output.write(
+                folder + "report.html",
+                run_report_html(loaded.scenario, result.metrics, result.timeline,
+                                summary_table(loaded.scenario, result.metrics), loaded.resolved_yaml));
             return metrics.dump();
           });
         },
@@ -130,7 +138,7 @@ class CompareCommand : public Command {
           progress.finished(rows[static_cast<size_t>(outcome.job)].policy, seconds);
         });
     if (!failure.ok) {
-      if (failure.input_error) throw std::runtime_error(failure.text);
+      if (failure.input_error) throw InputError::relayed(failure.text);
       throw std::runtime_error("policy '" + rows[static_cast<size_t>(failure.job)].policy +
                                "' failed: " + failure.text);
     }
@@ -142,7 +150,6 @@ class CompareCommand : public Command {
       if (!row.metrics.is_null())
         runs += "<li><a href=\"" + row.policy + "/report.html\">" + row.policy + "</a></li>\n";
     }
-    StagedOutput output(out);
     output.write("compare.csv", compare_csv(rows, *objective));
     output.write("compare.svg", svg);
     output.write("report.html", html_page("rlsim compare: " + scenario_name,

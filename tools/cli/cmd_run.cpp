@@ -4,6 +4,7 @@
 
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
+#include "tools/cli/simgrid_log_arg.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/output_dir.h"
 
@@ -19,8 +20,9 @@ class RunCommand : public Command {
     sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
         ->capture_default_str();
     sub->add_option(
-        "--log", logs_,
-        "SimGrid log setting passed through, e.g. --log root.thres:info (repeatable; default: silent)");
+           "--log", logs_,
+           "SimGrid log setting passed through, e.g. --log root.thres:info (repeatable; default: silent)")
+        ->check(simgrid_log_setting());
     sub->footer(
         "Writes DIR/metrics.json, DIR/trace.json (open in https://ui.perfetto.dev or chrome://tracing),\n"
         "DIR/resolved.yaml (the scenario with every default filled in) and DIR/report.html (one\n"

@@ -6,6 +6,8 @@
 #include <iostream>
 #include <map>
 
+#include "build_info.h"
+#include "models/input_file.h"
 #include "sim/process/child_pool.h"
 #include "sim/scenario/memory_check.h"
 #include "tools/cli/command.h"
@@ -99,6 +101,9 @@ class SweepCommand : public Command {
       }
     }
 
+    // Every input file is read by now (each point was loaded above).
+    manifest.inputs = inputs_fingerprint();
+    manifest.rlsim_version = RLSIM_VERSION;
     const fs::path dir(out_);
     claim_sweep_dir(dir, manifest);
     const fs::path csv = dir / (shard.count == 1 ? std::string("sweep.csv")
@@ -108,6 +113,7 @@ class SweepCommand : public Command {
     if (!done.header.empty() && done.header != manifest.header) {
       throw InputError({csv.string(), 1, 1}, "written by a sweep with other columns; pick another --out");
     }
+    check_rows_in_grid(done, manifest, csv);
     done.header = manifest.header;
     if (fs::exists(csv)) write_sweep_csv(csv, done);  // drops a row torn by an interruption
     std::vector<long> todo;

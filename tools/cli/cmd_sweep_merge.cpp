@@ -50,6 +50,7 @@ class SweepMergeCommand : public Command {
         if (shard.header != manifest.header) {
           throw InputError({file.string(), 1, 1}, "its columns differ from the sweep's manifest");
         }
+        check_rows_in_grid(shard, manifest, file);
         for (const auto& [point, cells] : shard.rows) {
           auto [it, inserted] = merged.rows.emplace(point, cells);
           if (!inserted && it->second != cells) {

@@ -1,6 +1,9 @@
 // Shared scenario arguments.
 #include "tools/cli/scenario_args.h"
 
+#include <cstdint>
+#include <string>
+
 namespace rlsim {
 
 void ScenarioArgs::add_to(CLI::App* app) {
@@ -8,7 +11,18 @@ void ScenarioArgs::add_to(CLI::App* app) {
   app->add_option("--set", sets,
                   "Override a field: path.to.field=value (list items by index or name, e.g. "
                   "cluster.pools.rollout.nodes=4); repeatable");
-  app->add_option("--seed", seed, "Random seed (overrides the scenario's 'seed')");
+  // Checked as text before CLI11 converts it: a negative or oversized seed must not wrap or clamp.
+  const CLI::Validator seed_range(
+      [](std::string& text) -> std::string {
+        const bool digits =
+            !text.empty() && text.size() <= 19 && text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || std::stoull(text) > static_cast<unsigned long long>(INT64_MAX))
+          return "expected a whole number from 0 to " + std::to_string(INT64_MAX) + ", found '" + text + "'";
+        return "";
+      },
+      "UINT");
+  app->add_option("--seed", seed, "Random seed (overrides the scenario's 'seed'; 0 to 2^63-1)")
+      ->check(seed_range);
 }
 
 LoadOptions ScenarioArgs::load_options() const {

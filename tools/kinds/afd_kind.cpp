@@ -9,8 +9,8 @@
 #include "tools/kinds/afd_sweep_findings.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/afd_report.h"
-#include "tools/report/text_format.h"
 #include "tools/report/html_report.h"
+#include "tools/report/text_format.h"
 
 namespace rlsim {
 namespace {

@@ -1,19 +1,93 @@
-// Staged output writing.
+// Staged output writing: target checks, staging, the manifest of what rlsim wrote, orphan cleanup.
 #include "tools/report/output_dir.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include "models/input_error.h"
 
 namespace rlsim {
 namespace fs = std::filesystem;
+namespace {
 
-StagedOutput::StagedOutput(fs::path target) : target_(std::move(target)) {
-  fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
+/// The staging folders of `target` are ".NAME.partial-PID" beside it.
+std::string staging_prefix(const fs::path& target) { return "." + target.filename().string() + ".partial-"; }
+
+bool process_alive(long pid) {
+  return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+/// Removes the staging folders of `target` whose process is gone (a run killed before its
+/// destructor could clean up).
+void remove_orphaned_staging(const fs::path& parent, const fs::path& target) {
+  const std::string prefix = staging_prefix(target);
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(parent, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string pid_text = name.substr(prefix.size());
+    if (pid_text.empty() ||
+        !std::all_of(pid_text.begin(), pid_text.end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
+      continue;
+    if (pid_text.size() > 9 || process_alive(std::stol(pid_text))) continue;
+    std::error_code ignored;
+    fs::remove_all(entry.path(), ignored);
+  }
+}
+
+std::vector<std::string> read_manifest(const fs::path& folder) {
+  std::vector<std::string> names;
+  std::ifstream in(folder / StagedOutput::kManifest);
+  for (std::string line; std::getline(in, line);) {
+    // Only plain names this class wrote: never a path that leaves the folder.
+    if (!line.empty() && line.find('/') == std::string::npos && line != "." && line != "..")
+      names.push_back(line);
+  }
+  return names;
+}
+
+}  // namespace
+
+void prepare_output_folder(const fs::path& folder, const std::string& flag) {
+  std::error_code error;
+  if (fs::exists(folder, error) && !fs::is_directory(folder, error))
+    throw InputError({flag, 0, 0},
+                     "'" + folder.string() + "' exists and is not a folder; give a folder for the outputs");
+  fs::create_directories(folder, error);
+  if (error || !fs::is_directory(folder))
+    throw InputError({flag, 0, 0}, "cannot create the folder '" + folder.string() + "'" +
+                                       (error ? ": " + error.message() : std::string()));
+}
+
+void prepare_output_file(const fs::path& file, const std::string& flag) {
+  std::error_code error;
+  if (fs::is_directory(file, error))
+    throw InputError({flag, 0, 0}, "'" + file.string() + "' is a folder; give a file name for the output");
+  if (file.has_parent_path()) prepare_output_folder(file.parent_path(), flag);
+}
+
+StagedOutput::StagedOutput(fs::path target, std::string flag) : target_(std::move(target)) {
+  if (target_.empty()) throw InputError({flag, 0, 0}, "expected a folder name, got an empty one");
   if (target_.filename().empty()) target_ = target_.parent_path();
-  staging_ = parent / ("." + target_.filename().string() + ".partial-" + std::to_string(::getpid()));
-  fs::create_directories(staging_);
+  const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
+  std::error_code error;
+  if (fs::exists(target_, error) && !fs::is_directory(target_, error))
+    throw InputError({flag, 0, 0},
+                     "'" + target_.string() + "' exists and is not a folder; give a folder for the outputs");
+  prepare_output_folder(parent, flag);
+  remove_orphaned_staging(parent, target_);
+  staging_ = parent / (staging_prefix(target_) + std::to_string(::getpid()));
+  fs::create_directories(staging_, error);
+  if (error || ::access(staging_.c_str(), W_OK) != 0)
+    throw InputError({flag, 0, 0}, "cannot write in '" + parent.string() + "'" +
+                                       (error ? ": " + error.message() : std::string()));
 }
 
 StagedOutput::~StagedOutput() {
@@ -22,17 +96,37 @@ StagedOutput::~StagedOutput() {
 }
 
 void StagedOutput::write(const std::string& file_name, const std::string& content) {
-  std::ofstream out(staging_ / file_name, std::ios::binary);
+  const fs::path path = staging_ / file_name;
+  if (fs::path(file_name).has_parent_path()) fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
   out << content;
   if (!out) throw std::runtime_error("cannot write " + (staging_ / file_name).string());
   files_.push_back(file_name);
 }
 
 void StagedOutput::commit() {
+  // The manifest lists the top-level entries staged, including those written by child processes.
+  std::vector<std::string> staged;
+  for (const auto& entry : fs::directory_iterator(staging_))
+    staged.push_back(entry.path().filename().string());
+  std::sort(staged.begin(), staged.end());
+  std::ostringstream manifest;
+  for (const auto& name : staged) manifest << name << "\n";
+  std::ofstream(staging_ / kManifest, std::ios::binary) << manifest.str();
+
+  const std::vector<std::string> earlier = read_manifest(target_);
   fs::create_directories(target_);
-  for (const auto& entry : fs::directory_iterator(staging_)) {
-    fs::rename(entry.path(), target_ / entry.path().filename());
+  for (const auto& name : earlier) {
+    if (std::binary_search(staged.begin(), staged.end(), name)) continue;
+    std::error_code ignored;
+    fs::remove_all(target_ / name, ignored);  // a stale output of an earlier run
   }
+  for (const auto& name : staged) {
+    const fs::path destination = target_ / name;
+    if (fs::is_directory(destination) && !fs::is_symlink(destination)) fs::remove_all(destination);
+    fs::rename(staging_ / name, destination);
+  }
+  fs::rename(staging_ / kManifest, target_ / kManifest);
   committed_ = true;
 }
 

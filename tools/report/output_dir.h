@@ -1,6 +1,10 @@
 // StagedOutput: writes a run's files into a hidden staging folder beside the target and moves them
 // into place only when all were written, so a failed or interrupted run leaves no half-written
-// output (docs/design.md §5). Files already in the target folder with other names are left alone.
+// output (docs/design.md §5). The target is checked when the object is made, before anything is
+// simulated: `--out` naming a file, or a folder that cannot be created, is an input error. The
+// folder then holds only this run's files from rlsim: a manifest (`.rlsim-outputs`) lists what the
+// last run wrote, and on commit the files it listed that this run did not write are removed.
+// Files rlsim did not write are never touched. Staging folders left by killed runs are removed.
 #pragma once
 
 #include <filesystem>
@@ -9,19 +13,33 @@
 
 namespace rlsim {
 
+/// Creates `folder` for outputs, or InputError at `flag` when it cannot be one: an existing file
+/// of that name, a parent that is a file, no permission. Called before anything is simulated.
+void prepare_output_folder(const std::filesystem::path& folder, const std::string& flag);
+/// The same for an output file: not an existing folder, and its folder created.
+void prepare_output_file(const std::filesystem::path& file, const std::string& flag);
+
 class StagedOutput {
  public:
-  explicit StagedOutput(std::filesystem::path target);
+  /// `flag` names the option the target came from, for error messages (e.g. "--out").
+  explicit StagedOutput(std::filesystem::path target, std::string flag = "--out");
   ~StagedOutput();  ///< removes the staging folder if commit() was not reached
   StagedOutput(const StagedOutput&) = delete;
   StagedOutput& operator=(const StagedOutput&) = delete;
 
+  /// Stages `content` as `file_name`, which may name a subfolder ("policy/metrics.json"). Child
+  /// processes may write too: whatever is in the staging folder at commit() is the output.
   void write(const std::string& file_name, const std::string& content);
-  /// Moves every staged file into the target folder (created if needed).
+  /// Moves every staged entry into the target folder (created if needed), replacing an entry of
+  /// the same name, and removes the entries an earlier run listed in the folder's manifest that
+  /// this run did not write.
   void commit();
   const std::filesystem::path& target() const { return target_; }
   /// The names written so far, in order (what `rlsim run` lists after "outputs:").
   const std::vector<std::string>& files() const { return files_; }
+
+  /// The manifest's file name inside an output folder.
+  static constexpr const char* kManifest = ".rlsim-outputs";
 
  private:
   std::filesystem::path target_;

@@ -7,8 +7,8 @@
 
 #include "sim/scenario/memory_check.h"
 #include "tools/report/chrome_trace.h"
-#include "tools/report/verl_timing.h"
 #include "tools/report/text_format.h"
+#include "tools/report/verl_timing.h"
 
 namespace rlsim {
 namespace {

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <sstream>
+#include <string>
 
 namespace rlsim {
 namespace {
@@ -91,7 +93,19 @@ SweepShard parse_sweep_shard(const std::string& text) {
 }
 
 SweepGrid::SweepGrid(std::vector<SweepAxis> axes) : axes_(std::move(axes)) {
+  std::set<std::string> paths;
   for (const auto& axis : axes_) {
+    // A second axis on one field would label rows with values that were never simulated.
+    if (!paths.insert(axis.path).second) {
+      throw InputError({"--param " + axis.path, 1, 1},
+                       "'" + axis.path + "' is swept twice; give all its values in one --param");
+    }
+    std::set<std::string> values;
+    for (const auto& value : axis.values) {
+      if (!values.insert(value).second)
+        throw InputError({"--param " + axis.path, 1, 1},
+                         "value '" + value + "' of '" + axis.path + "' is listed twice");
+    }
     if (size_ > kMaxPoints / static_cast<long>(axis.values.size())) {
       throw InputError({"--param " + axis.path, 1, 1},
                        "the sweep grid has more than " + std::to_string(kMaxPoints) + " points");

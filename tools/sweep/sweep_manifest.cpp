@@ -3,10 +3,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
+#include "calibrate/json_input.h"
 #include "models/input_error.h"
+#include "models/input_file.h"
+#include "tools/report/output_dir.h"
 
 namespace rlsim {
 namespace fs = std::filesystem;
@@ -17,6 +21,8 @@ nlohmann::json SweepManifest::to_json() const {
   nlohmann::json j{{"scenario", scenario}, {"kind", kind},     {"sets", sets},
                    {"axes", axes_json},    {"points", points}, {"header", header}};
   j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
+  j["inputs"] = inputs;
+  j["rlsim_version"] = rlsim_version;
   return j;
 }
 
@@ -31,6 +37,9 @@ SweepManifest SweepManifest::from_json(const nlohmann::json& j) {
   }
   m.points = j.at("points").get<long>();
   m.header = j.at("header").get<std::vector<std::string>>();
+  // Manifests written before these fields read as unknown inputs: they match no current sweep.
+  m.inputs = j.value("inputs", std::string());
+  m.rlsim_version = j.value("rlsim_version", std::string());
   return m;
 }
 
@@ -38,23 +47,35 @@ fs::path manifest_path(const fs::path& dir) { return dir / "sweep.json"; }
 
 SweepManifest read_sweep_manifest(const fs::path& dir) {
   const fs::path path = manifest_path(dir);
-  std::ifstream in(path);
-  if (!in)
+  if (!std::filesystem::exists(path))
     throw InputError({path.string(), 0, 0},
                      "no sweep manifest here: is this a folder written by rlsim sweep?");
+  const nlohmann::json document = parse_json_input(
+      read_input_file(path.string(), kMaxInputFileBytes, InputRole::bookkeeping), path.string());
   try {
-    return SweepManifest::from_json(nlohmann::json::parse(in));
+    return SweepManifest::from_json(document);
   } catch (const nlohmann::json::exception& e) {
     throw InputError({path.string(), 1, 1}, std::string("malformed sweep manifest: ") + e.what());
   }
 }
 
 void claim_sweep_dir(const fs::path& dir, const SweepManifest& manifest) {
-  fs::create_directories(dir);
+  prepare_output_folder(dir, "--out");
   const fs::path path = manifest_path(dir);
   if (fs::exists(path)) {
     const SweepManifest existing = read_sweep_manifest(dir);
     if (existing.to_json() == manifest.to_json()) return;
+    SweepManifest same_inputs = existing;
+    same_inputs.inputs = manifest.inputs;
+    same_inputs.rlsim_version = manifest.rlsim_version;
+    if (same_inputs.to_json() == manifest.to_json()) {
+      throw InputError({path.string(), 1, 1},
+                       "this sweep was started from other inputs (rlsim " + existing.rlsim_version +
+                           ", inputs " + existing.inputs + "; now rlsim " + manifest.rlsim_version +
+                           ", inputs " + manifest.inputs +
+                           "): the scenario, a catalog or the profile changed since, so its "
+                           "rows cannot be mixed with new ones; pick another --out or remove the folder");
+    }
     throw InputError({path.string(), 1, 1}, "this folder holds another sweep (scenario '" +
                                                 existing.scenario + "', " + std::to_string(existing.points) +
                                                 " points); pick another --out or remove the folder");
@@ -63,6 +84,22 @@ void claim_sweep_dir(const fs::path& dir, const SweepManifest& manifest) {
   const fs::path temporary = path.string() + ".tmp-" + std::to_string(::getpid());
   std::ofstream(temporary) << manifest.to_json().dump(2) << "\n";
   fs::rename(temporary, path);
+}
+
+void check_rows_in_grid(const SweepTable& table, const SweepManifest& manifest, const fs::path& file) {
+  const SweepGrid grid(manifest.axes);
+  for (const auto& [point, cells] : table.rows) {
+    bool belongs = point >= 0 && point < grid.size() && cells.size() > manifest.axes.size();
+    if (belongs) {
+      const std::vector<std::string> values = grid.values(point);
+      belongs = std::equal(values.begin(), values.end(), cells.begin() + 1);
+    }
+    if (!belongs) {
+      throw InputError({file.string(), 0, 0}, "row of point " + std::to_string(point) +
+                                                  " is not a point of this sweep's grid (sweep.json); "
+                                                  "was the file written by another sweep?");
+    }
+  }
 }
 
 }  // namespace rlsim

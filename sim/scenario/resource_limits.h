@@ -1,0 +1,34 @@
+// What one scenario may ask the simulator to do, checked after loading and before anything runs:
+// products of fields that are each within their own range (prompts × samples, trajectories ×
+// turns × steps, nodes × GPUs per node) can still ask for more actors, events and memory than a
+// run can have, or overflow the counters that hold them. A scenario past a limit is an input error
+// (exit 2) at the field to change, saying what it asks for and what the limit is.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/yaml_reader.h"
+
+namespace rlsim {
+
+struct ResourceLimits {
+  /// GPUs in the whole cluster: each is a SimGrid host with its links and actors. Twice the
+  /// 65,536 GPUs the scale benchmark (tools/bench/cluster-scale) targets.
+  int64_t gpus = 131'072;
+  /// Trajectories of one RL step: each is an actor with its own records (16 per GPU at the limit
+  /// above, twice the 8 per GPU of the scale benchmark).
+  int64_t trajectories_per_step = 2'097'152;
+  /// LLM calls a trajectory makes on average (`workload.turns`): agentic runs use tens to hundreds.
+  double turns_per_trajectory = 10'000;
+  /// LLM calls of the whole run (trajectories × mean turns × steps): each is a request through the
+  /// engine and a record in the metrics.
+  double llm_calls = 100'000'000;
+};
+
+/// Throws InputError at the field of `workload` or `cluster` (the readers the scenario was read
+/// with) whose value takes the scenario past `limits`.
+void check_resource_limits(const Scenario& scenario, const YamlReader& workload, const YamlReader& cluster,
+                           const ResourceLimits& limits = {});
+
+}  // namespace rlsim
