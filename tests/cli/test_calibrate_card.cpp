@@ -21,7 +21,8 @@ TEST_CASE("calibrate-card replays recorded suite output into a profile with tabl
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.find("replaying recorded suite output") != std::string::npos);
-  CHECK(test::slurp(dir / "h100.measurements.json") == test::slurp(kRecorded));
+  CHECK(test::slurp(dir / "h100.measurements.json") ==
+        test::slurp(std::filesystem::path(RLSIM_TEST_SOURCE_DIR) / kRecorded));
   const std::string profile = test::slurp(out);
   CHECK(profile.find("device: \"SYNTHETIC H100 record") != std::string::npos);
   CHECK(profile.find("in_shape_held_out_mape:") != std::string::npos);

@@ -77,7 +77,7 @@ TEST_CASE("a manifest cannot make rlsim remove anything outside its folder") {
   CHECK(read(root / "precious") == "keep");
 }
 
-TEST_CASE("an uncommitted output leaves nothing; a dead process's staging folder is cleaned up") {
+TEST_CASE("an uncommitted output leaves nothing and a dead process's staging folder is cleaned up") {
   const fs::path root = fresh_folder("staging");
   {
     StagedOutput output(root / "out");

@@ -143,7 +143,7 @@ TEST_CASE("halving NIC bandwidth moves the knee to a smaller batch") {
   const auto dir = scratch_dir("afd-knee") / "sweep";
   CliResult r = run_rlsim(std::string("sweep ") + kStep3 +
                           " --set cluster.pools.ffn.gpu=H800 --param cluster.nic.bandwidth=200Gbps,100Gbps"
-                          " --param afd.batch=1024,2048,3072,4096,6144,8192 --jobs 2 --out '" +
+                          " --param afd.batch=1024,2048,3072,4096,6144,8192 --skip-invalid --jobs 2 --out '" +
                           dir.string() + "'");
   REQUIRE(r.exit_code == 0);
   const double full = knee_of(r.out, "cluster.nic.bandwidth=200Gbps");

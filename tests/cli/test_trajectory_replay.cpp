@@ -26,7 +26,7 @@ cluster:
     - {between: [dataplane, rollout], bandwidth: 100Gbps}
   dataplane: {ledger: true}
 rollout: {pool: rollout, tp: 1, max_batch: 16}
-training: {pool: train, tp: 1}
+training: {pool: train, tp: 1, offload_optimizer: true}  # 8B on two 80 GB GPUs
 workload:
   steps: 2
   prompts_per_step: 3

@@ -49,7 +49,7 @@ std::vector<std::string> csv_row(const std::string& csv, size_t index) {
 
 }  // namespace
 
-TEST_CASE("a case outside its tolerance fails the run; published at the simulated figure, it passes") {
+TEST_CASE("a case outside its tolerance fails the run and published at the simulated figure it passes") {
   const auto out = scratch_dir("validation-judged") / "out";
   const auto failing =
       run_rlsim("validation --cases '" + step3_manifest("fail", "100") + "' --out '" + out.string() + "'");

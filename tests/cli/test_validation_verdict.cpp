@@ -55,7 +55,7 @@ TEST_CASE("verdicts: within tolerance passes, outside fails unless marked a know
   CHECK(skipped_case(a_case(100, 0.15), "needs kind serve").verdict == Verdict::skipped);
 }
 
-TEST_CASE("only a failed case fails the run; known gaps and skipped cases are listed by name") {
+TEST_CASE("only a failed case fails the run and known gaps and skipped cases are listed by name") {
   std::vector<ValidationRow> rows = {judge_case(a_case(100, 0.2), 101),
                                      judge_case(a_case(100, 0.2, "known cause"), 160),
                                      skipped_case(a_case(100, 0.2), "needs kind serve")};

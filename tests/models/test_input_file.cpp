@@ -38,7 +38,7 @@ TEST_CASE("a device, a folder or a missing file is refused, naming the path") {
              Catch::StartsWith("/no/such/file.yaml:") && Catch::Contains("no such file"));
 }
 
-TEST_CASE("a file over the size limit is refused; one at the limit is read whole") {
+TEST_CASE("a file over the size limit is refused and one at the limit is read whole") {
   const fs::path file = scratch("sized.yaml");
   std::ofstream(file) << std::string(4096, 'x');
   CHECK(read_input_file(file.string(), 4096).size() == 4096);

@@ -37,7 +37,8 @@ TEST_CASE("formatting picks the shortest unit and reads back to the same value")
   CHECK(format_quantity(0.0, Quantity::duration) == "0s");
   for (double v : {1.25e9, 3.35e12, 7.5e-7, 0.1, 12345.0}) {
     CHECK(*parse_quantity(format_quantity(v, Quantity::bandwidth), Quantity::bandwidth) == Approx(v));
-    CHECK(*parse_quantity(format_quantity(v, Quantity::duration), Quantity::duration) == Approx(v));
+    if (v <= largest_quantity(Quantity::duration))  // longer durations are refused (tested below)
+      CHECK(*parse_quantity(format_quantity(v, Quantity::duration), Quantity::duration) == Approx(v));
   }
 }
 

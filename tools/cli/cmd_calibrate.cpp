@@ -104,6 +104,7 @@ class CalibrateCommand : public Command {
     ServingCalibration c = calibrate_serving(catalog, card, inputs_, base_profile_,
                                              engine_.empty() ? RolloutSpec{}.engine : engine_);
     if (!date_.empty()) c.profile.date = date_;
+    if (c.profile.date.empty()) c.profile.date = "unknown";  // as --help says: the loader needs one
     write_atomically(profile_to_yaml(c.profile));
     const EngineOverheadOverride& t = c.fit.terms;
     auto us = [](const std::optional<double>& v) {

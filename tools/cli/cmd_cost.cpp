@@ -160,15 +160,20 @@ class CostCommand : public Command {
     const bool calibrated =
         model->name() == "profile" && static_cast<const ProfiledCostModel&>(*model).covers(op);
     const double seconds = model->seconds(op, card);
-    const auto price =
-        calibrated ? static_cast<const ProfiledCostModel&>(*model).price(op, card) : std::nullopt;
+    // Where the answer comes from, when the profile priced it (a plain value: GCC cannot see
+    // through std::optional here and warns of an uninitialised read).
+    std::optional<PriceSource> source;
+    if (calibrated) {
+      if (const auto price = static_cast<const ProfiledCostModel&>(*model).price(op, card))
+        source = price->source;
+    }
     if (target.json) {
       Json out;
       out["op"] = to_string(op.op_class);
       out["hardware"] = card.name;
       out["cost_model"] = model->name();
       out["calibrated"] = calibrated;
-      if (price) out["price_source"] = enum_name(price->source);
+      if (source) out["price_source"] = enum_name(*source);
       out["seconds"] = seconds;
       out["flops"] = op.flops;
       out["bytes"] = op.bytes;
@@ -177,7 +182,7 @@ class CostCommand : public Command {
     } else {
       std::cout << to_string(op.op_class) << " on " << card.name << ": "
                 << readable(seconds, Quantity::duration) << "  ("
-                << (price        ? "calibrated profile, " + std::string(price_source_note(price->source))
+                << (source       ? "calibrated profile, " + std::string(price_source_note(*source))
                     : calibrated ? "calibrated profile"
                     : model->name() == "profile" ? "not in the profile: datasheet roofline"
                                                  : "datasheet roofline")

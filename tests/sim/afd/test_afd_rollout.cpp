@@ -38,6 +38,7 @@ rollout:
   pool: attention
   max_batch: 8
   prefix_cache: false
+  engine: ideal  # kernels only: the test compares with the layer-level table itself
   afd: {ffn_pool: ffn, attention_gpus: 1, ffn_gpus: 1, micro_batches: 2}
 training: {pool: train, offload_optimizer: true}
 )";

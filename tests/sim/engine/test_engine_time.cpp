@@ -25,7 +25,7 @@ cluster:
     - {between: [dataplane, rollout], bandwidth: 100Gbps}
 workload: {steps: 1, prompts_per_step: 5, samples_per_prompt: 1, prompt_tokens: 5000, output_tokens: 200}
 rollout: {pool: rollout, tp: 2}
-training: {pool: train}
+training: {pool: train, recompute: full}  # 8B with full recompute fits two 80 GB GPUs
 )";
 
 test::Figures run(const std::vector<std::string>& overrides) {

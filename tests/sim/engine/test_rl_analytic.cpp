@@ -38,7 +38,7 @@ workload:
   samples_per_prompt: 1
   prompt_tokens: 512
   output_tokens: 256
-rollout: {pool: rollout, tp: 1, max_batch: 64}
+rollout: {pool: rollout, tp: 1, max_batch: 64, engine: ideal}  # kernels only: the closed forms have no engine terms
 training: {pool: train, algorithm: grpo, offload_optimizer: true}   # Adam states in host memory: fits one H800
 )";
 
@@ -146,7 +146,7 @@ workload:
   samples_per_prompt: 1
   prompt_tokens: 512
   output_tokens: 256
-rollout: {tp: 1, max_batch: 64}
+rollout: {tp: 1, max_batch: 64, engine: ideal}
 training: {algorithm: grpo, offload_optimizer: true}   # Adam states in host memory: fits one H800
 colocation: {host_bandwidth: 25GBps}
 policy: {name: colocated}

@@ -100,7 +100,9 @@ TEST_CASE("bundled long-tail: the tail costs synchronous steps more than streami
 TEST_CASE("bundled agentic: instances wait on agents while tools run") {
   const Figures f = run_scenario("agentic.yaml", {});
   check_expectations("agentic", f);
-  CHECK(cause(f, "rollout_waits_agents") > 0.05);
+  // 4.8 % of GPU time with the vllm-v1 engine terms (5.5 % kernels only): decode is slower, so
+  // the same tool time is a smaller share.
+  CHECK(cause(f, "rollout_waits_agents") > 0.03);
 }
 
 TEST_CASE("bundled afd-rollout: ping-pong micro-batches pay off only when the batch is large") {

@@ -65,10 +65,11 @@ TEST_CASE("state names are the ones output files have always used") {
   std::string all;
   for (GpuState state : all_gpu_states()) all += to_string(state) + " ";
   // The one place that spells them out: a rename here is a change of trace.json and metrics.json.
-  CHECK(all ==
-        R"(busy:rollout busy:train busy:ref_logprob busy:weight_sync busy:record busy:attention busy:ffn )"
-        R"(wait:train_waits_rollout wait:rollout_waits_weights wait:rollout_waits_agents wait:long_tail )"
-        R"(wait:fault wait:idle switching down transfer:dispatch transfer:combine )");
+  CHECK(
+      all ==
+      R"(busy:rollout busy:train busy:ref_logprob busy:weight_sync busy:record busy:attention busy:ffn )"
+      R"(wait:train_waits_rollout wait:rollout_waits_weights wait:rollout_waits_agents wait:long_tail wait:no_work_launched )"
+      R"(wait:fault wait:idle switching down transfer:dispatch transfer:combine )");
 }
 
 TEST_CASE("metrics.json always reports the four causes of design §4, and only those") {

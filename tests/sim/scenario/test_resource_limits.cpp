@@ -19,7 +19,7 @@ TEST_CASE("a mean of a million turns per trajectory is refused at turns") {
   CHECK_THAT(e.what(), Catch::Contains("turns") && Catch::Contains("LLM calls per trajectory"));
 }
 
-TEST_CASE("a run of too many LLM calls is refused; the limit itself is allowed") {
+TEST_CASE("a run of too many LLM calls is refused and the limit itself is allowed") {
   const LoadedScenario loaded = test::load_inline("ok", test::kTwoPools);
   YAML::Node resolved(YAML::NodeType::Map);
   const YamlSource source = load_yaml_text(test::kTwoPools, "inline.yaml");
@@ -40,7 +40,7 @@ TEST_CASE("a run of too many LLM calls is refused; the limit itself is allowed")
                     Catch::Contains("16 GPUs") && Catch::Contains("inline.yaml:"));
 }
 
-TEST_CASE("a context limit not above the prompt is refused: the run would generate nothing") {
+TEST_CASE("a context limit not above the prompt is refused as the run would generate nothing") {
   const InputError e = test::load_error(test::kTwoPools, {"workload.max_context_tokens=10"});
   CHECK_THAT(e.what(), Catch::Contains("max_context_tokens") && Catch::Contains("mean prompt (512 tokens)"));
   CHECK_NOTHROW(test::load_inline("ok", test::kTwoPools, {"workload.max_context_tokens=513"}));

@@ -23,7 +23,8 @@ TEST_CASE("request plans: a trace's rows as they are, ids in order") {
   }
 }
 
-TEST_CASE("request plans: the closed loop has no arrival times; tokens are whole and outputs at least one") {
+TEST_CASE(
+    "request plans: the closed loop has no arrival times and tokens are whole with outputs at least one") {
   ServeWorkloadSpec w;
   w.requests = 200;
   w.concurrency = 4;

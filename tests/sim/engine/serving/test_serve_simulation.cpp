@@ -126,7 +126,7 @@ TEST_CASE("serving figures follow their definitions from the requests' times") {
   CHECK(f.at("kv_use_max") <= 1.0);
 }
 
-TEST_CASE("the same serving scenario and seed give the same run; another seed another") {
+TEST_CASE("the same serving scenario and seed give the same run and another seed another") {
   const std::string workload =
       "  requests: 50\n  rate: 8/s\n  prompt_tokens: {lognormal: {mean: 300, sigma: 0.5}}\n  output_tokens: "
       "20\n";
