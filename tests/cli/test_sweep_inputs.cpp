@@ -25,16 +25,19 @@ TEST_CASE("resuming a sweep whose scenario changed since is refused", "[cli][swe
 TEST_CASE("a sweep row that is no point of the grid is refused on resume and merge", "[cli][sweep]") {
   const fs::path dir = scratch_dir("sweep-rows");
   const std::string out = (dir / "out").string();
-  REQUIRE(run_rlsim("sweep scenarios/quickstart.yaml --param workload.steps=1,2 --out '" + out + "'").exit_code ==
-          0);
+  REQUIRE(
+      run_rlsim("sweep scenarios/quickstart.yaml --param workload.steps=1,2 --out '" + out + "'").exit_code ==
+      0);
   // A row numbered past the grid, as a file from another sweep would hold.
   const std::string csv = slurp(dir / "out" / "sweep.csv");
-  const std::string first_row = csv.substr(csv.find('\n') + 1, csv.find('\n', csv.find('\n') + 1) - csv.find('\n'));
+  const std::string first_row =
+      csv.substr(csv.find('\n') + 1, csv.find('\n', csv.find('\n') + 1) - csv.find('\n'));
   std::ofstream(dir / "out" / "sweep.csv", std::ios::app) << "7" << first_row.substr(first_row.find(','));
   const CliResult merged = run_rlsim("sweep-merge '" + out + "'");
   CHECK(merged.exit_code == 2);
   CHECK_THAT(merged.err, Catch::Contains("not a point of this sweep's grid"));
-  const CliResult resumed = run_rlsim("sweep scenarios/quickstart.yaml --param workload.steps=1,2 --out '" + out + "'");
+  const CliResult resumed =
+      run_rlsim("sweep scenarios/quickstart.yaml --param workload.steps=1,2 --out '" + out + "'");
   CHECK(resumed.exit_code == 2);
   CHECK_THAT(resumed.err, Catch::Contains("not a point of this sweep's grid"));
 }
