@@ -33,13 +33,16 @@ struct ServeWorkloadSpec {
   Distribution prompt_tokens = fixed_distribution(512);  ///< per request (not with a trace)
   Distribution output_tokens = fixed_distribution(256);  ///< per request (not with a trace)
   /// Requests (in send order) left out of the steady-state figures. Absent: the closed loop's
-  /// `concurrency` (the burst sent into the empty deployment at time 0), else none.
+  /// `concurrency` (the burst sent into the empty deployment at time 0) when more requests follow
+  /// it; none when every request is in that burst (an offline batch: there is no steady state to
+  /// isolate, and offline benchmarks count the whole run), none for open loop or trace.
   std::optional<int> warmup_requests;
   std::optional<double> slo_ttft_s;  ///< goodput: a request meets the SLO when within both set
   std::optional<double> slo_tpot_s;
 
   int warmup() const {
-    return warmup_requests.value_or(arrivals == ArrivalMode::closed_loop ? concurrency : 0);
+    const bool burst_then_loop = arrivals == ArrivalMode::closed_loop && concurrency < requests;
+    return warmup_requests.value_or(burst_then_loop ? concurrency : 0);
   }
 };
 

@@ -10,7 +10,7 @@ using namespace rlsim;
 
 TEST_CASE("engine presets: the built-in catalog has ideal and production engines, each sourced") {
   const Catalog catalog = load_builtin_catalog(RLSIM_TEST_SOURCE_DIR);
-  for (const char* name : {"ideal", "vllm-v1", "vllm-v0", "sglang"}) {
+  for (const char* name : {"ideal", "vllm-v1", "vllm-v0", "sglang", "trtllm"}) {
     INFO(name);
     REQUIRE(catalog.engines.count(name) == 1);
     CHECK_FALSE(catalog.engines.at(name).source.empty());
@@ -21,6 +21,11 @@ TEST_CASE("engine presets: the built-in catalog has ideal and production engines
         0.0);
   CHECK(catalog.engines.at("vllm-v1").cpu_fixed_s > 0.0);
   CHECK(catalog.engines.at("sglang").overlap_cpu);
+  // TensorRT-LLM: overlap scheduler on by default, decode-only graphs up to trtllm-bench's 8192.
+  const EngineOverhead& trtllm = catalog.engines.at("trtllm");
+  CHECK(trtllm.overlap_cpu);
+  CHECK_FALSE(trtllm.graph_mixed);
+  CHECK(trtllm.graph_max_tokens == 8192);
 }
 
 TEST_CASE("engine presets: a rollout defaults to the production engine and prefill_first") {

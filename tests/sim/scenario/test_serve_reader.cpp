@@ -43,6 +43,19 @@ TEST_CASE("serve workloads: a closed loop, its warm-up default and the resolved 
              Catch::Contains("warmup: 5") && Catch::Contains("prompt_tokens") && Catch::Contains("router"));
 }
 
+TEST_CASE("serve workloads: a closed loop as wide as its requests is an offline batch, all measured") {
+  for (const char* clients : {"40", "100"}) {
+    INFO(clients);
+    const auto loaded = test::load_serve_inline(
+        "offline-ok", test::serve_yaml(std::string("  requests: 40\n  concurrency: ") + clients + "\n"));
+    CHECK(loaded.scenario.workload.warmup() == 0);
+  }
+  // One request after the burst: the burst is warm-up again.
+  const auto looped =
+      test::load_serve_inline("looped-ok", test::serve_yaml("  requests: 40\n  concurrency: 39\n"));
+  CHECK(looped.scenario.workload.warmup() == 39);
+}
+
 TEST_CASE("serve workloads: rates as requests per second") {
   for (const char* rate : {"4/s", "4", "4.0/s"}) {
     const auto loaded = test::load_serve_inline(
