@@ -59,19 +59,23 @@ TEST_CASE("training MFU is the phases' model FLOPs over their busy GPU-seconds a
   CHECK(inference["kv_use"]["max"].get<double>() <= 1.0);
 }
 
-TEST_CASE("colocated over two pools of different cards: each pool's MFU is against its own peak") {
+TEST_CASE("colocated over two pools: each pool that trained has its figure, its share over its own time") {
+  // colocated-vs-disaggregated: 8 + 8 H800, both pools train in lockstep under colocated.
   const json m = run_metrics(
-      "mfu-colocated", "scenarios/heterogeneous.yaml --set workload.steps=2 --set policy.name=colocated");
+      "mfu-colocated",
+      "scenarios/colocated-vs-disaggregated.yaml --set workload.steps=2 --set policy.name=colocated");
   const json& by_pool = m["mfu"]["by_pool"];
   REQUIRE(by_pool.contains("rollout"));
   REQUIRE(by_pool.contains("train"));
-  // Every training GPU does an equal share in lockstep, so per GPU-second the FLOPs match and the
-  // MFUs differ by the peaks: H20 against H800.
-  const double ratio =
-      by_pool["rollout"]["update_actor"].get<double>() / by_pool["train"]["update_actor"].get<double>();
-  CHECK_THAT(ratio, WithinRel(peak_bf16("H800") / peak_bf16("H20"), 1e-9));
-  // The run's MFU lies between the pools'.
-  const double all = m["mfu"]["training"]["update_actor"].get<double>();
-  CHECK(all > by_pool["train"]["update_actor"].get<double>());
-  CHECK(all < by_pool["rollout"]["update_actor"].get<double>());
+  // Each pool does half the FLOPs in half the GPU-seconds on the same card: the run's figure.
+  for (const char* phase : {"update_actor", "old_log_prob", "ref"}) {
+    const double all = m["mfu"]["training"][phase].get<double>();
+    CHECK_THAT(by_pool["rollout"][phase].get<double>(), WithinRel(all, 1e-9));
+    CHECK_THAT(by_pool["train"][phase].get<double>(), WithinRel(all, 1e-9));
+  }
+  const double tokens = m["mfu"]["trained_tokens"].get<double>();
+  const double forward = m["mfu"]["forward_model_flops_per_token"].get<double>();
+  const double update_s = m["gpu_seconds_by_state"]["busy:train"].get<double>();
+  CHECK_THAT(m["mfu"]["training"]["update_actor"].get<double>(),
+             WithinRel(tokens * 3.0 * forward / (update_s * peak_bf16("H800")), 1e-9));
 }
