@@ -106,6 +106,7 @@ void InferenceInstance::leave_rollout() {
   // The KV memory goes to training: cached prefixes are gone.
   replica_.prefix_cache.clear();
   order.ack->put_init(new int(index_), 0)->detach();
+  sample_load();  // paused: nothing runs until it is resumed
   pause_until_resumed();
 }
 
@@ -120,6 +121,7 @@ void InferenceInstance::pause_until_resumed() {
 void InferenceInstance::fail_and_recover(double repaired_s) {
   const double from = sg4::Engine::get_clock();
   for (const Sequence& s : replica_.lose_all(version_)) displace(s);
+  sample_load();  // failed: nothing runs until it is repaired
   if (repaired_s > from) sg4::this_actor::sleep_until(repaired_s);
   gpus_.record(GpuState::wait(WaitCause::fault), from);
   gpus_.run_busy(config_.restart_s, GpuState::switching());

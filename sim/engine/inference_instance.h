@@ -17,6 +17,7 @@
 #include "sim/engine/group_timeline.h"
 #include "sim/engine/instance_config.h"
 #include "sim/engine/instance_control.h"
+#include "sim/engine/instance_load.h"
 #include "sim/engine/instance_time.h"
 #include "sim/engine/iteration_runner.h"
 #include "sim/engine/request.h"
@@ -36,15 +37,6 @@ struct InstanceLinks {
   /// Takes a call the instance gives up (preemption, a fault) or receives while paused, carrying
   /// the tokens it already generated.
   std::function<void(LlmRequest* call)> displace;
-};
-
-/// The replica's load from `time_s` until the next sample: sequences running and waiting, and the
-/// KV slots the running ones hold, as its scheduler left them at an iteration boundary.
-struct LoadSample {
-  double time_s = 0.0;
-  int running = 0;
-  int waiting = 0;
-  double kv_tokens = 0.0;
 };
 
 class InferenceInstance {

@@ -156,6 +156,7 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
     if (!track.is_gpu) continue;
     const double d = interval.end_s - interval.start_s;
     m.gpu_seconds_by_state[interval.state] += d;
+    m.pools[track.group].seconds_by_state[interval.state] += d;
     if (interval.state.is(StateKind::busy)) {
       busy += d;
       pool_busy[track.group] += d;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/engine/faults/fault_metrics.h"
+#include "sim/engine/instance_load.h"
 #include "sim/platform/timeline.h"
 
 namespace rlsim {
@@ -28,6 +29,7 @@ struct PoolMetrics {
   int gpus = 0;
   double busy_fraction = 0.0;
   double wait_fraction = 0.0;
+  std::map<GpuState, double> seconds_by_state;  ///< GPU-seconds of the pool's GPUs in each state
 };
 
 struct Advice {
@@ -70,6 +72,10 @@ struct RunMetrics {
   long simgrid_messages = 0;
   long simgrid_activities() const { return simgrid_execs + simgrid_messages; }
   FaultMetrics faults;  ///< blast radius of the scenario's failures
+  /// Tokens the trainer trained on over the run (the model FLOPs of the MFU follow from them).
+  double trained_tokens = 0.0;
+  /// The rollout instances' decode batch occupancy and KV use while generating (instance_load.h).
+  LoadFigures rollout_load;
 };
 
 /// Percentiles by the nearest-rank method over `values` (any order); zeros when empty.

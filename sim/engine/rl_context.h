@@ -10,6 +10,7 @@
 #include "models/cost/cost_model.h"
 #include "sim/afd/afd_iteration_table.h"
 #include "sim/engine/faults/fault_state.h"
+#include "sim/engine/instance_load.h"
 #include "sim/engine/ledger.h"
 #include "sim/engine/rollout_monitor.h"
 #include "sim/platform/platform.h"
@@ -55,6 +56,11 @@ struct RlContext {
   double agent_tool_s = 0.0;
   /// Filled when the rollout service stops: every call the data plane recorded.
   std::vector<LedgerEntry> ledger{};
+  /// Filled when the rollout service stops: each instance's load over time, for the metrics.
+  std::vector<InstanceLoad> instance_load{};
+  /// Filled by the trainer: tokens trained on (each optimizer pass over a batch counts its tokens
+  /// once, a step redone after a fault again), for the model FLOPs of the MFU.
+  double trained_tokens = 0.0;
 
   /// Records `state` on every GPU of `group` over [start, end).
   void record(const GpuGroup& group, GpuState state, double start_s, double end_s, int step) const {

@@ -254,6 +254,10 @@ void RolloutService::stop() {
     const auto& ledger = data_plane_->ledger();
     context_.ledger.insert(context_.ledger.end(), ledger.begin(), ledger.end());
   }
+  for (const auto& instance : instances_) {
+    context_.instance_load.push_back(
+        {instance->load(), instance->config().max_batch, instance->config().kv_capacity_tokens});
+  }
 }
 
 }  // namespace rlsim

@@ -134,6 +134,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
         result.metrics.simgrid_execs = run.execs;
         result.metrics.simgrid_messages = run.messages;
         result.ledger = std::move(context.ledger);
+        result.metrics.trained_tokens = context.trained_tokens;
+        result.metrics.rollout_load =
+            generating_load_figures(context.instance_load, result.metrics.sim_time_s);
         const FaultsSpec& fault_spec = scenario.faults;
         result.metrics.faults = fault_metrics(
             timeline, static_cast<int>(fault_spec.events.size() + fault_spec.link_events.size()));

@@ -8,6 +8,7 @@
 #include "sim/scenario/memory_check.h"
 #include "tools/report/chrome_trace.h"
 #include "tools/report/text_format.h"
+#include "tools/report/training_mfu.h"
 #include "tools/report/verl_timing.h"
 
 namespace rlsim {
@@ -87,10 +88,18 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
     pools[name] = {{"gpus", p.gpus}, {"busy_fraction", p.busy_fraction}, {"wait_fraction", p.wait_fraction}};
   }
   j["pools"] = pools;
-  j["inference"] = {{"ttft_s", percentiles_json(m.ttft_s)}, {"tpot_s", percentiles_json(m.tpot_s)}};
+  j["inference"] = {{"ttft_s", percentiles_json(m.ttft_s)},
+                    {"tpot_s", percentiles_json(m.tpot_s)},
+                    {"batch_occupancy", m.rollout_load.batch_occupancy},
+                    {"kv_use", {{"mean", m.rollout_load.kv_use_mean}, {"max", m.rollout_load.kv_use_max}}}};
   j["cost"] = {{"usd_per_step", m.usd_per_step}, {"usd_per_1m_tokens", m.usd_per_1m_tokens}};
   j["phases_s"] = m.phase_mean_s;
   j["verl_timing_s"] = verl_timing_s(scenario, m);
+  const TrainingMfu mfu = training_mfu(scenario, m);
+  j["mfu"] = {{"training", mfu.by_phase},
+              {"by_pool", mfu.by_pool},
+              {"trained_tokens", m.trained_tokens},
+              {"forward_model_flops_per_token", mfu.model_flops_per_token_forward}};
   j["memory"] = memory_json(scenario);
   j["engine"] = {{"simgrid_activities", m.simgrid_activities()},
                  {"simgrid_execs", m.simgrid_execs},
@@ -219,6 +228,21 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   for (const auto& [name, seconds] : verl_timing_s(scenario, m))
     verl += (verl.empty() ? "" : ", ") + name + fmt(" %.2f s", seconds);
   add("verl timing per step (mean)", verl);
+  const TrainingMfu mfu = training_mfu(scenario, m);
+  auto mfu_line = [&](const std::map<std::string, double>& by_phase) {
+    std::string text;
+    for (const auto& [name, value] : by_phase)
+      text += (text.empty() ? "" : ", ") + name + fmt(" %.1f %%", 100.0 * value);
+    return text;
+  };
+  if (!mfu.by_phase.empty()) add("MFU (model FLOPs / peak)", mfu_line(mfu.by_phase));
+  if (mfu.by_pool.size() > 1) {
+    for (const auto& [pool, by_phase] : mfu.by_pool) add(("  pool " + pool).c_str(), mfu_line(by_phase));
+  }
+  add("decode batch occupancy",
+      fmt("%.1f %% of max_batch while generating", 100.0 * m.rollout_load.batch_occupancy) + ", KV use " +
+          fmt("%.1f %% mean", 100.0 * m.rollout_load.kv_use_mean) + ", " +
+          fmt("%.1f %% max", 100.0 * m.rollout_load.kv_use_max));
   add("staleness", fmt("%.2f weight versions (mean per trained token)", m.staleness_mean));
   add("agents waiting on LLM", fmt("%.1f %% of agent time", 100.0 * m.agent_waits_llm));
   add("TTFT", distribution(m.ttft_s));

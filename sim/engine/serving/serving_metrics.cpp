@@ -3,24 +3,9 @@
 
 #include <algorithm>
 
+#include "sim/engine/instance_load.h"
+
 namespace rlsim {
-namespace {
-
-/// Time-weighted mean of `value` over [from, to] of a step function given by `load` (each sample
-/// holds until the next; zero before the first).
-template <class Value>
-double time_mean(const std::vector<LoadSample>& load, double from, double to, Value value) {
-  if (to <= from) return 0.0;
-  double area = 0.0;
-  for (size_t k = 0; k < load.size(); ++k) {
-    const double start = std::max(from, load[k].time_s);
-    const double end = std::min(to, k + 1 < load.size() ? load[k + 1].time_s : to);
-    if (end > start) area += value(load[k]) * (end - start);
-  }
-  return area / (to - from);
-}
-
-}  // namespace
 
 bool enough_for_quantile(double q, long samples) {
   return static_cast<double>(samples) * (1.0 - q) >= 1.0 - 1e-9;
@@ -69,14 +54,14 @@ ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warm
   }
   if (!load.empty()) {
     double occupancy = 0.0, kv = 0.0;
+    // Time-weighted over the window (sim/engine/instance_load.h, as RL rollout reports them).
+    const auto time_mean = [&](const std::vector<LoadSample>& instance, double (*value)(const LoadSample&)) {
+      return to > from ? load_integral(instance, from, to, value) / (to - from) : 0.0;
+    };
     for (const auto& instance : load) {
-      occupancy += time_mean(instance, from, to, [](const LoadSample& s) { return s.running; });
-      kv += time_mean(instance, from, to, [](const LoadSample& s) { return s.kv_tokens; });
-      for (size_t k = 0; k < instance.size(); ++k) {
-        const bool in_window =
-            instance[k].time_s <= to && (k + 1 == instance.size() || instance[k + 1].time_s > from);
-        if (in_window) m.kv_use_max = std::max(m.kv_use_max, instance[k].kv_tokens / kv_capacity_tokens);
-      }
+      occupancy += time_mean(instance, [](const LoadSample& s) { return static_cast<double>(s.running); });
+      kv += time_mean(instance, [](const LoadSample& s) { return s.kv_tokens; });
+      m.kv_use_max = std::max(m.kv_use_max, peak_kv_use(instance, from, to, kv_capacity_tokens));
     }
     const auto instances = static_cast<double>(load.size());
     m.batch_occupancy = occupancy / instances / max_batch;

@@ -1,0 +1,81 @@
+// MFU per training phase and pool, and the rollout's decode batch occupancy and KV use, as a run
+// reports them in metrics.json and the summary: consistent with the run's own tokens, busy time
+// and the cards' peaks, and per pool by each pool's card when training spans two pools.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_support.h"
+
+using namespace rlsim::test;
+using Catch::Matchers::WithinRel;
+using nlohmann::json;
+
+namespace {
+
+double peak_bf16(const std::string& card) {
+  const CliResult r = run_rlsim("roofline --hardware " + card + " --json");
+  REQUIRE(r.exit_code == 0);
+  return json::parse(r.out)["peak_flops"].get<double>();
+}
+
+json run_metrics(const std::string& name, const std::string& args, std::string* summary = nullptr) {
+  const auto out = scratch_dir(name) / "out";
+  const CliResult r = run_rlsim("run " + args + " --out '" + out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  if (summary) *summary = r.out;
+  return json::parse(slurp(out / "metrics.json"));
+}
+
+}  // namespace
+
+TEST_CASE("training MFU is the phases' model FLOPs over their busy GPU-seconds at the card's peak") {
+  std::string summary;
+  const json m = run_metrics("mfu-quickstart", "scenarios/quickstart.yaml --set workload.steps=2", &summary);
+  const json& mfu = m["mfu"];
+  const double tokens = mfu["trained_tokens"].get<double>();
+  const double forward = mfu["forward_model_flops_per_token"].get<double>();
+  REQUIRE(tokens > 0.0);
+  const double peak = peak_bf16("H800");  // the training pool's card
+  const double update_s = m["gpu_seconds_by_state"]["busy:train"].get<double>();
+  const double forwards_s = m["gpu_seconds_by_state"]["busy:ref_logprob"].get<double>();
+  // GRPO: the update is a forward and a backward (3× the forward's FLOPs), then two forwards.
+  CHECK_THAT(mfu["training"]["update_actor"].get<double>(),
+             WithinRel(tokens * 3.0 * forward / (update_s * peak), 1e-9));
+  CHECK_THAT(mfu["training"]["old_log_prob"].get<double>(),
+             WithinRel(tokens * 2.0 * forward / (forwards_s * peak), 1e-9));
+  CHECK(mfu["training"]["ref"] == mfu["training"]["old_log_prob"]);
+  CHECK(mfu["training"]["update_actor"].get<double>() < 1.0);
+  CHECK(mfu["by_pool"]["train"]["update_actor"] == mfu["training"]["update_actor"]);
+  CHECK_FALSE(mfu["by_pool"].contains("rollout"));  // disaggregated: rollout GPUs never train
+  CHECK_THAT(summary, Catch::Contains("MFU (model FLOPs / peak)") && Catch::Contains("update_actor") &&
+                          Catch::Contains("decode batch occupancy"));
+
+  // The rollout's load while generating: fractions of max_batch and of the KV capacity.
+  const json& inference = m["inference"];
+  CHECK(inference["batch_occupancy"].get<double>() > 0.0);
+  CHECK(inference["batch_occupancy"].get<double>() <= 1.0);
+  CHECK(inference["kv_use"]["mean"].get<double>() > 0.0);
+  CHECK(inference["kv_use"]["mean"].get<double>() <= inference["kv_use"]["max"].get<double>());
+  CHECK(inference["kv_use"]["max"].get<double>() <= 1.0);
+}
+
+TEST_CASE("colocated over two pools: each pool that trained has its figure, its share over its own time") {
+  // colocated-vs-disaggregated: 8 + 8 H800, both pools train in lockstep under colocated.
+  const json m = run_metrics(
+      "mfu-colocated",
+      "scenarios/colocated-vs-disaggregated.yaml --set workload.steps=2 --set policy.name=colocated");
+  const json& by_pool = m["mfu"]["by_pool"];
+  REQUIRE(by_pool.contains("rollout"));
+  REQUIRE(by_pool.contains("train"));
+  // Each pool does half the FLOPs in half the GPU-seconds on the same card: the run's figure.
+  for (const char* phase : {"update_actor", "old_log_prob", "ref"}) {
+    const double all = m["mfu"]["training"][phase].get<double>();
+    CHECK_THAT(by_pool["rollout"][phase].get<double>(), WithinRel(all, 1e-9));
+    CHECK_THAT(by_pool["train"][phase].get<double>(), WithinRel(all, 1e-9));
+  }
+  const double tokens = m["mfu"]["trained_tokens"].get<double>();
+  const double forward = m["mfu"]["forward_model_flops_per_token"].get<double>();
+  const double update_s = m["gpu_seconds_by_state"]["busy:train"].get<double>();
+  CHECK_THAT(m["mfu"]["training"]["update_actor"].get<double>(),
+             WithinRel(tokens * 3.0 * forward / (update_s * peak_bf16("H800")), 1e-9));
+}
