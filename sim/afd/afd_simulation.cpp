@@ -60,7 +60,7 @@ class RouteBook {
 };
 
 /// Seconds a set of transfers takes when nothing else uses the network: the busiest link's bytes
-/// over its bandwidth (fat pipes never limit) plus the longest route latency.
+/// over its bandwidth (non-blocking fabrics never limit) plus the longest route latency.
 double lone_transfer_seconds(const std::vector<AfdTransfer>& transfers, const SideHosts& attention,
                              const SideHosts& ffn, RouteBook& routes) {
   std::map<sg4::Link*, double> load;
@@ -73,7 +73,7 @@ double lone_transfer_seconds(const std::vector<AfdTransfer>& transfers, const Si
   }
   double busiest = 0.0;
   for (const auto& [link, bytes] : load) {
-    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) continue;
+    if (non_blocking(link)) continue;
     busiest = std::max(busiest, bytes / link->get_bandwidth());
   }
   return latency + busiest;
@@ -221,7 +221,7 @@ void link_utilization(const AfdPlan& plan, int iterations, const SideHosts& atte
     }
   }
   for (const auto& [link, carried] : bytes) {
-    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) continue;
+    if (non_blocking(link)) continue;
     const double utilization = carried / (link->get_bandwidth() * sim_time_s);
     if (utilization > m.max_link_utilization ||
         (utilization == m.max_link_utilization && link->get_name() < m.busiest_link)) {

@@ -14,8 +14,13 @@ namespace rlsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-// A fat pipe this wide never limits a transfer: it stands for a non-blocking switch.
-constexpr double kNonBlockingBandwidth = 1e15;
+// A non-blocking fabric is a shared link too wide to ever limit a transfer: every flow crossing it
+// also crosses a NIC of the pool, so the flows' rates sum to at most the pool's NIC bandwidth, and
+// the fabric is given twice that (at least 1e15 B/s). A SHARED link, not a FATPIPE: SimGrid's
+// max-min solver settles a fat pipe by rescanning every flow crossing it each time one is settled,
+// quadratic in the flows a pool carries; a constraint that never binds costs nothing of the kind.
+constexpr double kNonBlockingMinBandwidth = 1e15;
+constexpr const char* kNonBlockingProperty = "rlsim-non-blocking";
 
 sg4::Link* make_link(sg4::NetZone* zone, const std::string& name, const LinkParams& params) {
   return zone->create_link(name, params.bandwidth_bytes_per_s)->set_latency(params.latency_s);
@@ -53,7 +58,10 @@ ZoneHandle build_node(sg4::NetZone* pool_zone, const PoolSpec& pool, int node, P
 }
 
 ZoneHandle build_pool(sg4::NetZone* root, const PoolSpec& pool, const LinkParams& fabric, PoolPlatform& out) {
-  auto* zone = sg4::create_full_zone(pool.name);
+  // A star: each node (and the spine) reaches the centre over the fabric link, and SimGrid counts a
+  // link once per route, so node to node and node to spine cross the fabric once. Routes are one per
+  // node (linear), where a full zone would hold one per pair of nodes.
+  auto* zone = sg4::create_star_zone(pool.name);
   zone->set_parent(root);
   // The pool's switch sits in a zone of its own: SimGrid routes join zones to zones, not to routers.
   auto* spine = sg4::create_full_zone(pool.name + "-spine");
@@ -61,48 +69,39 @@ ZoneHandle build_pool(sg4::NetZone* root, const PoolSpec& pool, const LinkParams
   auto* gateway = spine->create_router(pool.name + "-switch");
   spine->seal();
   const bool non_blocking = fabric.bandwidth_bytes_per_s <= 0.0;
+  const double nic_sum = pool.nic.bandwidth_bytes_per_s * pool.gpus_per_node * pool.nodes;
   auto* link = zone->create_link(pool.name + "-fabric",
-                                 non_blocking ? kNonBlockingBandwidth : fabric.bandwidth_bytes_per_s)
+                                 non_blocking ? std::max(kNonBlockingMinBandwidth, 2.0 * nic_sum)
+                                              : fabric.bandwidth_bytes_per_s)
                    ->set_latency(fabric.latency_s);
-  if (non_blocking) link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
+  if (non_blocking) link->set_property(kNonBlockingProperty, "1");
   out.name = pool.name;
   out.gpus_per_node = pool.gpus_per_node;
-  std::vector<ZoneHandle> nodes;
-  for (int node = 0; node < pool.nodes; ++node) nodes.push_back(build_node(zone, pool, node, out));
-  // Node to node crosses the fabric once; node to the pool switch (toward other zones) too.
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    zone->add_route(nodes[i].zone->get_netpoint(), spine->get_netpoint(), nodes[i].gateway, gateway,
-                    {sg4::LinkInRoute(link)});
-    for (size_t j = i + 1; j < nodes.size(); ++j) {
-      zone->add_route(nodes[i].zone->get_netpoint(), nodes[j].zone->get_netpoint(), nodes[i].gateway,
-                      nodes[j].gateway, {sg4::LinkInRoute(link)});
-    }
+  zone->add_route(spine->get_netpoint(), nullptr, gateway, nullptr, {sg4::LinkInRoute(link)}, true);
+  for (int node = 0; node < pool.nodes; ++node) {
+    const ZoneHandle handle = build_node(zone, pool, node, out);
+    zone->add_route(handle.zone->get_netpoint(), nullptr, handle.gateway, nullptr, {sg4::LinkInRoute(link)},
+                    true);
   }
   zone->seal();
   return {zone, gateway};
 }
 
-// A zone of single-NIC hosts (agent CPU hosts or the data-plane host) behind a gateway router.
+// A zone of single-NIC hosts (agent CPU hosts or the data-plane host) behind a gateway router: a
+// star whose routes cross the source's NIC then the destination's (the gateway has none), one route
+// per host.
 ZoneHandle build_host_zone(sg4::NetZone* root, const std::string& name, int hosts, int cores,
                            const LinkParams& nic, std::vector<sg4::Host*>& out) {
-  auto* zone = sg4::create_full_zone(name);
+  auto* zone = sg4::create_star_zone(name);
   zone->set_parent(root);
   auto* gateway = zone->create_router(name + "-gw");
-  std::vector<sg4::Link*> nics;
   for (int i = 0; i < hosts; ++i) {
     const std::string host_name = hosts == 1 ? name : name + std::to_string(i);
     auto* host = zone->create_host(host_name, 1.0);
     host->set_core_count(cores);
     out.push_back(host);
-    nics.push_back(make_link(zone, host_name + "-nic", nic));
-    zone->add_route(host->get_netpoint(), gateway, nullptr, nullptr, {sg4::LinkInRoute(nics.back())});
-  }
-  for (int i = 0; i < hosts; ++i) {
-    for (int j = i + 1; j < hosts; ++j) {
-      zone->add_route(out[out.size() - hosts + i]->get_netpoint(),
-                      out[out.size() - hosts + j]->get_netpoint(), nullptr, nullptr,
-                      {sg4::LinkInRoute(nics[i]), sg4::LinkInRoute(nics[j])});
-    }
+    auto* host_nic = make_link(zone, host_name + "-nic", nic);
+    zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(host_nic)}, true);
   }
   zone->seal();
   return {zone, gateway};
@@ -164,6 +163,8 @@ void configure_engine(sg4::Engine& engine) {
     engine.set_config("contexts/stack-size:32");
   }
 }
+
+bool non_blocking(const sg4::Link* link) { return link->get_property(kNonBlockingProperty) != nullptr; }
 
 Platform build_platform(const ClusterSpec& cluster, const Topology& topology) {
   Platform platform;

@@ -7,7 +7,8 @@
 // Network model: CM02 with cross-traffic off and TCP-gamma 0, so a lone transfer of S bytes takes
 // exactly Σ latency + S / min bandwidth along its path (LV08, the default, scales latency ×13.01 and
 // bandwidth ×0.97, and TCP-gamma caps bandwidth at gamma / 2·latency). Concurrent transfers share
-// links max-min fairly. A pool fabric without a bandwidth is a non-blocking fat pipe.
+// links max-min fairly. A pool fabric without a bandwidth is non-blocking: a link too wide to limit.
+// Pools and host zones are star zones (one route per node), so building a platform is linear in nodes.
 #pragma once
 
 #include <memory>
@@ -48,6 +49,9 @@ void configure_engine(simgrid::s4u::Engine& engine);
 
 /// Builds zones, hosts, links and routes for `cluster` and seals them.
 Platform build_platform(const ClusterSpec& cluster, const Topology& topology);
+
+/// Whether `link` is a pool's non-blocking fabric (it never limits a transfer).
+bool non_blocking(const simgrid::s4u::Link* link);
 
 /// What the YAML says a lone transfer of `bytes` from GPU `from_gpu` of pool `from_pool` to GPU
 /// `to_gpu` of pool `to_pool` takes: Σ latency + bytes / min bandwidth along the path.

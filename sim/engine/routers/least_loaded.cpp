@@ -3,20 +3,35 @@
 
 namespace rlsim {
 
+LeastLoadedRouter::LeastLoadedRouter(int instances) : outstanding_(static_cast<size_t>(instances), 0) {
+  for (int i = 0; i < instances; ++i) {
+    all_.emplace_hint(all_.end(), 0, i);
+    available_.emplace_hint(available_.end(), 0, i);
+  }
+}
+
 int LeastLoadedRouter::least_loaded() const {
   // Among available instances; when none is available (every GPU trains), the call waits at the
   // least-loaded one.
-  int best = -1;
-  for (size_t i = 0; i < outstanding_.size(); ++i) {
-    if (!available(static_cast<int>(i))) continue;
-    if (best < 0 || outstanding_[i] < outstanding_[static_cast<size_t>(best)]) best = static_cast<int>(i);
+  return available_.empty() ? all_.begin()->second : available_.begin()->second;
+}
+
+void LeastLoadedRouter::add(int instance, int calls) {
+  int& outstanding = outstanding_[static_cast<size_t>(instance)];
+  all_.erase({outstanding, instance});
+  const bool taking_calls = available_.erase({outstanding, instance}) > 0;
+  outstanding += calls;
+  all_.emplace(outstanding, instance);
+  if (taking_calls) available_.emplace(outstanding, instance);
+}
+
+void LeastLoadedRouter::on_availability(int instance, bool available) {
+  const Load load{outstanding_[static_cast<size_t>(instance)], instance};
+  if (available) {
+    available_.insert(load);
+  } else {
+    available_.erase(load);
   }
-  if (best >= 0) return best;
-  best = 0;
-  for (size_t i = 1; i < outstanding_.size(); ++i) {
-    if (outstanding_[i] < outstanding_[static_cast<size_t>(best)]) best = static_cast<int>(i);
-  }
-  return best;
 }
 
 int LeastLoadedRouter::route(const LlmRequest&) {
@@ -25,9 +40,7 @@ int LeastLoadedRouter::route(const LlmRequest&) {
   return chosen;
 }
 
-void LeastLoadedRouter::on_finish(const LlmRequest& request) {
-  --outstanding_[static_cast<size_t>(request.instance)];
-}
+void LeastLoadedRouter::on_finish(const LlmRequest& request) { add(request.instance, -1); }
 
 RLSIM_REGISTER_ROUTER(LeastLoadedRouter, "least_loaded", "the instance with the fewest calls outstanding");
 }  // namespace rlsim

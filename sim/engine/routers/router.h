@@ -29,6 +29,13 @@ class Router {
   /// Whether `instance` takes calls.
   bool available(int instance) const;
 
+ protected:
+  /// Called by set_available when `instance` starts or stops taking calls.
+  virtual void on_availability(int instance, bool available) {
+    (void)instance;
+    (void)available;
+  }
+
  private:
   std::vector<int> unavailable_;  ///< instance indices not taking calls, sorted
 };

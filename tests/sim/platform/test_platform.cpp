@@ -115,3 +115,64 @@ workload: {prompts_per_step: 1}
     CHECK_THAT(e.message(), Catch::Contains("pool 'train' cannot reach"));
   }
 }
+
+TEST_CASE("a platform of N nodes has a host per GPU, two links per GPU, and one route per node") {
+  LoadedScenario loaded = test::load_inline("many-nodes", R"(
+model: qwen3-8b
+cluster:
+  pools:
+    - {name: rollout, gpu: H20, nodes: 5, gpus_per_node: 8}
+    - {name: train, gpu: H800, nodes: 3, gpus_per_node: 8}
+  nic: {bandwidth: 400Gbps, latency: 2us}
+  links:
+    - {between: [rollout, train], bandwidth: 80Gbps, latency: 5us}
+    - {between: [agents, rollout], bandwidth: 200Gbps}
+    - {between: [dataplane, train], bandwidth: 100Gbps}
+  agents: {hosts: 4, cores: 16}
+workload: {prompts_per_step: 1}
+)");
+  const ClusterSpec& cluster = loaded.scenario.cluster;
+  const test::Figures figures = test::figures_in_child([&]() {
+    const auto engine = make_engine({});
+    Topology topology(cluster);
+    Platform platform = build_platform(cluster, topology);
+    test::Figures out;
+    out.set("hosts", static_cast<double>(engine->get_host_count()));
+    out.set("links", static_cast<double>(engine->get_link_count()) -
+                         (engine->link_by_name_or_null("__loopback__") != nullptr ? 1 : 0));  // SimGrid's own
+    const auto route = [&](sg4::Host* from, sg4::Host* to) {
+      std::vector<sg4::Link*> links;
+      double latency = 0.0;
+      from->route_to(to, links, &latency);
+      std::string names;
+      for (const auto* link : links) names += (names.empty() ? "" : " ") + link->get_name();
+      return names;
+    };
+    const auto& rollout = platform.pool("rollout").gpus;
+    out.set_text("node_to_node", route(rollout[3], rollout[4 * 8 + 1]));
+    out.set_text("agent_to_agent", route(platform.agent_hosts[0], platform.agent_hosts[3]));
+    out.set_text("agent_to_gpu", route(platform.agent_hosts[2], rollout[9]));
+    out.set_text("gpu_to_agent", route(rollout[9], platform.agent_hosts[2]));
+    const sg4::Link* fabric = engine->link_by_name("rollout-fabric");
+    out.set("fabric_non_blocking", non_blocking(fabric) ? 1.0 : 0.0);
+    out.set("fabric_bandwidth", fabric->get_bandwidth());
+    out.set("nic_non_blocking", non_blocking(engine->link_by_name("agents0-nic")) ? 1.0 : 0.0);
+    return out;
+  });
+  // 64 GPUs, 4 agent hosts, the data-plane host.
+  CHECK(figures.at("hosts") == 64 + 4 + 1);
+  // Per GPU a scale-up port and a NIC; a fabric per pool; a NIC per agent and data-plane host; the
+  // three cluster links.
+  CHECK(figures.at("links") == 64 * 2 + 2 + 4 + 1 + 3);
+  // The fabric is crossed once between nodes, and once on each side of a pool's edge.
+  CHECK(figures.text("node_to_node") == "rollout-node0-gpu3-nic rollout-fabric rollout-node4-gpu1-nic");
+  CHECK(figures.text("agent_to_agent") == "agents0-nic agents3-nic");
+  CHECK(figures.text("agent_to_gpu") ==
+        "agents2-nic link-agents-rollout-1 rollout-fabric rollout-node1-gpu1-nic");
+  CHECK(figures.text("gpu_to_agent") ==
+        "rollout-node1-gpu1-nic rollout-fabric link-agents-rollout-1 agents2-nic");
+  // Non-blocking: wider than all the pool's NICs together (40 × 50 GB/s), so it never limits.
+  CHECK(figures.at("fabric_non_blocking") == 1.0);
+  CHECK(figures.at("fabric_bandwidth") > 40 * 50e9);
+  CHECK(figures.at("nic_non_blocking") == 0.0);
+}

@@ -1,6 +1,7 @@
 // Each router made through the registry, fed LlmRequests directly (routers make no SimGrid calls):
 // which instance it picks, how finished calls change that, and how it avoids unavailable instances.
 #include <catch2/catch.hpp>
+#include <random>
 #include <vector>
 
 #include "sim/engine/routers/router.h"
@@ -85,4 +86,57 @@ TEST_CASE("prefix_aware sends a trajectory's later turns home, first turns to th
   pa->set_available(0, true);
   LlmRequest a3 = call(10, 3);
   CHECK(route(*pa, a3) == 1);
+}
+
+TEST_CASE("least_loaded keeps picking as a full scan would over a long run of calls, finishes and outages") {
+  // The reference: scan every instance, fewest outstanding among the available ones, lowest index on
+  // ties; with none available, the same over all instances.
+  const int instances = 37;
+  auto ll = router("least_loaded", instances);
+  std::vector<int> outstanding(instances, 0);
+  std::vector<bool> up(instances, true);
+  const auto scan = [&]() {
+    int best = -1;
+    for (int pass = 0; pass < 2 && best < 0; ++pass) {
+      for (int i = 0; i < instances; ++i) {
+        if (pass == 0 && !up[static_cast<size_t>(i)]) continue;
+        if (best < 0 || outstanding[static_cast<size_t>(i)] < outstanding[static_cast<size_t>(best)])
+          best = i;
+      }
+    }
+    return best;
+  };
+  std::mt19937 random(7);
+  std::vector<LlmRequest> open;
+  int routed = 0;
+  for (int event = 0; event < 20000; ++event) {
+    const unsigned draw = random() % 10;
+    if (draw < 5 || open.empty()) {
+      LlmRequest request = call(routed++);
+      const int expected = scan();
+      REQUIRE(route(*ll, request) == expected);
+      ++outstanding[static_cast<size_t>(expected)];
+      open.push_back(request);
+    } else if (draw < 9) {
+      const size_t k = random() % open.size();
+      ll->on_finish(open[k]);
+      --outstanding[static_cast<size_t>(open[k].instance)];
+      open[k] = open.back();
+      open.pop_back();
+    } else {
+      const int i = static_cast<int>(random() % instances);
+      // Mostly outages of a few instances; now and then all of them at once.
+      const bool available = random() % 3 != 0;
+      if (event % 1000 == 999) {
+        for (int j = 0; j < instances; ++j) {
+          ll->set_available(j, false);
+          up[static_cast<size_t>(j)] = false;
+        }
+      } else {
+        ll->set_available(i, available);
+        up[static_cast<size_t>(i)] = available;
+      }
+    }
+  }
+  CHECK(routed > 9000);
 }
