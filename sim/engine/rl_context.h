@@ -3,6 +3,7 @@
 // engine, and the timeline it records into. Built by simulate(); policies only read the layout.
 #pragma once
 
+#include <functional>
 #include <random>
 #include <simgrid/s4u.hpp>
 #include <vector>
@@ -55,6 +56,8 @@ struct RlContext {
   double agent_tool_s = 0.0;
   /// Filled when the rollout service stops: every call the data plane recorded.
   std::vector<LedgerEntry> ledger{};
+  /// SimulationOptions::on_step, called by record_step (rl_step.h).
+  std::function<void(int steps_done, int steps_total)> on_step{};
 
   /// Records `state` on every GPU of `group` over [start, end).
   void record(const GpuGroup& group, GpuState state, double start_s, double end_s, int step) const {
