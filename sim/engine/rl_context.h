@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/cost/cost_model.h"
+#include "models/cost/profile.h"
 #include "sim/afd/afd_iteration_table.h"
 #include "sim/engine/faults/fault_state.h"
 #include "sim/engine/ledger.h"
@@ -56,6 +57,8 @@ struct RlContext {
   double agent_tool_s = 0.0;
   /// Filled when the rollout service stops: every call the data plane recorded.
   std::vector<LedgerEntry> ledger{};
+  /// The scenario's calibrated profile, read before the engine starts (null without one).
+  const HardwareProfile* profile = nullptr;
   /// SimulationOptions::on_step, called by record_step (rl_step.h).
   std::function<void(int steps_done, int steps_total)> on_step{};
 

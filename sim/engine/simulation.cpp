@@ -13,6 +13,7 @@
 #include "sim/engine/policies/policy.h"
 #include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
+#include "sim/scenario/profile_loader.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -92,6 +93,10 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
   }
 
   context.on_step = options.on_step;
+  // Read here, not in an actor: a profile's YAML is too deep for an actor's small stack.
+  std::optional<HardwareProfile> profile;
+  if (!scenario.profile.empty()) profile = load_profile(scenario.profile);
+  context.profile = profile ? &*profile : nullptr;
   FaultState faults(scenario.faults, context.pools);
   faults.set_single_job(single_job);
   context.faults = &faults;
