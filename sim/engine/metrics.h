@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/cost/tallied_cost_model.h"
 #include "sim/engine/faults/fault_metrics.h"
 #include "sim/engine/instance_load.h"
 #include "sim/platform/timeline.h"
@@ -70,6 +71,10 @@ struct RunMetrics {
   /// The engine's work (simulator cost): execs started (finished or cancelled) and messages sent.
   long simgrid_execs = 0;
   long simgrid_messages = 0;
+  /// The cost model that priced the run's ops and, per op class, what answered them: a calibrated
+  /// profile's measured table, interpolation or fitted model, or the datasheet roofline.
+  std::string cost_model;
+  PriceTally prices;
   long simgrid_activities() const { return simgrid_execs + simgrid_messages; }
   FaultMetrics faults;  ///< blast radius of the scenario's failures
   /// Tokens the trainer trained on over the run (the model FLOPs of the MFU follow from them).

@@ -3,11 +3,13 @@
 // engine, and the timeline it records into. Built by simulate(); policies only read the layout.
 #pragma once
 
+#include <functional>
 #include <random>
 #include <simgrid/s4u.hpp>
 #include <vector>
 
 #include "models/cost/cost_model.h"
+#include "models/cost/profile.h"
 #include "sim/afd/afd_iteration_table.h"
 #include "sim/engine/faults/fault_state.h"
 #include "sim/engine/instance_load.h"
@@ -61,6 +63,10 @@ struct RlContext {
   /// Filled by the trainer: tokens trained on (each optimizer pass over a batch counts its tokens
   /// once, a step redone after a fault again), for the model FLOPs of the MFU.
   double trained_tokens = 0.0;
+  /// The scenario's calibrated profile, read before the engine starts (null without one).
+  const HardwareProfile* profile = nullptr;
+  /// SimulationOptions::on_step, called by record_step (rl_step.h).
+  std::function<void(int steps_done, int steps_total)> on_step{};
 
   /// Records `state` on every GPU of `group` over [start, end).
   void record(const GpuGroup& group, GpuState state, double start_s, double end_s, int step) const {

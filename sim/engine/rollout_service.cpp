@@ -14,15 +14,16 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 /// The rollout's engine preset on `card`, with what the scenario's calibrated profile measured
-/// when it was fitted for that card: its engine terms and its TP all-reduce.
-void apply_engine(const Scenario& s, const HardwareSpec& card, int tp, InstanceConfig& config) {
-  config.engine = s.rollout.engine_overhead;
+/// when it was fitted for that card: its engine terms and its TP all-reduce. The profile was read
+/// before the engine started (RlContext::profile): parsing it here, on an actor's small stack,
+/// overflowed that stack.
+void apply_engine(const RlContext& context, const HardwareSpec& card, int tp, InstanceConfig& config) {
+  config.engine = context.scenario.rollout.engine_overhead;
   config.allreduce_fit.reset();
-  if (s.profile.empty()) return;
-  const HardwareProfile profile = load_profile(s.profile);
-  if (profile.card != card.name) return;
-  config.engine = profile.engine.applied_to(config.engine);
-  if (const CollectiveFit* fit = profile.find_collective(Collective::all_reduce, tp, tp))
+  const HardwareProfile* profile = context.profile;
+  if (!profile || profile->card != card.name) return;
+  config.engine = profile->engine.applied_to(config.engine);
+  if (const CollectiveFit* fit = profile->find_collective(Collective::all_reduce, tp, tp))
     config.allreduce_fit = *fit;
 }
 
@@ -63,7 +64,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
     return std::make_shared<const DecodeIterationTime>(s.model, card, cost_, s.rollout.tp, s.rollout.weights,
                                                        s.rollout.kv_cache);
   };
-  apply_engine(s, pool.card, s.rollout.tp, config);
+  apply_engine(context, pool.card, s.rollout.tp, config);
   if (s.rollout.afd) {
     config.tp = s.rollout.afd->attention_gpus;
     config.kv_capacity_tokens =
@@ -84,7 +85,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
                                                   s.rollout.kv_cache, s.rollout.activation_memory_fraction);
       own.scale_up_bytes_per_s = other.intra_node.bandwidth_bytes_per_s / 2.0;
       own.scale_up_latency_s = other.intra_node.latency_s;
-      apply_engine(s, other.card, own.tp, own);
+      apply_engine(context_, other.card, own.tp, own);
       auto [lent, first] = lent_cards.emplace(other.name, nullptr);
       if (first) lent->second = decode_cost_on(other.card);
       own.decode_cost = lent->second;

@@ -7,11 +7,13 @@
 #include <thread>
 
 #include "models/cost/cost_model_registry.h"
+#include "models/cost/tallied_cost_model.h"
 #include "sim/engine/faults/fault_metrics.h"
 #include "sim/engine/faults/link_faults.h"
 #include "sim/engine/policies/policy.h"
 #include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
+#include "sim/scenario/profile_loader.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -53,9 +55,10 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
     }
   }
 
-  const auto cost = make_cost_model(scenario.cost_model, scenario.profile);
+  const auto model = make_cost_model(scenario.cost_model, scenario.profile);
+  const TalliedCostModel cost(*model);  // answers as the model, counting what answered each op
   RolloutMonitor monitor;
-  RlContext context{scenario, platform, timeline, *cost, monitor, std::mt19937_64(scenario.seed), {}, {}, {}};
+  RlContext context{scenario, platform, timeline, cost, monitor, std::mt19937_64(scenario.seed), {}, {}, {}};
   const PoolPlatform& rollout_pool = platform.pool(scenario.rollout.pool);
   const auto& rollout_tracks = pool_tracks[scenario.rollout.pool];
   if (const auto& afd = scenario.rollout.afd) {
@@ -89,6 +92,11 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
     context.pools.push_back(std::move(group));
   }
 
+  context.on_step = options.on_step;
+  // Read here, not in an actor: a profile's YAML is too deep for an actor's small stack.
+  std::optional<HardwareProfile> profile;
+  if (!scenario.profile.empty()) profile = load_profile(scenario.profile);
+  context.profile = profile ? &*profile : nullptr;
   FaultState faults(scenario.faults, context.pools);
   faults.set_single_job(single_job);
   context.faults = &faults;
@@ -102,7 +110,7 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
   sg4::Exec::on_start_cb([&execs](const sg4::Exec&) { ++execs; });
   sg4::Comm::on_send_cb([&messages](const sg4::Comm&) { ++messages; });
   run_engine(*engine);
-  after(EngineRun{context, faults, execs, messages});
+  after(EngineRun{context, faults, execs, messages, cost.tally()});
 }
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
@@ -133,6 +141,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
             compute_metrics(timeline, scenario.policy.name, scenario.seed, !scenario.rollout.afd);
         result.metrics.simgrid_execs = run.execs;
         result.metrics.simgrid_messages = run.messages;
+        result.metrics.cost_model = scenario.cost_model.name;
+        result.metrics.prices = run.prices;
         result.ledger = std::move(context.ledger);
         result.metrics.trained_tokens = context.trained_tokens;
         result.metrics.rollout_load =

@@ -35,6 +35,7 @@ struct EngineRun {
   FaultState& faults;
   long execs = 0;
   long messages = 0;
+  PriceTally prices{};  ///< per op class, what answered the ops the engine priced
 };
 using Orchestrate = std::function<void(RlContext& context)>;
 using AfterRun = std::function<void(const EngineRun& run)>;

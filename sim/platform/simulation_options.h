@@ -2,6 +2,7 @@
 // engine (sim/engine/simulation.h) and the AFD simulation (sim/afd), so it sits below both.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,8 @@ namespace rlsim {
 struct SimulationOptions {
   /// Extra SimGrid arguments, e.g. "--cfg=contexts/factory:thread" or "--log=root.thres:info".
   std::vector<std::string> simgrid_args;
+  /// Called as an RL run records each step (steps recorded so far, steps of the run), for progress.
+  std::function<void(int steps_done, int steps_total)> on_step{};
 };
 
 }  // namespace rlsim

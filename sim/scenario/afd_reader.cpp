@@ -15,19 +15,27 @@ namespace rlsim {
 namespace {
 
 constexpr int64_t kMaxBatch = 10'000'000;
+const char* const kFromCatalog = "the catalog model's";
 
 // Design sweeps change the model's structure: a catalog row with a few fields replaced.
 ModelArch read_model_edits(YamlReader& r, ModelArch m) {
-  m.layers = static_cast<int>(r.integer_or("layers", m.layers, 1, 10000));
-  m.hidden_size = static_cast<int>(r.integer_or("hidden_size", m.hidden_size, 1, 1 << 20));
+  m.layers = static_cast<int>(
+      r.integer_or({"layers", "decoder layers", "layers", kFromCatalog}, m.layers, 1, 10000));
+  m.hidden_size = static_cast<int>(
+      r.integer_or({"hidden_size", "hidden dimension", "", kFromCatalog}, m.hidden_size, 1, 1 << 20));
   FfnConfig& f = m.ffn;
   if (f.is_moe()) {
-    f.routed_experts = static_cast<int>(r.integer_or("routed_experts", f.routed_experts, 1, 1 << 16));
-    f.experts_per_token = static_cast<int>(r.integer_or(
-        "experts_per_token", std::min(f.experts_per_token, f.routed_experts), 1, f.routed_experts));
-    f.expert_intermediate_size =
-        static_cast<int>(r.integer_or("expert_intermediate_size", f.expert_intermediate_size, 1, 1 << 22));
-    f.shared_experts = static_cast<int>(r.integer_or("shared_experts", f.shared_experts, 0, 64));
+    f.routed_experts = static_cast<int>(
+        r.integer_or({"routed_experts", "routed experts (MoE only)", "experts", kFromCatalog},
+                     f.routed_experts, 1, 1 << 16));
+    f.experts_per_token = static_cast<int>(
+        r.integer_or({"experts_per_token", "routed experts per token (MoE only)", "experts", kFromCatalog},
+                     std::min(f.experts_per_token, f.routed_experts), 1, f.routed_experts));
+    f.expert_intermediate_size = static_cast<int>(
+        r.integer_or({"expert_intermediate_size", "FFN width of one expert (MoE only)", "", kFromCatalog},
+                     f.expert_intermediate_size, 1, 1 << 22));
+    f.shared_experts = static_cast<int>(r.integer_or(
+        {"shared_experts", "shared experts (MoE only)", "experts", kFromCatalog}, f.shared_experts, 0, 64));
   } else {
     for (const char* key :
          {"routed_experts", "experts_per_token", "expert_intermediate_size", "shared_experts"}) {
@@ -57,6 +65,10 @@ std::string sweep_values_text(const YamlReader& r, const std::string& path, cons
 
 std::vector<SweepAxisSpec> read_sweep(YamlReader& r) {
   std::vector<SweepAxisSpec> axes;
+  r.describe({"params",
+              "the grid `rlsim sweep` runs without --param: parameter paths to lists of values or "
+              "lo:hi:step"},
+             {"", "mapping", "", "{}", "", "", {}});
   const YAML::Node params = r.raw("params");
   if (params && !params.IsNull()) {
     if (!params.IsMap())
@@ -75,13 +87,16 @@ std::vector<SweepAxisSpec> read_sweep(YamlReader& r) {
 
 // The GPUs of one side: a pool and how many of its GPUs, `taken` of which the other side uses.
 std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster,
-                                      const std::string& default_pool, int taken_in,
-                                      const std::string& other_pool) {
-  const std::string pool = r.text_or("pool", default_pool);
+                                      const std::string& default_pool, const std::string& default_words,
+                                      int taken_in, const std::string& other_pool) {
+  const std::string pool =
+      r.text_or({"pool", "the pool this side's GPUs come from", "", default_words}, default_pool);
   check_pool_reference(r, "pool", pool, cluster);
   const int available = cluster.pool(pool)->gpus() - (pool == other_pool ? taken_in : 0);
   if (available < 1) r.fail("pool", "pool '" + pool + "' has no GPUs left for this side");
-  const int gpus = static_cast<int>(r.integer_or("gpus", available, 1, available));
+  const int gpus = static_cast<int>(r.integer_or(
+      {"gpus", "GPUs on this side", "GPUs", "the pool's GPUs (less the other side's on a shared pool)"},
+      available, 1, available));
   r.finish();
   return {pool, gpus};
 }
@@ -89,27 +104,36 @@ std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster,
 AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
   const AfdDeploymentSpec defaults;
   AfdDeploymentSpec d;
-  YamlReader attention = r.map_or_empty("attention");
+  YamlReader attention = r.map_or_empty({"attention", "the attention side: its GPUs hold the KV cache"});
   std::tie(d.attention_pool, d.attention_gpus) =
-      read_side(attention, cluster, cluster.pools.front().name, 0, "");
-  YamlReader ffn = r.map_or_empty("ffn");
+      read_side(attention, cluster, cluster.pools.front().name, "the first pool", 0, "");
+  YamlReader ffn = r.map_or_empty({"ffn", "the FFN (experts) side"});
   std::tie(d.ffn_pool, d.ffn_gpus) =
-      read_side(ffn, cluster, cluster.pools.back().name, d.attention_gpus, d.attention_pool);
-  d.micro_batches = static_cast<int>(r.integer_or("micro_batches", defaults.micro_batches, 1, 64));
-  d.batch = r.integer("batch", 1, kMaxBatch);
+      read_side(ffn, cluster, cluster.pools.back().name, "the last pool", d.attention_gpus, d.attention_pool);
+  d.micro_batches = static_cast<int>(r.integer_or(
+      {"micro_batches", "ping-pong micro-batches overlapping attention, FFN and transfers", "micro-batches"},
+      defaults.micro_batches, 1, 64));
+  d.batch = r.integer({"batch", "sequences decoded together by the deployment", "sequences"}, 1, kMaxBatch);
   if (d.batch < d.micro_batches) {
     r.fail("batch", "batch " + std::to_string(d.batch) + " is smaller than micro_batches (" +
                         std::to_string(d.micro_batches) + "): every micro-batch needs a sequence");
   }
-  d.context = r.integer_or("context", defaults.context, 0, kMaxBatch);
-  d.precisions.weights = read_precision(r, "weights", defaults.precisions.weights);
-  d.precisions.kv = read_precision(r, "kv_cache", defaults.precisions.kv);
-  d.precisions.dispatch = read_precision(r, "dispatch", defaults.precisions.dispatch);
-  d.precisions.combine = read_precision(r, "combine", defaults.precisions.combine);
-  d.target_tpot_s = r.quantity_or("target_tpot", Quantity::duration, defaults.target_tpot_s);
-  d.iterations = static_cast<int>(r.integer_or("iterations", defaults.iterations, 1, 100));
-  d.activation_memory_fraction =
-      r.number_or("activation_memory_fraction", defaults.activation_memory_fraction, 0.0, 0.9);
+  d.context = r.integer_or({"context", "tokens in each sequence's KV cache", "tokens"}, defaults.context, 0,
+                           kMaxBatch);
+  d.precisions.weights =
+      read_precision(r, {"weights", "precision of the weights"}, defaults.precisions.weights);
+  d.precisions.kv = read_precision(r, {"kv_cache", "precision of the KV cache"}, defaults.precisions.kv);
+  d.precisions.dispatch = read_precision(r, {"dispatch", "precision of the activations sent to the FFN side"},
+                                         defaults.precisions.dispatch);
+  d.precisions.combine = read_precision(r, {"combine", "precision of the expert outputs sent back"},
+                                        defaults.precisions.combine);
+  d.target_tpot_s = r.quantity_or({"target_tpot", "time-per-output-token target the deployment is judged by"},
+                                  Quantity::duration, defaults.target_tpot_s);
+  d.iterations = static_cast<int>(
+      r.integer_or({"iterations", "decode iterations simulated", "iterations"}, defaults.iterations, 1, 100));
+  d.activation_memory_fraction = r.number_or(
+      {"activation_memory_fraction", "share of card memory kept for activations and workspace, not KV"},
+      defaults.activation_memory_fraction, 0.0, 0.9);
   r.finish();
   return d;
 }
@@ -128,6 +152,7 @@ void check_every_pool_used(const AfdScenario& s) {
 
 LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& options) {
   YamlSource source = load_yaml_file(path);
+  source.fields = options.fields;
   for (const auto& assignment : options.overrides) apply_override(source, assignment);
 
   YAML::Node resolved(YAML::NodeType::Map);
@@ -136,27 +161,33 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   LoadedAfdScenario loaded;
   AfdScenario& s = loaded.scenario;
   s.file = path;
-  if (root.choice_or("kind", ScenarioFileKind::rl) != ScenarioFileKind::afd) {
+  if (root.choice_or(kKindField, ScenarioFileKind::rl) != ScenarioFileKind::afd) {
     root.fail("kind", "load_afd_scenario needs 'kind: afd'");
   }
   read_name_and_seed(root, path, options, defaults.seed, s.name, s.seed);
   loaded.catalog = load_scenario_catalog(root, path, options);
-  s.model = loaded.catalog.model(root.text("model"), root.where("model"));
-  YamlReader edits = root.map_or_empty("model_edits");
+  s.model = loaded.catalog.model(root.text(kModelField), root.where("model"));
+  YamlReader edits = root.map_or_empty(
+      {"model_edits", "the catalog model with a few structural fields replaced (design sweeps)"});
   s.model = read_model_edits(edits, s.model);
 
-  YamlReader cluster = root.map("cluster");
+  YamlReader cluster = root.map(kClusterField);
   s.cluster = read_cluster(cluster, loaded.catalog);
-  YamlReader afd = root.map("afd");
+  YamlReader afd = root.map({"afd", "one attention-FFN-disaggregated decode deployment (docs/afd.md)"});
   s.afd = read_deployment(afd, s.cluster);
 
-  YamlReader cost = root.map_or_empty("cost_model");
+  YamlReader cost =
+      root.map_or_empty({"cost_model",
+                         "how the AFD simulation prices ops: a registered cost model, its parameters "
+                         "and an optional profile"});
   const CostModelRegistry& cost_models = CostModelRegistry::instance();
-  s.cost_model = read_plugin_name(cost, cost_models, defaults.cost_model.name);
+  s.cost_model = read_plugin_name(cost, cost_models, "cost model", defaults.cost_model.name);
   // No profile: nothing recorded, so resolved.yaml re-runs (an empty `profile:` is an error).
+  const Field profile{"profile", "a calibrated hardware profile (relative to the scenario)"};
   if (cost.has("profile")) {
-    s.profile = cost.text("profile");
+    s.profile = cost.text(profile);
   } else {
+    cost.describe(profile, {"", "file", "", "none", "", "", {}});
     cost.raw("profile");
   }
   if (!s.profile.empty() && std::filesystem::path(s.profile).is_relative()) {
@@ -164,9 +195,10 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   }
   read_plugin_params(cost, cost_models, "cost model", s.cost_model);
   make_cost_model(s.cost_model, s.profile);  // a profile the model cannot use fails here
+  if (!s.profile.empty()) check_profile_card(cost, "profile", s.profile, s.cluster);
   cost.finish();
 
-  YamlReader sweep = root.map_or_empty("sweep");
+  YamlReader sweep = root.map_or_empty({"sweep", "the scenario's own sweep grid"});
   s.sweep = read_sweep(sweep);
 
   check_every_pool_used(s);

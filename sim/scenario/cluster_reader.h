@@ -10,8 +10,9 @@
 namespace rlsim {
 
 ClusterSpec read_cluster(YamlReader& r, const Catalog& catalog);
-/// {bandwidth, latency}; absent fields take `fallback`'s.
-LinkParams read_link(YamlReader& r, const LinkParams& fallback);
-Precision read_precision(YamlReader& r, const std::string& key, Precision fallback);
+/// {bandwidth, latency}; absent fields take `fallback`'s (`bandwidth_default`: the reference's words
+/// for a default that depends on the scenario).
+LinkParams read_link(YamlReader& r, const LinkParams& fallback, const std::string& bandwidth_default = "");
+Precision read_precision(YamlReader& r, const Field& field, Precision fallback);
 
 }  // namespace rlsim

@@ -27,6 +27,14 @@ YAML::Node resolved_scalar(double value, std::optional<Quantity> unit) {
   return YAML::Node(unit ? format_quantity(value, *unit) : format_number(value));
 }
 
+/// A default distribution in its canonical written form.
+YAML::Node default_node(const Distribution& fallback, std::optional<Quantity> unit) {
+  if (fallback.kind == Distribution::Kind::fixed) return resolved_scalar(fallback.value, unit);
+  YAML::Node resolved(YAML::NodeType::Map);
+  resolved["fixed"] = resolved_scalar(fallback.nominal_mean(), unit);
+  return resolved;
+}
+
 }  // namespace
 
 double Distribution::nominal_mean() const {
@@ -47,15 +55,18 @@ double Distribution::nominal_mean() const {
   return 0.0;
 }
 
-Distribution read_distribution(YamlReader& parent, const std::string& key, std::optional<Quantity> unit,
+Distribution read_distribution(YamlReader& parent, const Field& field, std::optional<Quantity> unit,
                                const Distribution& fallback, double min_allowed) {
+  const std::string& key = field.key;
+  FieldDoc doc{"", "distribution", "", "", "", "", {}};
+  doc.default_text = YAML::Dump(default_node(fallback, unit));
+  doc.range = "a number (at least " + format_number(min_allowed) +
+              "), or {fixed | uniform | normal | lognormal | empirical: …} with optional min/max caps";
+  if (unit) doc.unit = field_doc(ParamSpec::quantity_of(key, *unit, 0.0, "")).unit;
+  parent.describe(field, doc);
   YAML::Node node = parent.raw(key);
   if (!node || node.IsNull()) {
-    // Record the default in its canonical written form.
-    YAML::Node resolved(YAML::NodeType::Map);
-    resolved["fixed"] = resolved_scalar(fallback.nominal_mean(), unit);
-    parent.record(
-        key, fallback.kind == Distribution::Kind::fixed ? resolved_scalar(fallback.value, unit) : resolved);
+    parent.record(key, default_node(fallback, unit));
     return fallback;
   }
   Distribution d;

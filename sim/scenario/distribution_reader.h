@@ -17,7 +17,7 @@
 namespace rlsim {
 
 /// `unit` nullopt = plain numbers (tokens, turns); otherwise values need that unit.
-Distribution read_distribution(YamlReader& parent, const std::string& key, std::optional<Quantity> unit,
+Distribution read_distribution(YamlReader& parent, const Field& field, std::optional<Quantity> unit,
                                const Distribution& fallback, double min_allowed);
 
 }  // namespace rlsim

@@ -9,9 +9,15 @@
 namespace rlsim {
 namespace {
 
+const Field kGpuField{"gpu", "a failing GPU: POOL/INDEX, the index over the pool's GPUs"};
+const Field kNodeField{"node", "a failing node (all its GPUs): POOL/INDEX"};
+const Field kLinkField{"link", "a failing link, by its two ends as in cluster.links"};
+const Field kAtField{"at", "simulated time of the failure"};
+const Field kRepairField{"repair_after", "time until the target works again"};
+
 // The index of the cluster link between the two endpoints of `link: [a, b]` (either order).
 int read_link_target(YamlReader& r, const ClusterSpec& cluster, std::string& target) {
-  const std::vector<std::string> ends = r.text_list("link");
+  const std::vector<std::string> ends = r.text_list(kLinkField);
   std::vector<std::string> known;
   for (size_t i = 0; i < cluster.links.size(); ++i) {
     const ClusterLinkSpec& l = cluster.links[i];
@@ -31,7 +37,7 @@ void read_target(YamlReader& r, const ClusterSpec& cluster, FaultEvent& e) {
     r.fail_here("a fault names exactly one target: 'gpu: POOL/INDEX', 'node: POOL/INDEX' or 'link: [A, B]'");
   }
   const std::string key = gpu ? "gpu" : "node";
-  const std::string text = r.text(key);
+  const std::string text = r.text(key == "gpu" ? kGpuField : kNodeField);
   const auto slash = text.find('/');
   if (slash == std::string::npos) r.fail(key, "expected POOL/INDEX for '" + key + "', found '" + text + "'");
   e.pool = text.substr(0, slash);
@@ -59,11 +65,19 @@ void read_target(YamlReader& r, const ClusterSpec& cluster, FaultEvent& e) {
 FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
   const FaultsSpec defaults;
   FaultsSpec f;
-  f.recovery = r.choice_or("recovery", defaults.recovery);
+  f.recovery =
+      r.choice_or({"recovery", "how lost work is redone: restart the step or go back to the last checkpoint"},
+                  defaults.recovery);
   f.checkpoint_interval =
-      static_cast<int>(r.integer_or("checkpoint_interval", defaults.checkpoint_interval, 1, 100000));
-  f.restart_s = r.quantity_or("restart", Quantity::duration, defaults.restart_s, true);
-  for (YamlReader& entry : r.map_list_or_empty("events")) {
+      static_cast<int>(r.integer_or({"checkpoint_interval", "RL steps between checkpoints", "steps"},
+                                    defaults.checkpoint_interval, 1, 100000));
+  f.restart_s = r.quantity_or({"restart", "time to restart the job after a failure"}, Quantity::duration,
+                              defaults.restart_s, true);
+  for (YamlReader& entry : r.map_list_or_empty({"events", "the failures: each a gpu, node or link"})) {
+    const FieldDoc target{"", "text", "", "none", "", "", {}};
+    entry.describe(kGpuField, target);
+    entry.describe(kNodeField, target);
+    entry.describe(kLinkField, {"", "list of names", "", "none", "", "", {}});
     if (entry.has("link")) {
       if (entry.has("gpu") || entry.has("node")) {
         entry.fail(
@@ -73,8 +87,8 @@ FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
       LinkFault l;
       l.where = entry.where();
       l.link = read_link_target(entry, cluster, l.target);
-      l.at_s = entry.quantity("at", Quantity::duration, true);
-      l.repair_after_s = entry.quantity("repair_after", Quantity::duration);
+      l.at_s = entry.quantity(kAtField, Quantity::duration, true);
+      l.repair_after_s = entry.quantity(kRepairField, Quantity::duration);
       entry.finish();
       f.link_events.push_back(l);
       continue;
@@ -82,8 +96,8 @@ FaultsSpec read_faults(YamlReader& r, const ClusterSpec& cluster) {
     FaultEvent e;
     e.where = entry.where();
     read_target(entry, cluster, e);
-    e.at_s = entry.quantity("at", Quantity::duration, true);
-    e.repair_after_s = entry.quantity("repair_after", Quantity::duration);
+    e.at_s = entry.quantity(kAtField, Quantity::duration, true);
+    e.repair_after_s = entry.quantity(kRepairField, Quantity::duration);
     entry.finish();
     f.events.push_back(e);
   }

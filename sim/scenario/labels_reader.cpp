@@ -13,6 +13,8 @@ const std::vector<std::string> kTags{"rollout", "train", "reference", "critic"};
 
 /// `nodes: 3` or `nodes: 0-1`; absent means every node of the pool.
 void read_node_range(YamlReader& r, const PoolSpec& pool, NodeLabels& labels) {
+  r.describe({"nodes", "the nodes of the pool this entry tags: an index or a range such as 0-3"},
+             {"", "node range", "", "every node of the pool", "", "", {}});
   YAML::Node value = r.raw("nodes");
   labels.first_node = 0;
   labels.last_node = pool.nodes - 1;
@@ -47,14 +49,17 @@ LabelsSpec read_labels(YamlReader& r, const Scenario& s) {
   LabelsSpec labels;
   std::map<std::string, std::vector<int>> seen;  // pool -> node -> times labelled
   for (const auto& pool : s.cluster.pools) seen[pool.name].assign(static_cast<size_t>(pool.nodes), 0);
-  for (YamlReader& entry : r.map_list_or_empty("nodes")) {
+  for (YamlReader& entry : r.map_list_or_empty(
+           {"nodes",
+            "tag entries: which nodes of which pool may do which phases; none: every node keeps its "
+            "pool's role"})) {
     NodeLabels n;
     n.where = entry.where();
-    n.pool = entry.text("pool");
+    n.pool = entry.text({"pool", "the pool whose nodes this entry tags"});
     check_pool_reference(entry, "pool", n.pool, s.cluster);
     const PoolSpec& pool = *s.cluster.pool(n.pool);
     read_node_range(entry, pool, n);
-    n.tags = entry.text_list("tags");
+    n.tags = entry.text_list({"tags", "phases these nodes may run: rollout, train, reference, critic"});
     if (n.tags.empty()) entry.fail("tags", "a node range needs at least one tag (" + join(kTags) + ")");
     for (const auto& tag : n.tags) {
       if (std::find(kTags.begin(), kTags.end(), tag) == kTags.end()) {
@@ -93,9 +98,15 @@ LabelsSpec read_labels(YamlReader& r, const Scenario& s) {
     }
   }
   const LabelsSpec defaults;
-  labels.interruptible = r.flag_or("interruptible", defaults.interruptible);
-  labels.launch = r.choice_or("launch", defaults.launch);
-  labels.preemption = r.choice_or("preemption", defaults.preemption);
+  labels.interruptible =
+      r.flag_or({"interruptible", "training may preempt rollout on train-tagged nodes that roll out"},
+                defaults.interruptible);
+  labels.launch = r.choice_or(
+      {"launch", "when rollout work is launched: once per step, or rolling as the staleness bound allows"},
+      defaults.launch);
+  labels.preemption = r.choice_or(
+      {"preemption", "what happens to a preempted rollout: migrate to another instance or recompute"},
+      defaults.preemption);
   r.finish();
   return labels;
 }

@@ -36,6 +36,17 @@ ParamValues read_params(YamlReader& r, const ParamSchema& schema) {
   return values;
 }
 
+void describe_params(const YamlReader& r, const std::string& prefix, const SchemaList& entries,
+                     const std::string& what) {
+  for (const auto& [name, schema] : entries) {
+    for (const auto& spec : *schema) r.describe(prefix + spec.key, field_doc(spec), what + " " + name);
+  }
+}
+
+Field plugin_name_field(const std::string& key, const std::string& what) {
+  return {key, "which " + what + " to use (rlsim list shows each with its parameters)"};
+}
+
 void reject_foreign_params(const YamlReader& r, const SchemaList& entries, const std::string& chosen,
                            const std::string& what) {
   const ParamSchema* own = nullptr;

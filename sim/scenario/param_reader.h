@@ -34,13 +34,21 @@ SchemaList schema_list(const Registry<Product, Args...>& registry) {
   return out;
 }
 
+/// For the reference: every entry's parameters as fields under `prefix` of `r` ("" for `r`'s
+/// own keys), each owned by "<what> <entry>".
+void describe_params(const YamlReader& r, const std::string& prefix, const SchemaList& entries,
+                     const std::string& what);
+
+/// The `name` key of a plug-in block (or the key naming a plug-in), for the reference.
+Field plugin_name_field(const std::string& key, const std::string& what);
+
 /// The entry of `registry` the mapping `r` names under `name` (`fallback` when absent), no
 /// parameters read yet; read_plugin_params reads them (a block may hold keys of its own between).
 template <class Product, class... Args>
 PluginSpec read_plugin_name(YamlReader& r, const Registry<Product, Args...>& registry,
-                            const std::string& fallback) {
+                            const std::string& what, const std::string& fallback) {
   PluginSpec spec;
-  spec.name = r.choice_or("name", registry.names(), fallback);
+  spec.name = r.choice_or(plugin_name_field("name", what), registry.names(), fallback);
   spec.where = r.has("name") ? r.where("name") : r.where();
   return spec;
 }
@@ -50,6 +58,7 @@ PluginSpec read_plugin_name(YamlReader& r, const Registry<Product, Args...>& reg
 template <class Product, class... Args>
 void read_plugin_params(YamlReader& r, const Registry<Product, Args...>& registry, const std::string& what,
                         PluginSpec& spec) {
+  describe_params(r, "", schema_list(registry), what);
   spec.params = read_params(r, registry.at(spec.name, spec.where, what).params);
   reject_foreign_params(r, schema_list(registry), spec.name, what);
 }
@@ -60,7 +69,7 @@ void read_plugin_params(YamlReader& r, const Registry<Product, Args...>& registr
 template <class Product, class... Args>
 PluginSpec read_plugin_block(YamlReader& r, const Registry<Product, Args...>& registry,
                              const std::string& what, const std::string& fallback) {
-  PluginSpec spec = read_plugin_name(r, registry, fallback);
+  PluginSpec spec = read_plugin_name(r, registry, what, fallback);
   read_plugin_params(r, registry, what, spec);
   return spec;
 }
@@ -68,8 +77,13 @@ PluginSpec read_plugin_block(YamlReader& r, const Registry<Product, Args...>& re
 /// `key` of `parent` is an entry's name (`router: least_loaded`, recorded as written, every
 /// parameter at its default) or a block read by read_plugin_block (`router: {name: x, k: v}`).
 template <class Product, class... Args>
-PluginSpec read_plugin(YamlReader& parent, const std::string& key, const Registry<Product, Args...>& registry,
+PluginSpec read_plugin(YamlReader& parent, const Field& field, const Registry<Product, Args...>& registry,
                        const std::string& what, const std::string& fallback) {
+  const std::string& key = field.key;
+  FieldDoc doc = field_doc(ParamSpec::choice(key, registry.names(), fallback, ""));
+  doc.type = "name, or {name: …, parameter: …}";
+  parent.describe(field.help.empty() ? plugin_name_field(key, what) : field, doc);
+  describe_params(parent, key + ".", schema_list(registry), what);
   if (parent.has(key) && parent.node()[key].IsMap()) {
     YamlReader block = parent.map(key);
     PluginSpec spec = read_plugin_block(block, registry, what, fallback);

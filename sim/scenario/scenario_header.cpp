@@ -7,8 +7,11 @@ namespace rlsim {
 
 void read_name_and_seed(YamlReader& root, const std::string& path, const LoadOptions& options,
                         uint64_t default_seed, std::string& name, uint64_t& seed) {
-  name = root.text_or("name", std::filesystem::path(path).stem().string());
-  seed = static_cast<uint64_t>(root.integer_or("seed", static_cast<int64_t>(default_seed), 0, INT64_MAX));
+  name = root.text_or({"name", "the run's name in outputs and reports", "", "the file's name"},
+                      std::filesystem::path(path).stem().string());
+  seed = static_cast<uint64_t>(
+      root.integer_or({"seed", "seed every random draw derives from; same seed, same outputs"},
+                      static_cast<int64_t>(default_seed), 0, INT64_MAX));
   if (options.seed) {
     seed = *options.seed;
     root.record("seed", YAML::Node(static_cast<unsigned long long>(seed)));

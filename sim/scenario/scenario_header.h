@@ -11,6 +11,15 @@
 
 namespace rlsim {
 
+/// Fields every kind reads alike, declared once.
+inline const Field kKindField{
+    "kind",
+    "what the file describes: an RL run (rl), one AFD deployment (afd) or a serving "
+    "deployment (serve)"};
+inline const Field kModelField{"model", "the model (rlsim list models)"};
+inline const Field kClusterField{"cluster",
+                                 "the GPU pools, agent hosts, data plane and the links between them"};
+
 /// Reads `name` and `seed` (`default_seed` when absent) from the top of the scenario at `path`.
 void read_name_and_seed(YamlReader& root, const std::string& path, const LoadOptions& options,
                         uint64_t default_seed, std::string& name, uint64_t& seed);

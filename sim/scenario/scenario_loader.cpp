@@ -30,9 +30,16 @@ constexpr int64_t kMaxCount = 1'000'000;
 WorkloadSpec read_workload(YamlReader& r, const std::string& scenario_path) {
   const WorkloadSpec d;
   WorkloadSpec w;
-  w.steps = static_cast<int>(r.integer_or("steps", d.steps, 1, 100000));
-  w.prompts_per_step = static_cast<int>(r.integer("prompts_per_step", 1, kMaxCount));
-  w.samples_per_prompt = static_cast<int>(r.integer_or("samples_per_prompt", d.samples_per_prompt, 1, 4096));
+  w.steps = static_cast<int>(r.integer_or({"steps", "RL steps to simulate", "steps"}, d.steps, 1, 100000));
+  w.prompts_per_step = static_cast<int>(
+      r.integer({"prompts_per_step", "prompts per RL step (the batch of prompts)", "prompts"}, 1, kMaxCount));
+  w.samples_per_prompt = static_cast<int>(r.integer_or(
+      {"samples_per_prompt", "trajectories sampled per prompt (GRPO group size)", "trajectories"},
+      d.samples_per_prompt, 1, 4096));
+  r.describe({"trajectories",
+              "a JSONL file of recorded trajectories (relative to the scenario) replayed instead of the "
+              "length distributions below"},
+             {"", "file", "", "none", "", "", {}});
   if (r.has("trajectories")) {
     // Recorded trajectories replace the length distributions (trajectory_replay_reader.h).
     w.trajectories_file = r.text("trajectories");
@@ -49,13 +56,19 @@ WorkloadSpec read_workload(YamlReader& r, const std::string& scenario_path) {
     r.finish();
     return w;
   }
-  w.turns = read_distribution(r, "turns", std::nullopt, d.turns, 1.0);
-  w.prompt_tokens = read_distribution(r, "prompt_tokens", std::nullopt, d.prompt_tokens, 1.0);
-  w.output_tokens = read_distribution(r, "output_tokens", std::nullopt, d.output_tokens, 1.0);
-  w.observation_tokens = read_distribution(r, "observation_tokens", std::nullopt, d.observation_tokens, 0.0);
-  w.tool_latency_s = read_distribution(r, "tool_latency", Quantity::duration, d.tool_latency_s, 0.0);
-  w.max_context_tokens = static_cast<double>(
-      r.integer_or("max_context_tokens", static_cast<int64_t>(d.max_context_tokens), 0, 100'000'000));
+  w.turns = read_distribution(r, {"turns", "LLM calls per trajectory", "calls"}, std::nullopt, d.turns, 1.0);
+  w.prompt_tokens = read_distribution(r, {"prompt_tokens", "first-turn prompt length", "tokens"},
+                                      std::nullopt, d.prompt_tokens, 1.0);
+  w.output_tokens = read_distribution(r, {"output_tokens", "tokens generated per LLM call", "tokens"},
+                                      std::nullopt, d.output_tokens, 1.0);
+  w.observation_tokens =
+      read_distribution(r, {"observation_tokens", "tokens a tool appends before the next call", "tokens"},
+                        std::nullopt, d.observation_tokens, 0.0);
+  w.tool_latency_s = read_distribution(r, {"tool_latency", "time one tool call takes between two LLM calls"},
+                                       Quantity::duration, d.tool_latency_s, 0.0);
+  w.max_context_tokens = static_cast<double>(r.integer_or(
+      {"max_context_tokens", "a trajectory ends when its context would pass this (0: no limit)", "tokens"},
+      static_cast<int64_t>(d.max_context_tokens), 0, 100'000'000));
   if (w.max_context_tokens > 0 && w.max_context_tokens <= w.prompt_tokens.nominal_mean()) {
     r.fail("max_context_tokens", "a context limit of " + format_number(w.max_context_tokens) +
                                      " tokens is not above the mean prompt (" +
@@ -70,7 +83,7 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
   const AfdRolloutSpec d;
   AfdRolloutSpec a;
   a.where = r.where();
-  a.ffn_pool = r.text("ffn_pool");
+  a.ffn_pool = r.text({"ffn_pool", "the pool whose GPUs run the FFN (experts) side of each AFD instance"});
   check_pool_reference(r, "ffn_pool", a.ffn_pool, cluster);
   if (a.ffn_pool == rollout.pool) {
     r.fail("ffn_pool", "expected a pool other than rollout.pool ('" + rollout.pool + "') for the FFN side");
@@ -78,8 +91,12 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
   const PoolSpec& attention = *cluster.pool(rollout.pool);
   const PoolSpec& ffn = *cluster.pool(a.ffn_pool);
   a.attention_gpus =
-      static_cast<int>(r.integer_or("attention_gpus", attention.gpus_per_node, 1, attention.gpus()));
-  a.ffn_gpus = static_cast<int>(r.integer_or("ffn_gpus", ffn.gpus_per_node, 1, ffn.gpus()));
+      static_cast<int>(r.integer_or({"attention_gpus", "attention GPUs per AFD instance (of rollout.pool)",
+                                     "GPUs", "gpus_per_node of rollout.pool"},
+                                    attention.gpus_per_node, 1, attention.gpus()));
+  a.ffn_gpus = static_cast<int>(r.integer_or(
+      {"ffn_gpus", "FFN GPUs per AFD instance (of ffn_pool)", "GPUs", "gpus_per_node of ffn_pool"},
+      ffn.gpus_per_node, 1, ffn.gpus()));
   if (attention.gpus() % a.attention_gpus != 0 || ffn.gpus() % a.ffn_gpus != 0 ||
       attention.gpus() / a.attention_gpus != ffn.gpus() / a.ffn_gpus) {
     r.fail("ffn_gpus", "expected pools that split into the same number of AFD instances, found " +
@@ -88,9 +105,12 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
                            std::to_string(ffn.gpus()) + " GPUs of '" + a.ffn_pool + "' by ffn_gpus " +
                            std::to_string(a.ffn_gpus));
   }
-  a.micro_batches = static_cast<int>(r.integer_or("micro_batches", d.micro_batches, 1, 64));
-  a.dispatch = read_precision(r, "dispatch", d.dispatch);
-  a.combine = read_precision(r, "combine", d.combine);
+  a.micro_batches = static_cast<int>(r.integer_or(
+      {"micro_batches", "ping-pong micro-batches overlapping attention, FFN and transfers", "micro-batches"},
+      d.micro_batches, 1, 64));
+  a.dispatch =
+      read_precision(r, {"dispatch", "precision of the activations sent to the FFN side"}, d.dispatch);
+  a.combine = read_precision(r, {"combine", "precision of the expert outputs sent back"}, d.combine);
   r.finish();
   return a;
 }
@@ -100,28 +120,39 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
 RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog) {
   const RolloutSpec d;
   RolloutSpec s;
-  s.pool = r.text_or("pool", cluster.pools.front().name);
+  s.pool = r.text_or({"pool", "the pool the inference instances run on", "", "the first pool"},
+                     cluster.pools.front().name);
   check_pool_reference(r, "pool", s.pool, cluster);
   const PoolSpec& pool = *cluster.pool(s.pool);
-  s.tp = static_cast<int>(r.integer_or("tp", d.tp, 1, pool.gpus_per_node));
+  s.tp = static_cast<int>(r.integer_or({"tp", "tensor-parallel GPUs per inference instance", "GPUs"}, d.tp, 1,
+                                       pool.gpus_per_node));
   if (pool.gpus_per_node % s.tp != 0)
     r.fail("tp", "tp must divide gpus_per_node (" + std::to_string(pool.gpus_per_node) + ")");
-  s.max_batch = static_cast<int>(r.integer_or("max_batch", d.max_batch, 1, 1 << 20));
-  s.weights = read_precision(r, "weights", d.weights);
-  s.kv_cache = read_precision(r, "kv_cache", d.kv_cache);
+  s.max_batch = static_cast<int>(r.integer_or(
+      {"max_batch", "sequences an instance decodes at once", "sequences"}, d.max_batch, 1, 1 << 20));
+  s.weights = read_precision(r, {"weights", "precision of the served weights"}, d.weights);
+  s.kv_cache = read_precision(r, {"kv_cache", "precision of the KV cache"}, d.kv_cache);
   s.router = read_plugin(r, "router", RouterRegistry::instance(), "router", d.router.name);
-  s.prefix_cache = r.flag_or("prefix_cache", d.prefix_cache);
-  s.preemption = r.choice_or("preemption", d.preemption);
-  s.swap_bandwidth_bytes_per_s =
-      r.quantity_or("swap_bandwidth", Quantity::bandwidth, d.swap_bandwidth_bytes_per_s);
-  s.activation_memory_fraction =
-      r.number_or("activation_memory_fraction", d.activation_memory_fraction, 0.0, 0.9);
+  s.prefix_cache =
+      r.flag_or({"prefix_cache", "keep a trajectory's KV between its turns (LRU)"}, d.prefix_cache);
+  s.preemption =
+      r.choice_or({"preemption", "what an instance does when its KV cache runs out"}, d.preemption);
+  s.swap_bandwidth_bytes_per_s = r.quantity_or({"swap_bandwidth", "host link per GPU for swapped-out KV"},
+                                               Quantity::bandwidth, d.swap_bandwidth_bytes_per_s);
+  s.activation_memory_fraction = r.number_or(
+      {"activation_memory_fraction", "share of card memory kept for activations and workspace, not KV"},
+      d.activation_memory_fraction, 0.0, 0.9);
   s.scheduler =
       read_plugin(r, "scheduler", ReplicaSchedulerRegistry::instance(), "scheduler", d.scheduler.name);
-  s.engine = r.text_or("engine", d.engine);
+  s.engine = r.text_or(
+      {"engine",
+       "engine preset: time beyond the kernels (rlsim list engines; scenarios/catalog/engines.yaml)"},
+      d.engine);
   s.engine_overhead = catalog.engine(s.engine, r.has("engine") ? r.where("engine") : r.where());
+  const Field afd{"afd", "makes the instances attention-FFN-disaggregated (docs/afd.md); replaces tp"};
+  r.describe(afd, {"", "mapping", "", "none", "", "", {}});
   if (r.has("afd")) {
-    YamlReader a = r.map("afd");
+    YamlReader a = r.map(afd);
     s.afd = read_afd_rollout(a, s, cluster);
     if (s.tp != 1)
       r.fail("tp",
@@ -145,23 +176,38 @@ std::string dp_mismatch(const TrainingSpec& s, int gpus, const std::string& pool
 TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster, const std::string& rollout_pool) {
   const TrainingSpec d;
   TrainingSpec s;
-  s.pool = r.text_or("pool", cluster.pools.back().name);
+  s.pool = r.text_or({"pool", "the pool that trains", "", "the last pool"}, cluster.pools.back().name);
   check_pool_reference(r, "pool", s.pool, cluster);
   const PoolSpec& pool = *cluster.pool(s.pool);
-  s.tp = static_cast<int>(r.integer_or("tp", d.tp, 1, pool.gpus_per_node));
-  s.pp = static_cast<int>(r.integer_or("pp", d.pp, 1, 1024));
+  s.tp = static_cast<int>(
+      r.integer_or({"tp", "tensor-parallel degree of training", "GPUs"}, d.tp, 1, pool.gpus_per_node));
+  s.pp =
+      static_cast<int>(r.integer_or({"pp", "pipeline-parallel stages of training", "stages"}, d.pp, 1, 1024));
   s.dp = static_cast<int>(
-      r.integer_or("dp", pool.gpus() / (s.tp * s.pp) > 0 ? pool.gpus() / (s.tp * s.pp) : 1, 1, kMaxCount));
+      r.integer_or({"dp", "data-parallel replicas of training", "replicas", "the pool's GPUs / (tp × pp)"},
+                   pool.gpus() / (s.tp * s.pp) > 0 ? pool.gpus() / (s.tp * s.pp) : 1, 1, kMaxCount));
   const int64_t gpus = static_cast<int64_t>(s.dp) * s.tp * s.pp;
   const int both = pool.gpus() + (rollout_pool != s.pool ? cluster.pool(rollout_pool)->gpus() : 0);
   if (gpus != pool.gpus() && gpus != both) r.fail("dp", dp_mismatch(s, pool.gpus(), "pool '" + s.pool + "'"));
-  s.algorithm = r.choice_or("algorithm", d.algorithm);
-  s.mini_batches = static_cast<int>(r.integer_or("mini_batches", d.mini_batches, 1, 4096));
-  s.weights = read_precision(r, "precision", d.weights);
-  s.sequence_tokens = r.number_or("sequence_tokens", d.sequence_tokens, 1, 1e7);
-  s.sharding = r.choice_or("sharding", d.sharding);
-  s.recompute = r.choice_or("recompute", d.recompute);
-  s.offload_optimizer = r.flag_or("offload_optimizer", d.offload_optimizer);
+  s.algorithm = r.choice_or(
+      {"algorithm", "RL algorithm: which extra forward passes (reference, critic) each step pays"},
+      d.algorithm);
+  s.mini_batches = static_cast<int>(
+      r.integer_or({"mini_batches", "optimizer steps per RL step", "mini-batches"}, d.mini_batches, 1, 4096));
+  s.weights = read_precision(r, {"precision", "precision of the trained weights and their sync"}, d.weights);
+  s.sequence_tokens = r.number_or(
+      {"sequence_tokens",
+       "tokens per training sequence and micro-batch: the step's tokens train as sequences of this "
+       "length, which sets the attention span of the training FLOPs and the activation memory",
+       "tokens"},
+      d.sequence_tokens, 1, 1e7);
+  s.sharding = r.choice_or(
+      {"sharding", "ZeRO/FSDP sharding of weights, gradients and optimizer states over DP (zero3 = FSDP)"},
+      d.sharding);
+  s.recompute =
+      r.choice_or({"recompute", "activation recomputation: less memory for more FLOPs"}, d.recompute);
+  s.offload_optimizer = r.flag_or(
+      {"offload_optimizer", "keep optimizer states in host memory (ZeRO-Offload)"}, d.offload_optimizer);
   s.where = r.where();
   r.finish();
   return s;
@@ -223,8 +269,11 @@ void read_cost_model(YamlReader& root, const std::string& path, const LoadOption
   const Scenario d;
   // A calibrated profile: found as written (from the working folder), beside the scenario, or in
   // the rlsim tree (calibrate/profiles/h100.yaml works from anywhere).
+  const Field profile{"profile",
+                      "a calibrated hardware profile (rlsim calibrate): measured op times for its card, "
+                      "found as written, beside the scenario or in the rlsim tree"};
   if (root.has("profile")) {
-    const std::string written = root.text("profile");
+    const std::string written = root.text(profile);
     const std::filesystem::path data_dir = options.data_dir.empty() ? default_data_dir() : options.data_dir;
     for (const auto& candidate : {std::filesystem::path(written),
                                   std::filesystem::path(path).parent_path() / written, data_dir / written}) {
@@ -238,19 +287,40 @@ void read_cost_model(YamlReader& root, const std::string& path, const LoadOption
                                "' not found (as written, beside the scenario, or in " + data_dir.string() +
                                ")");
   } else {
+    root.describe(profile, {"", "file", "", "none", "", "", {}});
     root.raw("profile");
   }
-  s.cost_model = read_plugin(root, "cost_model", CostModelRegistry::instance(), "cost model",
+  s.cost_model = read_plugin(root,
+                             {"cost_model", "how ops are priced (rlsim list cost-models)", "",
+                              d.cost_model.name + ", or " + kProfileCostModel + " with a profile"},
+                             CostModelRegistry::instance(), "cost model",
                              s.profile.empty() ? d.cost_model.name : kProfileCostModel);
   if (s.cost_model.name == kProfileCostModel && s.profile.empty()) {
     root.fail("cost_model", "cost_model 'profile' needs a 'profile:' file");
   }
   make_cost_model(s.cost_model, s.profile);  // a profile the model cannot use fails here, as in `run`
+  if (!s.profile.empty()) check_profile_card(root, "profile", s.profile, s.cluster);
+}
+
+void check_profile_card(YamlReader& r, const std::string& key, const std::string& profile,
+                        const ClusterSpec& cluster) {
+  const std::string card = load_profile(profile).card;
+  std::vector<std::string> pools;
+  for (const auto& pool : cluster.pools) {
+    if (pool.card.name == card) return;
+    pools.push_back(pool.name + " (" + pool.card.name + ")");
+  }
+  r.fail(key, "profile '" + profile + "' was measured on " + card + ", which no pool uses (" + join(pools) +
+                  "): it would price nothing; give a profile of one of these cards or leave it out");
 }
 
 Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options) {
   // The scenario's own files (relative to it) extend or replace built-in rows.
   Catalog catalog = load_builtin_catalog(options.data_dir.empty() ? default_data_dir() : options.data_dir);
+  root.describe({"catalog",
+                 "extra hardware, model and engine catalog files (relative to the scenario); their rows "
+                 "replace built-ins of the same name"},
+                {"", "list of files", "", "[]", "", "", {}});
   YAML::Node extra = root.raw("catalog");
   if (extra && !extra.IsNull()) {
     std::vector<std::string> files = root.text_list("catalog");
@@ -276,6 +346,7 @@ std::string scenario_kind(const std::string& path, const LoadOptions& options,
 
 LoadedScenario load_scenario(const std::string& path, const LoadOptions& options) {
   YamlSource source = load_yaml_file(path);
+  source.fields = options.fields;
   for (const auto& assignment : options.overrides) apply_override(source, assignment);
   if (!options.policy.empty()) switch_policy(source, options.policy);
 
@@ -287,7 +358,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   s.file = path;
   read_name_and_seed(root, path, options, d.seed, s.name, s.seed);
 
-  if (const auto kind = root.choice_or("kind", ScenarioFileKind::rl); kind != ScenarioFileKind::rl) {
+  if (const auto kind = root.choice_or(kKindField, ScenarioFileKind::rl); kind != ScenarioFileKind::rl) {
     root.fail("kind", std::string(kind == ScenarioFileKind::afd ? "this is an AFD scenario"
                                                                 : "this is a serving scenario") +
                           " (kind: " + std::string(enum_name(kind)) +
@@ -295,40 +366,50 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   }
   loaded.catalog = load_scenario_catalog(root, path, options);
 
-  const std::string model = root.text("model");
+  const std::string model = root.text(kModelField);
   s.model = loaded.catalog.model(model, root.where("model"));
 
-  YamlReader cluster = root.map("cluster");
+  YamlReader cluster = root.map(kClusterField);
   s.cluster = read_cluster(cluster, loaded.catalog);
-  YamlReader workload = root.map("workload");
+  YamlReader workload = root.map({"workload", "what one RL step generates and trains on"});
   s.workload = read_workload(workload, path);
-  YamlReader rollout = root.map_or_empty("rollout");
+  YamlReader rollout =
+      root.map_or_empty({"rollout", "the inference instances that generate the trajectories"});
   s.rollout = read_rollout(rollout, s.cluster, loaded.catalog);
-  YamlReader training = root.map_or_empty("training");
+  YamlReader training =
+      root.map_or_empty({"training", "the trainer's layout, algorithm and memory strategy"});
   s.training = read_training(training, s.cluster, s.rollout.pool);
   if (s.rollout.afd && s.training.pool == s.rollout.afd->ffn_pool) {
     training.fail("pool", "expected a training pool other than rollout.afd.ffn_pool ('" +
                               s.rollout.afd->ffn_pool + "'): its GPUs serve the AFD instances' FFN side");
   }
 
-  YamlReader sync = root.map_or_empty("weight_sync");
-  s.weight_sync.method = sync.choice_or("method", d.weight_sync.method);
-  s.weight_sync.precision = read_precision(sync, "precision", s.training.weights);
+  YamlReader sync = root.map_or_empty({"weight_sync", "how new weights reach the inference instances"});
+  s.weight_sync.method = sync.choice_or(
+      {"method", "broadcast (binomial tree) or pipelined ring from the trainer to every instance"},
+      d.weight_sync.method);
+  s.weight_sync.precision = read_precision(
+      sync, {"precision", "precision of the weights sent", "", "training.precision"}, s.training.weights);
   sync.finish();
 
-  YamlReader colocation = root.map_or_empty("colocation");
+  YamlReader colocation =
+      root.map_or_empty({"colocation", "costs of switching a colocated GPU between training and rollout"});
   s.colocation.host_bandwidth_bytes_per_s =
-      colocation.quantity_or("host_bandwidth", Quantity::bandwidth, d.colocation.host_bandwidth_bytes_per_s);
-  s.colocation.optimizer_bytes_per_param =
-      colocation.number_or("optimizer_bytes_per_param", d.colocation.optimizer_bytes_per_param, 0.0, 64.0);
+      colocation.quantity_or({"host_bandwidth", "GPU <-> host memory per GPU (PCIe) for offload and onload"},
+                             Quantity::bandwidth, d.colocation.host_bandwidth_bytes_per_s);
+  s.colocation.optimizer_bytes_per_param = colocation.number_or(
+      {"optimizer_bytes_per_param",
+       "optimizer bytes per parameter offloaded to the host (fp32 master + Adam m, v)", "B"},
+      d.colocation.optimizer_bytes_per_param, 0.0, 64.0);
   colocation.finish();
 
-  YamlReader policy = root.map_or_empty("policy");
+  YamlReader policy = root.map_or_empty({"policy", "the orchestration policy and its own parameters"});
   s.policy = read_plugin_block(policy, PolicyRegistry::instance(), "policy", d.policy.name);
   policy.finish();
-  YamlReader labels = root.map_or_empty("labels");
+  YamlReader labels =
+      root.map_or_empty({"labels", "capability tags of nodes for the labels policy (docs/labels.md)"});
   s.labels = read_labels(labels, s);
-  YamlReader faults = root.map_or_empty("faults");
+  YamlReader faults = root.map_or_empty({"faults", "failures injected during the run and how work recovers"});
   s.faults = read_faults(faults, s.cluster);
   read_cost_model(root, path, options, s);
 

@@ -21,6 +21,8 @@ struct LoadOptions {
   /// policy block's parameters it does not take are dropped, so one file runs under every policy
   /// (`rlsim compare`) even when it sets another policy's parameters.
   std::string policy{};
+  /// Set (by `rlsim explain`): the loader notes every field it reads here (field_log.h).
+  FieldLog* fields = nullptr;
 };
 
 struct LoadedScenario {
@@ -48,6 +50,10 @@ Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const L
 RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog);
 /// The top-level `profile:` and `cost_model:` of an RL or serving scenario at `path` into `s`.
 void read_cost_model(YamlReader& root, const std::string& path, const LoadOptions& options, Scenario& s);
+/// InputError at `key` unless some pool of `cluster` has the card the profile at `path` was
+/// measured on: a profile of another card would silently price nothing.
+void check_profile_card(YamlReader& r, const std::string& key, const std::string& path,
+                        const ClusterSpec& cluster);
 /// InputError at `key` (with a did-you-mean) unless `name` is a pool of `cluster`.
 void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name,
                           const ClusterSpec& cluster);

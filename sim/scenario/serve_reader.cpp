@@ -14,10 +14,18 @@ namespace rlsim {
 namespace {
 
 constexpr int64_t kMaxRequests = 10'000'000;
+const Field kRateField{"rate", "Poisson arrivals: requests per second (4/s); one of concurrency, rate, trace",
+                       "requests/s"};
+const Field kTraceField{
+    "trace", "replayed arrivals: a request CSV (relative to the scenario); one of concurrency, rate, trace"};
+const Field kRequestsField{"requests", "requests sent (with a trace: its first rows)", "requests",
+                           "required; with a trace: its rows"};
+const Field kConcurrencyField{
+    "concurrency", "closed loop: requests in flight at once; one of concurrency, rate, trace", "requests"};
 
 /// `rate`: requests per second, written `4`, `4/s` or `0.5/s`.
 double read_rate(YamlReader& r) {
-  const YAML::Node node = r.raw("rate");
+  const YAML::Node node = r.raw(kRateField.key);
   std::string text = node.IsScalar() ? node.Scalar() : std::string();
   if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) text.resize(text.size() - 2);
   char* end = nullptr;
@@ -31,6 +39,9 @@ double read_rate(YamlReader& r) {
 ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario_path) {
   const ServeWorkloadSpec d;
   ServeWorkloadSpec w;
+  r.describe(kRateField, {"", "number", "", "none", "> 0", "", {}});
+  r.describe(kTraceField, {"", "file", "", "none", "", "", {}});
+  r.describe(kConcurrencyField, {"", "integer", "", "none", "1 to 1000000", "", {}});
   const int modes = static_cast<int>(r.has("concurrency")) + static_cast<int>(r.has("rate")) +
                     static_cast<int>(r.has("trace"));
   if (modes != 1)
@@ -40,13 +51,13 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
         std::to_string(modes));
   if (r.has("trace")) {
     w.arrivals = ArrivalMode::trace;
-    w.trace_file = r.text("trace");
+    w.trace_file = r.text(kTraceField);
     const auto full = std::filesystem::path(scenario_path).parent_path() / w.trace_file;
     if (!std::filesystem::is_regular_file(full))
       r.fail("trace", "request trace '" + full.string() + "' does not exist");
     w.trace = read_request_trace(full.string());
     const auto rows = static_cast<int64_t>(w.trace.size());
-    w.requests = static_cast<int>(r.integer_or("requests", rows, 1, rows));
+    w.requests = static_cast<int>(r.integer_or(kRequestsField, rows, 1, rows));
     w.trace.resize(static_cast<size_t>(w.requests));
     for (const char* key : {"prompt_tokens", "output_tokens"}) {
       if (r.has(key))
@@ -55,20 +66,24 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
   } else {
     if (r.has("concurrency")) {
       w.arrivals = ArrivalMode::closed_loop;
-      w.concurrency = static_cast<int>(r.integer("concurrency", 1, 1'000'000));
+      w.concurrency = static_cast<int>(r.integer(kConcurrencyField, 1, 1'000'000));
     } else {
       w.arrivals = ArrivalMode::poisson;
       w.rate_per_s = read_rate(r);
     }
-    w.requests = static_cast<int>(r.integer("requests", 1, kMaxRequests));
-    w.prompt_tokens = read_distribution(r, "prompt_tokens", std::nullopt, d.prompt_tokens, 0.0);
-    w.output_tokens = read_distribution(r, "output_tokens", std::nullopt, d.output_tokens, 1.0);
+    w.requests = static_cast<int>(r.integer(kRequestsField, 1, kMaxRequests));
+    w.prompt_tokens = read_distribution(r, {"prompt_tokens", "prompt length per request", "tokens"},
+                                        std::nullopt, d.prompt_tokens, 0.0);
+    w.output_tokens = read_distribution(r, {"output_tokens", "tokens generated per request", "tokens"},
+                                        std::nullopt, d.output_tokens, 1.0);
   }
   w.warmup_requests = static_cast<int>(
-      r.integer_or("warmup", std::min(w.warmup(), w.requests - 1), 0, static_cast<int64_t>(w.requests) - 1));
-  YamlReader slo = r.map_or_empty("slo");
-  w.slo_ttft_s = slo.optional_quantity("ttft", Quantity::duration);
-  w.slo_tpot_s = slo.optional_quantity("tpot", Quantity::duration);
+      r.integer_or({"warmup", "first requests left out of the latency figures", "requests",
+                    "concurrency with a closed loop, else 0"},
+                   std::min(w.warmup(), w.requests - 1), 0, static_cast<int64_t>(w.requests) - 1));
+  YamlReader slo = r.map_or_empty({"slo", "latency targets: the share of requests meeting them is reported"});
+  w.slo_ttft_s = slo.optional_quantity({"ttft", "time-to-first-token target"}, Quantity::duration);
+  w.slo_tpot_s = slo.optional_quantity({"tpot", "time-per-output-token target"}, Quantity::duration);
   slo.finish();
   r.finish();
   return w;
@@ -86,6 +101,7 @@ void check_every_pool_used(const Scenario& s) {
 
 LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptions& options) {
   YamlSource source = load_yaml_file(path);
+  source.fields = options.fields;
   for (const auto& assignment : options.overrides) apply_override(source, assignment);
 
   YAML::Node resolved(YAML::NodeType::Map);
@@ -93,19 +109,19 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   LoadedServeScenario loaded;
   Scenario& s = loaded.scenario.deployment;
   s.file = path;
-  if (root.choice_or("kind", ScenarioFileKind::rl) != ScenarioFileKind::serve) {
+  if (root.choice_or(kKindField, ScenarioFileKind::rl) != ScenarioFileKind::serve) {
     root.fail("kind", "load_serve_scenario needs 'kind: serve'");
   }
   read_name_and_seed(root, path, options, Scenario{}.seed, s.name, s.seed);
   loaded.catalog = load_scenario_catalog(root, path, options);
-  s.model = loaded.catalog.model(root.text("model"), root.where("model"));
+  s.model = loaded.catalog.model(root.text(kModelField), root.where("model"));
 
-  YamlReader cluster = root.map("cluster");
+  YamlReader cluster = root.map(kClusterField);
   s.cluster = read_cluster(cluster, loaded.catalog);
-  YamlReader serve = root.map("serve");
+  YamlReader serve = root.map({"serve", "the inference deployment: fields as in an RL scenario's rollout"});
   s.rollout = read_rollout(serve, s.cluster, loaded.catalog);
   s.training.pool = s.rollout.pool;  // no trainer: the deployment's own pool stands in
-  YamlReader workload = root.map("workload");
+  YamlReader workload = root.map({"workload", "the requests a serving scenario sends"});
   loaded.scenario.workload = read_serve_workload(workload, path);
   read_cost_model(root, path, options, s);
 

@@ -89,6 +89,26 @@ bool is_index(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+/// `doc` with its range in whole numbers (a schema's range is a double, which INT64_MAX is not).
+FieldDoc whole_range(FieldDoc doc, int64_t min, int64_t max) {
+  doc.range = std::to_string(min) + " to " + std::to_string(max);
+  return doc;
+}
+
+/// A schema entry's description, for a field with no default.
+FieldDoc required(const ParamSpec& spec) {
+  FieldDoc doc = field_doc(spec);
+  doc.default_text = "required";
+  return doc;
+}
+
+/// A schema entry's description, for a field that may be left out (no value, no default).
+FieldDoc optional(const ParamSpec& spec) {
+  FieldDoc doc = field_doc(spec);
+  doc.default_text = "none";
+  return doc;
+}
+
 }  // namespace
 
 std::string join(const std::vector<std::string>& items, const std::string& separator) {
@@ -266,14 +286,18 @@ void YamlReader::record(const std::string& key, const YAML::Node& value) {
   resolved_[key] = value;
 }
 
-std::string YamlReader::text(const std::string& key) {
+std::string YamlReader::text(const Field& field) {
+  const std::string& key = field.key;
+  describe(field, {"", "text", "", "required", "", "", {}});
   std::string value = scalar_node(key, "a text value").Scalar();
   if (value.empty()) fail(key, "expected a non-empty text value for '" + key + "'");
   record(key, YAML::Node(value));
   return value;
 }
 
-std::string YamlReader::text_or(const std::string& key, const std::string& fallback) {
+std::string YamlReader::text_or(const Field& field, const std::string& fallback) {
+  const std::string& key = field.key;
+  describe(field, {"", "text", "", fallback, "", "", {}});
   if (!has(key)) {
     record(key, YAML::Node(fallback));
     return fallback;
@@ -281,7 +305,9 @@ std::string YamlReader::text_or(const std::string& key, const std::string& fallb
   return text(key);
 }
 
-int64_t YamlReader::integer(const std::string& key, int64_t min, int64_t max) {
+int64_t YamlReader::integer(const Field& field, int64_t min, int64_t max) {
+  const std::string& key = field.key;
+  describe(field, whole_range(required(ParamSpec::integer(key, 0, min, max, "")), min, max));
   const std::string expected = "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
   YAML::Node value = scalar_node(key, expected.c_str());
   const std::string& s = value.Scalar();
@@ -301,7 +327,9 @@ int64_t YamlReader::integer(const std::string& key, int64_t min, int64_t max) {
   return parsed;
 }
 
-int64_t YamlReader::integer_or(const std::string& key, int64_t fallback, int64_t min, int64_t max) {
+int64_t YamlReader::integer_or(const Field& field, int64_t fallback, int64_t min, int64_t max) {
+  const std::string& key = field.key;
+  describe(field, whole_range(field_doc(ParamSpec::integer(key, fallback, min, max, "")), min, max));
   if (!has(key)) {
     record(key, YAML::Node(static_cast<long long>(fallback)));
     return fallback;
@@ -309,7 +337,9 @@ int64_t YamlReader::integer_or(const std::string& key, int64_t fallback, int64_t
   return integer(key, min, max);
 }
 
-double YamlReader::number(const std::string& key, double min, double max) {
+double YamlReader::number(const Field& field, double min, double max) {
+  const std::string& key = field.key;
+  describe(field, required(ParamSpec::number(key, 0.0, min, max, "")));
   const std::string expected = "a number from " + format_number(min) + " to " + format_number(max);
   YAML::Node value = scalar_node(key, expected.c_str());
   const std::string& s = value.Scalar();
@@ -327,7 +357,9 @@ double YamlReader::number(const std::string& key, double min, double max) {
   return parsed;
 }
 
-double YamlReader::number_or(const std::string& key, double fallback, double min, double max) {
+double YamlReader::number_or(const Field& field, double fallback, double min, double max) {
+  const std::string& key = field.key;
+  describe(field, field_doc(ParamSpec::number(key, fallback, min, max, "")));
   if (!has(key)) {
     record(key, YAML::Node(format_number(fallback)));
     return fallback;
@@ -335,7 +367,9 @@ double YamlReader::number_or(const std::string& key, double fallback, double min
   return number(key, min, max);
 }
 
-double YamlReader::quantity(const std::string& key, Quantity kind, bool allow_zero) {
+double YamlReader::quantity(const Field& field, Quantity kind, bool allow_zero) {
+  const std::string& key = field.key;
+  describe(field, required(ParamSpec::quantity_of(key, kind, 0.0, "", allow_zero)));
   const std::string expected(quantity_examples(kind));
   YAML::Node value = scalar_node(key, expected.c_str());
   std::string why;
@@ -349,7 +383,9 @@ double YamlReader::quantity(const std::string& key, Quantity kind, bool allow_ze
   return *parsed;
 }
 
-double YamlReader::quantity_or(const std::string& key, Quantity kind, double fallback, bool allow_zero) {
+double YamlReader::quantity_or(const Field& field, Quantity kind, double fallback, bool allow_zero) {
+  const std::string& key = field.key;
+  describe(field, field_doc(ParamSpec::quantity_of(key, kind, fallback, "", allow_zero)));
   if (!has(key)) {
     record(key, YAML::Node(format_quantity(fallback, kind)));
     return fallback;
@@ -357,13 +393,17 @@ double YamlReader::quantity_or(const std::string& key, Quantity kind, double fal
   return quantity(key, kind, allow_zero);
 }
 
-std::optional<double> YamlReader::optional_quantity(const std::string& key, Quantity kind, bool allow_zero) {
+std::optional<double> YamlReader::optional_quantity(const Field& field, Quantity kind, bool allow_zero) {
+  const std::string& key = field.key;
+  describe(field, optional(ParamSpec::quantity_of(key, kind, 0.0, "", allow_zero)));
   known_.insert(key);
   if (!has(key)) return std::nullopt;
   return quantity(key, kind, allow_zero);
 }
 
-bool YamlReader::flag_or(const std::string& key, bool fallback) {
+bool YamlReader::flag_or(const Field& field, bool fallback) {
+  const std::string& key = field.key;
+  describe(field, field_doc(ParamSpec::flag(key, fallback, "")));
   if (!has(key)) {
     record(key, YAML::Node(fallback));
     return fallback;
@@ -382,8 +422,10 @@ bool YamlReader::flag_or(const std::string& key, bool fallback) {
   return parsed;
 }
 
-std::string YamlReader::choice_or(const std::string& key, const std::vector<std::string>& choices,
+std::string YamlReader::choice_or(const Field& field, const std::vector<std::string>& choices,
                                   const std::string& fallback) {
+  const std::string& key = field.key;
+  describe(field, field_doc(ParamSpec::choice(key, choices, fallback, "")));
   std::string value = text_or(key, fallback);
   if (std::find(choices.begin(), choices.end(), value) == choices.end()) {
     fail(key, "unknown value '" + value + "' for '" + key + "'; valid values are: " + join(choices));
@@ -391,7 +433,9 @@ std::string YamlReader::choice_or(const std::string& key, const std::vector<std:
   return value;
 }
 
-std::vector<std::string> YamlReader::text_list(const std::string& key) {
+std::vector<std::string> YamlReader::text_list(const Field& field) {
+  const std::string& key = field.key;
+  describe(field, {"", "list of names", "", "required", "", "", {}});
   YAML::Node value = raw(key);
   if (!value || !value.IsSequence()) {
     fail(key, "expected a list of names for '" + key + "', found " + type_name(value));
@@ -410,7 +454,15 @@ std::vector<std::string> YamlReader::text_list(const std::string& key) {
   return out;
 }
 
-std::vector<int64_t> YamlReader::integer_list_or(const std::string& key, int64_t min, int64_t max) {
+std::vector<int64_t> YamlReader::integer_list_or(const Field& field, int64_t min, int64_t max) {
+  const std::string& key = field.key;
+  describe(field, {"",
+                   "list of integers",
+                   "",
+                   "[]",
+                   std::to_string(min) + " to " + std::to_string(max) + " each",
+                   "",
+                   {}});
   YAML::Node value = raw(key);
   std::vector<int64_t> out;
   YAML::Node resolved(YAML::NodeType::Sequence);
@@ -439,7 +491,9 @@ std::vector<int64_t> YamlReader::integer_list_or(const std::string& key, int64_t
   return out;
 }
 
-YamlReader YamlReader::map(const std::string& key) {
+YamlReader YamlReader::map(const Field& field) {
+  const std::string& key = field.key;
+  describe(field, {"", "mapping", "", "required", "", "", {}});
   YAML::Node value = raw(key);
   if (!value || value.IsNull()) fail_missing(key, "section");
   YAML::Node resolved(YAML::NodeType::Map);
@@ -447,7 +501,9 @@ YamlReader YamlReader::map(const std::string& key) {
   return YamlReader(*source_, value, child_path(key), resolved);
 }
 
-YamlReader YamlReader::map_or_empty(const std::string& key) {
+YamlReader YamlReader::map_or_empty(const Field& field) {
+  const std::string& key = field.key;
+  describe(field, {"", "mapping", "", "{}", "", "", {}});
   YAML::Node value = raw(key);
   if (!value || value.IsNull()) value = YAML::Node(YAML::NodeType::Map);
   YAML::Node resolved(YAML::NodeType::Map);
@@ -455,7 +511,9 @@ YamlReader YamlReader::map_or_empty(const std::string& key) {
   return YamlReader(*source_, value, child_path(key), resolved);
 }
 
-std::vector<YamlReader> YamlReader::map_list(const std::string& key, bool allow_empty) {
+std::vector<YamlReader> YamlReader::map_list(const Field& field, bool allow_empty) {
+  const std::string& key = field.key;
+  describe(field, {"", "list of mappings", "", "required", allow_empty ? "" : "at least one item", "", {}});
   YAML::Node value = raw(key);
   if (!value || value.IsNull()) fail_missing(key, "list");
   if (!value.IsSequence()) fail(key, "expected a list for '" + key + "', found " + type_name(value));
@@ -472,13 +530,23 @@ std::vector<YamlReader> YamlReader::map_list(const std::string& key, bool allow_
   return items;
 }
 
-std::vector<YamlReader> YamlReader::map_list_or_empty(const std::string& key) {
+std::vector<YamlReader> YamlReader::map_list_or_empty(const Field& field) {
+  const std::string& key = field.key;
+  describe(field, {"", "list of mappings", "", "[]", "", "", {}});
   if (!has(key)) {
     known_.insert(key);
     resolved_[key] = YAML::Node(YAML::NodeType::Sequence);
     return {};
   }
   return map_list(key, true);
+}
+
+void YamlReader::describe(const Field& field, FieldDoc doc, const std::string& owner) const {
+  if (!source_->fields) return;
+  if (!field.help.empty()) doc.help = field.help;
+  if (!field.unit.empty()) doc.unit = field.unit;
+  if (!field.default_text.empty()) doc.default_text = field.default_text;
+  source_->fields->note(child_path(field.key), std::move(doc), owner);
 }
 
 void YamlReader::finish() const {

@@ -2,6 +2,8 @@
 // records its resolved value (defaults filled in, units canonical) into an output node, so the one
 // place that declares a field also writes it to `resolved.yaml`. `finish()` rejects keys that no
 // getter asked for, suggesting the nearest known key. Errors are InputError with FILE:LINE:COL.
+// A getter's key is a Field, which may also say what the field means: with a FieldLog on the
+// source, each getter notes its field for the reference (`rlsim explain`, field_log.h).
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -17,6 +19,7 @@
 #include "models/input_error.h"
 #include "models/named_enum.h"
 #include "models/units.h"
+#include "sim/scenario/field_log.h"
 
 namespace rlsim {
 
@@ -26,6 +29,8 @@ struct YamlSource {
   YAML::Node root;
   /// Paths ("cluster.pools.0.nodes") replaced by `--set`, with the argument that set them.
   std::map<std::string, std::string> overrides;
+  /// Set (by `rlsim explain`): every getter notes the field it reads here.
+  FieldLog* fields = nullptr;
 
   /// Location of a node at `path`: its file position, or the `--set` argument that produced it.
   SourceLocation locate(const YAML::Node& node, const std::string& path) const;
@@ -39,6 +44,22 @@ YamlSource load_yaml_text(const std::string& text, const std::string& file);
 /// Applies `--set a.b.c=value` (list items by index or by their `name`) to a loaded document.
 void apply_override(YamlSource& source, const std::string& assignment);
 
+/// A field as a getter reads it: its key and, for the reference, what it means — declared at the
+/// read, where its type, default and range are, so the two cannot drift apart. A bare key converts.
+struct Field {
+  Field(const char* name) : key(name) {}             // NOLINT: a bare key is a Field
+  Field(std::string name) : key(std::move(name)) {}  // NOLINT
+  Field(std::string name, std::string meaning, std::string unit_text = "", std::string default_words = "")
+      : key(std::move(name)),
+        help(std::move(meaning)),
+        unit(std::move(unit_text)),
+        default_text(std::move(default_words)) {}
+  std::string key;
+  std::string help;          ///< one line: what it means and changes
+  std::string unit;          ///< of a count or number ("tokens", "GPUs"); quantities name their own
+  std::string default_text;  ///< when the default depends on the scenario ("the first pool")
+};
+
 class YamlReader {
  public:
   /// `node` must be the mapping at `path` in `source`; `resolved` receives what was read.
@@ -50,36 +71,36 @@ class YamlReader {
   [[noreturn]] void fail(const std::string& key, const std::string& message) const;
   [[noreturn]] void fail_here(const std::string& message) const;
 
-  std::string text(const std::string& key);
-  std::string text_or(const std::string& key, const std::string& fallback);
+  std::string text(const Field& field);
+  std::string text_or(const Field& field, const std::string& fallback);
   /// A whole number in [min, max].
-  int64_t integer(const std::string& key, int64_t min, int64_t max);
-  int64_t integer_or(const std::string& key, int64_t fallback, int64_t min, int64_t max);
+  int64_t integer(const Field& field, int64_t min, int64_t max);
+  int64_t integer_or(const Field& field, int64_t fallback, int64_t min, int64_t max);
   /// A real number in [min, max].
-  double number(const std::string& key, double min, double max);
-  double number_or(const std::string& key, double fallback, double min, double max);
+  double number(const Field& field, double min, double max);
+  double number_or(const Field& field, double fallback, double min, double max);
   /// A quantity with a unit; must be > 0 unless `allow_zero`.
-  double quantity(const std::string& key, Quantity kind, bool allow_zero = false);
-  double quantity_or(const std::string& key, Quantity kind, double fallback, bool allow_zero = false);
-  std::optional<double> optional_quantity(const std::string& key, Quantity kind, bool allow_zero = false);
-  bool flag_or(const std::string& key, bool fallback);
+  double quantity(const Field& field, Quantity kind, bool allow_zero = false);
+  double quantity_or(const Field& field, Quantity kind, double fallback, bool allow_zero = false);
+  std::optional<double> optional_quantity(const Field& field, Quantity kind, bool allow_zero = false);
+  bool flag_or(const Field& field, bool fallback);
   /// One of `choices` (error lists them).
-  std::string choice_or(const std::string& key, const std::vector<std::string>& choices,
+  std::string choice_or(const Field& field, const std::vector<std::string>& choices,
                         const std::string& fallback);
   /// One of the values of the named enum E, read and written by their names.
   template <class E>
-  E choice_or(const std::string& key, E fallback) {
-    return *parse_enum<E>(choice_or(key, enum_names<E>(), std::string(enum_name(fallback))));
+  E choice_or(const Field& field, E fallback) {
+    return *parse_enum<E>(choice_or(field, enum_names<E>(), std::string(enum_name(fallback))));
   }
-  std::vector<std::string> text_list(const std::string& key);
-  std::vector<int64_t> integer_list_or(const std::string& key, int64_t min, int64_t max);
+  std::vector<std::string> text_list(const Field& field);
+  std::vector<int64_t> integer_list_or(const Field& field, int64_t min, int64_t max);
 
   /// A nested mapping (required / optional). An optional absent map reads as an empty one.
-  YamlReader map(const std::string& key);
-  YamlReader map_or_empty(const std::string& key);
+  YamlReader map(const Field& field);
+  YamlReader map_or_empty(const Field& field);
   /// A list of mappings; `allow_empty` false rejects [].
-  std::vector<YamlReader> map_list(const std::string& key, bool allow_empty = false);
-  std::vector<YamlReader> map_list_or_empty(const std::string& key);
+  std::vector<YamlReader> map_list(const Field& field, bool allow_empty = false);
+  std::vector<YamlReader> map_list_or_empty(const Field& field);
 
   /// Records a value that was derived, not read (e.g. a default taken from the hardware catalog).
   void record(const std::string& key, const YAML::Node& value);
@@ -89,6 +110,13 @@ class YamlReader {
   const std::string& path() const { return path_; }
   const YamlSource& source() const { return *source_; }
   YAML::Node resolved() const { return resolved_; }
+
+  /// Notes `field` for the reference when the source carries a FieldLog (`doc` gives its type,
+  /// default and range; the field's help, unit and default_text win). The getters call it; a
+  /// reader calls it for a field it reads only on some paths (alternatives such as `trace` or
+  /// `rate`), so the reference lists it whichever path a file takes.
+  /// `owner`: the registry entry that reads it, when not the scenario kind being loaded.
+  void describe(const Field& field, FieldDoc doc, const std::string& owner = "") const;
 
   /// Rejects any key not asked for, with a "did you mean" suggestion.
   void finish() const;

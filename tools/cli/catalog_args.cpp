@@ -30,4 +30,41 @@ std::vector<HardwareSpec> card_list_option(const Catalog& catalog, const std::st
   return cards;
 }
 
+std::vector<PoolMember> pool_members_option(const Catalog& catalog, const std::string& text,
+                                            const std::string& flag) {
+  std::string names;
+  std::vector<int> counts;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const size_t colon = item.find(':');
+    int count = 1;
+    if (colon != std::string::npos) {
+      const std::string digits = item.substr(colon + 1);
+      size_t used = 0;
+      long parsed = 0;
+      try {
+        parsed = std::stol(digits, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != digits.size() || parsed < 1 || parsed > 1'000'000) {
+        throw InputError(flag_location(flag), "expected CARD:COUNT with a count from 1 to 1000000 in '" +
+                                                  item + "', e.g. H800:16,H20:16");
+      }
+      count = static_cast<int>(parsed);
+    }
+    names += (names.empty() && counts.empty() ? "" : ",") + item.substr(0, colon);
+    counts.push_back(count);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  const std::vector<HardwareSpec> cards = card_list_option(catalog, names, flag);
+  std::vector<PoolMember> members;
+  for (size_t i = 0; i < cards.size(); ++i) members.push_back({cards[i], counts[i]});
+  return members;
+}
+
 }  // namespace rlsim

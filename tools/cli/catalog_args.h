@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/cost/roofline.h"
 #include "models/hardware.h"
 #include "models/input_error.h"
 #include "models/precision.h"
@@ -21,5 +22,8 @@ Precision precision_option(const std::string& text, const std::string& flag);
 /// The cards named in "H800,H20" (each checked against the catalog); empty items are errors.
 std::vector<HardwareSpec> card_list_option(const Catalog& catalog, const std::string& text,
                                            const std::string& flag);
+/// The members of a mixed pool in "H800:16,H20:16" (a card without a count is one card).
+std::vector<PoolMember> pool_members_option(const Catalog& catalog, const std::string& text,
+                                            const std::string& flag);
 
 }  // namespace rlsim

@@ -1,6 +1,7 @@
 // `rlsim roofline`: a card's ridge point per precision (--hardware), or a model's decode roofline
 // (--model): Step-3-style per-token figures, and each module's FLOPs, bytes, arithmetic intensity
-// and bound on a card. Human-readable table by default, JSON with --json.
+// and bound on a card; with a mixed pool (--hardware H800:16,H20:16) its weighted roofline
+// (tools/cli/pool_roofline.h). Human-readable table by default, JSON with --json.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@
 #include "models/units.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
+#include "tools/cli/pool_roofline.h"
 #include "tools/report/text_format.h"
 
 namespace rlsim {
@@ -24,7 +26,8 @@ class RooflineCommand : public Command {
     CLI::App* sub =
         root.add_subcommand("roofline", "Ridge point of a card, or a model's decode roofline per module");
     sub->add_option("--hardware", hardware_,
-                    "Card from the catalog (rlsim list hardware); default H100 with --model");
+                    "Card from the catalog (rlsim list hardware), or a mixed pool as CARD:COUNT,… "
+                    "(H800:16,H20:16); default H100 with --model");
     sub->add_option("--precision", precision_,
                     "Compute precision of the card roofline (bf16, fp16, fp8, int8)");
     sub->add_option("--model", model_, "Model from the catalog (rlsim list models)");
@@ -38,15 +41,19 @@ class RooflineCommand : public Command {
     sub->footer(
         "A card's ridge = peak FLOP/s / memory bandwidth: below it an op is memory-bound.\n"
         "With --model: per generated token at --context (Step-3 accounting: KV bytes, attention,\n"
-        "linear and FFN FLOPs), then one decode iteration of --batch sequences per module.\n\n"
+        "linear and FFN FLOPs), then one decode iteration of --batch sequences per module.\n"
+        "A mixed pool (--hardware H800:16,H20:16): its aggregate peak, bandwidth and ridge, the FLOP/s\n"
+        "it attains by arithmetic intensity, and with --model where each module lands on it.\n\n"
         "Examples:\n"
         "  rlsim roofline --hardware H100 --precision bf16 --json\n"
-        "  rlsim roofline --model step3 --hardware H20 --context 4096 --kv-precision fp8");
+        "  rlsim roofline --model step3 --hardware H20 --context 4096 --kv-precision fp8\n"
+        "  rlsim roofline --hardware H800:16,H20:16 --model qwen3-8b --batch 64");
     return sub;
   }
 
   int run() override {
     const Catalog catalog = load_builtin_catalog();
+    if (hardware_.find_first_of(":,") != std::string::npos) return pool_roofline(catalog);
     if (model_.empty()) {
       if (hardware_.empty()) {
         throw InputError(flag_location("roofline"),
@@ -54,11 +61,7 @@ class RooflineCommand : public Command {
       }
       return card_roofline(catalog.card(hardware_, flag_location("--hardware")));
     }
-    if (!precision_.empty()) {
-      throw InputError(
-          flag_location("--precision"),
-          "--precision sets a card roofline; with --model use --weight-precision and --kv-precision");
-    }
+    check_no_precision_with_model();
     return model_roofline(catalog.model(model_, flag_location("--model")),
                           catalog.card(hardware_.empty() ? "H100" : hardware_, flag_location("--hardware")));
   }
@@ -97,16 +100,51 @@ class RooflineCommand : public Command {
     return kExitOk;
   }
 
-  int model_roofline(const ModelArch& arch, const HardwareSpec& card) const {
-    const Precision kv = precision_option(kv_precision_, "--kv-precision");
-    const Precision weights = precision_option(weight_precision_, "--weight-precision");
-    const DecodeTokenCost per_token = decode_token_cost(arch, static_cast<double>(context_), kv);
+  void check_no_precision_with_model() const {
+    if (!precision_.empty()) {
+      throw InputError(
+          flag_location("--precision"),
+          "--precision sets a card roofline; with --model use --weight-precision and --kv-precision");
+    }
+  }
+
+  /// One decode iteration of --batch sequences at --context, at the flags' precisions.
+  ForwardPass decode_pass() const {
     ForwardPass pass;
     pass.kind = PassKind::decode;
     pass.sequences = batch_;
     pass.context_before = context_ - 1;  // the new token makes the cache `context_` long
-    pass.weights = weights;
-    pass.kv = kv;
+    pass.weights = precision_option(weight_precision_, "--weight-precision");
+    pass.kv = precision_option(kv_precision_, "--kv-precision");
+    return pass;
+  }
+
+  int pool_roofline(const Catalog& catalog) const {
+    const std::vector<PoolMember> members = pool_members_option(catalog, hardware_, "--hardware");
+    std::vector<ModuleCost> modules;
+    std::string model_line;
+    Precision p = precision_option(precision_.empty() ? "bf16" : precision_, "--precision");
+    if (!model_.empty()) {
+      check_no_precision_with_model();
+      const ModelArch arch = catalog.model(model_, flag_location("--model"));
+      const ForwardPass pass = decode_pass();
+      modules = module_costs(arch, pass);
+      p = pass.weights;
+      model_line = arch.name + " decode iteration: batch " + std::to_string(batch_) + ", context " +
+                   std::to_string(context_) + ", weights " + std::string(to_string(pass.weights)) + ", KV " +
+                   std::string(to_string(pass.kv));
+    }
+    const WeightedRoofline pool = weighted_roofline(members, p);
+    std::cout << (json_ ? pool_roofline_json(pool, model_, modules)
+                        : pool_roofline_text(pool, model_line, modules));
+    return kExitOk;
+  }
+
+  int model_roofline(const ModelArch& arch, const HardwareSpec& card) const {
+    const ForwardPass pass = decode_pass();
+    const Precision kv = pass.kv;
+    const Precision weights = pass.weights;
+    const DecodeTokenCost per_token = decode_token_cost(arch, static_cast<double>(context_), kv);
     const std::vector<ModuleCost> modules = module_costs(arch, pass);
     const double ridge = effective_ridge_point(card, effective_compute_precision(card, weights));
     if (json_) {

@@ -1,12 +1,21 @@
 // `rlsim run S.yaml --out DIR`: simulate a scenario, print the summary and write metrics.json,
 // trace.json, resolved.yaml and report.html into DIR (all or nothing).
+#include <chrono>
+#include <fstream>
 #include <iostream>
+#include <optional>
 
+#include "sim/engine/simulation.h"
+#include "sim/process/child_pool.h"
+#include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
 #include "tools/cli/simgrid_log_arg.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/output_dir.h"
+#include "tools/report/profile_comparison.h"
+#include "tools/report/progress.h"
+#include "tools/report/run_report.h"
 
 namespace rlsim {
 namespace {
@@ -23,12 +32,17 @@ class RunCommand : public Command {
            "--log", logs_,
            "SimGrid log setting passed through, e.g. --log root.thres:info (repeatable; default: silent)")
         ->check(simgrid_log_setting());
+    sub->add_flag("--quiet,-q", quiet_, "No progress on stderr (shown only on a terminal anyway)");
+    sub->add_flag("--compare-profile", compare_profile_,
+                  "Also run the scenario priced by the datasheet roofline alone and print what its profile "
+                  "changed, per phase (RL scenarios with a profile:)");
     sub->footer(
         "Writes DIR/metrics.json, DIR/trace.json (open in https://ui.perfetto.dev or chrome://tracing),\n"
         "DIR/resolved.yaml (the scenario with every default filled in) and DIR/report.html (one\n"
         "self-contained page: summary, timeline per pool, bubble, utilisation, TTFT/TPOT, advice); with\n"
         "cluster.dataplane.ledger true also DIR/trajectories.jsonl, one line per LLM call. Nothing is\n"
-        "written when the scenario is invalid (exit code 2).\n\nExamples:\n"
+        "written when the scenario is invalid (exit code 2). On a terminal, stderr shows each simulated\n"
+        "step with the elapsed time and an ETA.\n\nExamples:\n"
         "  rlsim run scenarios/quickstart.yaml --out out/quickstart\n"
         "  rlsim run scenarios/quickstart.yaml --out out/ledger --set cluster.dataplane.ledger=true\n"
         "  rlsim run scenarios/quickstart.yaml --out out/q2 --set workload.steps=10 --seed 7\n"
@@ -41,21 +55,64 @@ class RunCommand : public Command {
     const std::unique_ptr<ScenarioKind> kind = scenario_kind_of(args_.file, options);
     const std::unique_ptr<CheckedScenario> scenario = kind->load(args_.file, options);
     StagedOutput output(out_);
+    // Before this process creates its engine: the datasheet-only run in a child (one engine each).
+    const nlohmann::json datasheet = compare_profile_ ? datasheet_metrics(*kind, options) : nlohmann::json();
     SimulationOptions simulation;
     for (const auto& log : logs_) simulation.simgrid_args.push_back("--log=" + log);
+    // Progress per simulated step (RL runs), as compare and sweep show it per job.
+    auto progress = std::make_optional<Progress>(0, !quiet_);
+    auto last_step = std::chrono::steady_clock::now();
+    simulation.on_step = [&progress, &last_step](int done, int total) {
+      if (done > total) return;  // a step redone after a fault is not a step more
+      const auto now = std::chrono::steady_clock::now();
+      progress->set_total(total);
+      progress->finished("step " + std::to_string(done - 1),
+                         std::chrono::duration<double>(now - last_step).count());
+      last_step = now;
+    };
     const std::unique_ptr<FinishedRun> run = scenario->simulate(simulation);
+    progress.reset();  // ends the progress line before the summary
     run->write_outputs(output);
     output.commit();
     std::string files;
     for (const auto& file : output.files()) files += (files.empty() ? "" : ",") + file;
     std::cout << run->summary() << "outputs: " << out_ << "/{" << files << "}\n";
+    if (compare_profile_) {
+      const nlohmann::json with_profile = nlohmann::json::parse(std::ifstream(out_ + "/metrics.json"));
+      std::cout << profile_comparison_text(with_profile, datasheet);
+    }
     return kExitOk;
   }
 
  private:
+  /// The scenario's metrics.json priced by the datasheet roofline alone (its profile dropped),
+  /// simulated in a child process; InputError unless it is an RL scenario with a profile.
+  nlohmann::json datasheet_metrics(const ScenarioKind& kind, const LoadOptions& options) const {
+    if (kind.name() != "rl")
+      throw InputError(flag_location("--compare-profile"),
+                       "--compare-profile compares RL runs; this is kind " + kind.name());
+    if (load_scenario(args_.file, options).scenario.profile.empty())
+      throw InputError(flag_location("--compare-profile"),
+                       "the scenario has no profile: to compare one, give profile: (or --set profile=FILE)");
+    std::string metrics;
+    const ChildOutcome failure = run_in_children(
+        {0}, 1,
+        [&](long) {
+          LoadedScenario loaded = load_scenario(args_.file, options);
+          loaded.scenario.cost_model = PluginSpec{"roofline"};
+          loaded.scenario.profile.clear();
+          return metrics_json(loaded.scenario, simulate(loaded.scenario).metrics).dump();
+        },
+        [&](const ChildOutcome& outcome) { metrics = outcome.text; });
+    if (!failure.ok) throw std::runtime_error("the datasheet-only run failed: " + failure.text);
+    return nlohmann::json::parse(metrics);
+  }
+
   ScenarioArgs args_;
   std::string out_ = "out";
   std::vector<std::string> logs_;
+  bool quiet_ = false;
+  bool compare_profile_ = false;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 #include "sim/scenario/memory_check.h"
@@ -42,6 +43,27 @@ nlohmann::json memory_json(const Scenario& s) {
             {"activation_bytes_per_gpu", t.activation_bytes},
             {"total_bytes_per_gpu", t.total_bytes()},
             {"headroom_bytes_per_gpu", t.headroom_bytes()}}}};
+}
+
+/// The profile's file name ("h100.yaml"), or "" without one (its folder differs between machines).
+std::string profile_file(const Scenario& scenario) {
+  return std::filesystem::path(scenario.profile).filename().string();
+}
+
+/// "profile h100.yaml; ops priced: gemm 812 measured, 40 interpolated; attention_decode 200 datasheet".
+std::string pricing_text(const Scenario& scenario, const RunMetrics& m) {
+  std::string out =
+      m.cost_model + (scenario.profile.empty() ? "" : " " + profile_file(scenario)) + "; ops priced:";
+  std::string classes;
+  for (const auto& [op_class, answers] : m.prices) {
+    std::string counts;
+    for (const char* answer : {"measured", "interpolated", "fitted", "datasheet"}) {
+      if (auto it = answers.find(answer); it != answers.end())
+        counts += (counts.empty() ? "" : ", ") + std::to_string(it->second) + " " + answer;
+    }
+    classes += (classes.empty() ? " " : "; ") + op_class + " " + counts;
+  }
+  return out + (classes.empty() ? " none" : classes);
 }
 
 }  // namespace
@@ -104,6 +126,8 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["engine"] = {{"simgrid_activities", m.simgrid_activities()},
                  {"simgrid_execs", m.simgrid_execs},
                  {"simgrid_messages", m.simgrid_messages}};
+  j["pricing"] = {
+      {"cost_model", m.cost_model}, {"profile", profile_file(scenario)}, {"ops_priced", m.prices}};
   j["agents"] = {{"agent_waits_llm", m.agent_waits_llm}};
   j["staleness"] = {{"mean_versions", m.staleness_mean}};
   if (m.faults.events > 0) {
@@ -249,6 +273,7 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   add("TPOT", distribution(m.tpot_s));
   add("cost",
       fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));
+  add("cost model", pricing_text(scenario, m));
   if (m.faults.events > 0) {
     add("faults",
         std::to_string(m.faults.events) + " events: " + std::to_string(m.faults.gpus_failed) +

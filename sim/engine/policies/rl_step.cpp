@@ -39,6 +39,8 @@ void record_step(RlContext& context, StepRecord record, const TrainingBatch& bat
   record.generated_tokens = batch.generated_tokens;
   record.staleness = batch.staleness(record.step);
   context.timeline.record_step(record);
+  if (context.on_step)
+    context.on_step(static_cast<int>(context.timeline.steps().size()), context.scenario.workload.steps);
 }
 
 void stop_rollout(RlContext& context, RolloutService& service) {

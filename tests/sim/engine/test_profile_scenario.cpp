@@ -51,3 +51,14 @@ TEST_CASE("the profile changes times on its own card and leaves other cards to t
   CHECK(prefill_seconds(s.model, h20, *profiled, 2048, 0, 1, Precision::bf16) ==
         Approx(prefill_seconds(s.model, h20, *roofline, 2048, 0, 1, Precision::bf16)).epsilon(1e-12));
 }
+
+TEST_CASE("a profile of a card no pool uses is an error at the profile field, not silently unused") {
+  try {
+    test::load_inline("unused", kH100, {"cluster.pools.0.gpu=H800"});
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.where().line == 3);  // profile: calibrate/profiles/h100.yaml
+    CHECK_THAT(e.message(), Catch::Contains("measured on H100, which no pool uses") &&
+                                Catch::Contains("rollout (H800)") && Catch::Contains("train (H20)"));
+  }
+}

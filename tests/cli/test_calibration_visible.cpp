@@ -1,0 +1,92 @@
+// Calibration made visible: the summary and metrics.json name the cost model and, per op class, what
+// answered the ops it priced (a profile's measured table, interpolation or fit, or the datasheet);
+// `run --compare-profile` shows the per-phase times with and without the profile.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_support.h"
+
+using namespace rlsim::test;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+
+namespace {
+// Rollout on H100 (the profile's card), training on H20 (priced by the datasheet).
+const char* kProfiled = R"(model: llama-2-7b
+profile: calibrate/profiles/h100.yaml
+cluster:
+  pools:
+    - {name: rollout, gpu: H100, nodes: 1}
+    - {name: train, gpu: H20, nodes: 1}
+  links:
+    - {between: [rollout, train], bandwidth: 400Gbps}
+    - {between: [agents, rollout], bandwidth: 100Gbps}
+    - {between: [dataplane, rollout], bandwidth: 100Gbps}
+workload: {steps: 2, prompts_per_step: 4, output_tokens: 256}
+)";
+
+std::string write_profiled(const std::string& name) {
+  const auto dir = scratch_dir(name);
+  std::ofstream(dir / "profiled.yaml") << kProfiled;
+  return (dir / "profiled.yaml").string();
+}
+
+long answered(const json& ops_priced, const std::string& op_class, const std::string& answer) {
+  return ops_priced.contains(op_class) && ops_priced[op_class].contains(answer)
+             ? ops_priced[op_class][answer].get<long>()
+             : 0;
+}
+}  // namespace
+
+TEST_CASE("without a profile every op is priced by the datasheet, and the summary says so") {
+  const auto out = scratch_dir("pricing-roofline");
+  const CliResult r = run_rlsim(
+      "run scenarios/quickstart.yaml --set workload.steps=2 --set "
+      "workload.prompts_per_step=4 --out '" +
+      out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("cost model") && Contains("roofline; ops priced: "));
+  const json pricing = json::parse(slurp(out / "metrics.json"))["pricing"];
+  CHECK(pricing["cost_model"] == "roofline");
+  REQUIRE(pricing["ops_priced"].contains("gemm"));
+  for (const auto& [op_class, answers] : pricing["ops_priced"].items()) {
+    INFO(op_class);
+    CHECK(answers.size() == 1);
+    CHECK(answers["datasheet"].get<long>() > 0);
+  }
+}
+
+TEST_CASE("a profile answers for its own card's GEMMs and the datasheet for the other card's") {
+  const auto out = scratch_dir("pricing-profile");
+  const CliResult r =
+      run_rlsim("run '" + write_profiled("pricing-profile-in") + "' --out '" + out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("profile h100.yaml; ops priced: "));
+  const json pricing = json::parse(slurp(out / "metrics.json"))["pricing"];
+  CHECK(pricing["cost_model"] == "profile");
+  CHECK(pricing["profile"] == "h100.yaml");
+  const json& ops = pricing["ops_priced"];
+  CHECK(answered(ops, "gemm", "measured") + answered(ops, "gemm", "interpolated") +
+            answered(ops, "gemm", "fitted") >
+        0);
+  CHECK(answered(ops, "gemm", "datasheet") > 0);  // training on H20
+}
+
+TEST_CASE("run --compare-profile prints each phase with and without the profile") {
+  const auto out = scratch_dir("compare-profile");
+  const CliResult r = run_rlsim("run '" + write_profiled("compare-profile-in") +
+                                "' --compare-profile --out '" + out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("profile against the datasheet roofline") && Contains("phase rollout (mean)") &&
+                        Contains("step time, steady state"));
+  // The rollout runs on the profile's card, so its time changes; the figure is not 0 %.
+  const std::string text = r.out.substr(r.out.find("phase rollout (mean)"));
+  const std::string line = text.substr(0, text.find('\n'));
+  CHECK_THAT(line, !Contains("+0.0 %"));
+
+  const CliResult none =
+      run_rlsim("run scenarios/quickstart.yaml --compare-profile --out '" + out.string() + "/none'");
+  CHECK(none.exit_code == 2);
+  CHECK_THAT(none.err, Contains("--compare-profile") && Contains("no profile"));
+}
