@@ -78,8 +78,8 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
                                         std::nullopt, d.output_tokens, 1.0);
   }
   w.warmup_requests = static_cast<int>(
-      r.integer_or({"warmup", "first requests left out of the latency figures", "requests",
-                    "concurrency with a closed loop, else 0"},
+      r.integer_or({"warmup", "first requests left out of the latency and throughput figures", "requests",
+                    "concurrency with a closed loop narrower than requests, else 0"},
                    std::min(w.warmup(), w.requests - 1), 0, static_cast<int64_t>(w.requests) - 1));
   YamlReader slo = r.map_or_empty({"slo", "latency targets: the share of requests meeting them is reported"});
   w.slo_ttft_s = slo.optional_quantity({"ttft", "time-to-first-token target"}, Quantity::duration);
