@@ -14,6 +14,8 @@ ParamSpec ParamSpec::integer(std::string key, int64_t fallback, int64_t min, int
   p.fallback = fallback;
   p.min = static_cast<double>(min);
   p.max = static_cast<double>(max);
+  p.whole_min = min;
+  p.whole_max = max;
   p.help = std::move(help);
   p.unit = std::move(unit);
   return p;
@@ -102,7 +104,7 @@ std::string ParamSpec::default_text() const {
 std::string ParamSpec::range_text() const {
   switch (type) {
     case ParamType::integer:
-      return std::to_string(static_cast<int64_t>(min)) + " to " + std::to_string(static_cast<int64_t>(max));
+      return std::to_string(whole_min) + " to " + std::to_string(whole_max);
     case ParamType::number: return format_number(min) + " to " + format_number(max);
     case ParamType::quantity: return allow_zero ? ">= 0" : "> 0";
     case ParamType::flag: return "true | false";

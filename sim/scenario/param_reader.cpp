@@ -11,8 +11,7 @@ ParamValues read_params(YamlReader& r, const ParamSchema& schema) {
     switch (spec.type) {
       case ParamType::integer:
         values.set(spec.key,
-                   r.integer_or(spec.key, std::get<int64_t>(spec.fallback), static_cast<int64_t>(spec.min),
-                                static_cast<int64_t>(spec.max)),
+                   r.integer_or(spec.key, std::get<int64_t>(spec.fallback), spec.whole_min, spec.whole_max),
                    where);
         break;
       case ParamType::number:

@@ -2,6 +2,7 @@
 // then name, plug-ins are made with or without parameters, and a value not given takes the default
 // its schema declares.
 #include <catch2/catch.hpp>
+#include <limits>
 #include <string>
 
 #include "models/registry/registry.h"
@@ -83,6 +84,13 @@ TEST_CASE("a parameter shows its type, range, unit and default as a person write
   const ParamSpec mode = ParamSpec::choice("mode", {"a", "b"}, "b", "help");
   CHECK(mode.range_text() == "a | b");
   CHECK(mode.default_text() == "b");
+}
+
+TEST_CASE("an integer parameter's full int64 range is shown exactly") {
+  // INT64_MAX has no exact double: the bound must not round-trip through one (UB found by fuzzing).
+  const ParamSpec seed = ParamSpec::integer("seed", 1, 0, std::numeric_limits<int64_t>::max(), "help");
+  CHECK(seed.range_text() == "0 to 9223372036854775807");
+  CHECK(seed.whole_max == std::numeric_limits<int64_t>::max());
 }
 
 TEST_CASE("with_defaults keeps the values given and their places, and adds the rest") {
