@@ -103,8 +103,7 @@ std::string ParamSpec::default_text() const {
 
 std::string ParamSpec::range_text() const {
   switch (type) {
-    case ParamType::integer:
-      return std::to_string(whole_min) + " to " + std::to_string(whole_max);
+    case ParamType::integer: return std::to_string(whole_min) + " to " + std::to_string(whole_max);
     case ParamType::number: return format_number(min) + " to " + format_number(max);
     case ParamType::quantity: return allow_zero ? ">= 0" : "> 0";
     case ParamType::flag: return "true | false";

@@ -24,10 +24,11 @@ struct ParamSpec {
   std::string unit;                        ///< shown beside the value ("s", "B/s", "" for a count)
   std::variant<int64_t, double, bool, std::string> fallback;  ///< the default, declared only here
   double min = 0.0, max = 0.0;                                ///< inclusive range (integer, number, quantity)
-  int64_t whole_min = 0, whole_max = 0;  ///< ParamType::integer: the same range, exact (INT64_MAX has no double)
-  bool allow_zero = false;                                    ///< quantity: whether 0 is valid
-  std::vector<std::string> choices;                           ///< ParamType::choice
-  std::string help;  ///< one line: what it changes, and the trade-off
+  /// ParamType::integer: the same range, exact (INT64_MAX has no double).
+  int64_t whole_min = 0, whole_max = 0;
+  bool allow_zero = false;           ///< quantity: whether 0 is valid
+  std::vector<std::string> choices;  ///< ParamType::choice
+  std::string help;                  ///< one line: what it changes, and the trade-off
 
   static ParamSpec integer(std::string key, int64_t fallback, int64_t min, int64_t max, std::string help,
                            std::string unit = "");

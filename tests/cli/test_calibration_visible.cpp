@@ -6,25 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_support.h"
+#include "tests/scenario_fixtures.h"
 
 using namespace rlsim::test;
 using Catch::Matchers::Contains;
 using nlohmann::json;
 
 namespace {
-// Rollout on H100 (the profile's card), training on H20 (priced by the datasheet).
-const char* kProfiled = R"(model: llama-2-7b
-profile: calibrate/profiles/h100.yaml
-cluster:
-  pools:
-    - {name: rollout, gpu: H100, nodes: 1}
-    - {name: train, gpu: H20, nodes: 1}
-  links:
-    - {between: [rollout, train], bandwidth: 400Gbps}
-    - {between: [agents, rollout], bandwidth: 100Gbps}
-    - {between: [dataplane, rollout], bandwidth: 100Gbps}
-workload: {steps: 2, prompts_per_step: 4, output_tokens: 256}
-)";
+const std::string kProfiled =
+    std::string(kProfiledH100) + "workload: {steps: 2, prompts_per_step: 4, output_tokens: 256}\n";
 
 std::string write_profiled(const std::string& name) {
   const auto dir = scratch_dir(name);

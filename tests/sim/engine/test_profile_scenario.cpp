@@ -5,24 +5,13 @@
 
 #include "models/cost/cost_model_registry.h"
 #include "models/timing/inference_time.h"
+#include "tests/scenario_fixtures.h"
 #include "tests/sim/sim_test_support.h"
 
 using namespace rlsim;
 
 namespace {
-const char* kH100 = R"(
-model: llama-2-7b
-profile: calibrate/profiles/h100.yaml
-cluster:
-  pools:
-    - {name: rollout, gpu: H100, nodes: 1}
-    - {name: train, gpu: H20, nodes: 1}
-  links:
-    - {between: [rollout, train], bandwidth: 400Gbps}
-    - {between: [agents, rollout], bandwidth: 100Gbps}
-    - {between: [dataplane, rollout], bandwidth: 100Gbps}
-workload: {prompts_per_step: 4}
-)";
+const std::string kH100 = std::string(test::kProfiledH100) + "workload: {prompts_per_step: 4}\n";
 }  // namespace
 
 TEST_CASE("a scenario's profile is found in the rlsim tree and selects the profile cost model") {
