@@ -202,7 +202,7 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   s.sweep = read_sweep(sweep);
 
   check_every_pool_used(s);
-  check_afd_memory(s, afd);
+  if (options.check_memory) check_afd_memory(s, afd);
   root.finish();
 
   loaded.resolved_yaml = resolved_yaml_text(resolved);

@@ -416,8 +416,10 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   check_every_pool_used(s);
   check_resource_limits(s, workload, cluster);
   check_training_dp(s, training);
-  check_rollout_memory(s, rollout);
-  check_training_memory(s, training);
+  if (options.check_memory) {
+    check_rollout_memory(s, rollout);
+    check_training_memory(s, training);
+  }
   root.finish();
 
   loaded.resolved_yaml = resolved_yaml_text(resolved);

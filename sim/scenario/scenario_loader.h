@@ -23,6 +23,10 @@ struct LoadOptions {
   std::string policy{};
   /// Set (by `rlsim explain`): the loader notes every field it reads here (field_log.h).
   FieldLog* fields = nullptr;
+  /// False (by `rlsim sweep`, to read the grid a scenario declares): the memory-fit checks are
+  /// skipped, since the grid's values replace the ones checked; every point is loaded, and so
+  /// checked, on its own before anything runs.
+  bool check_memory = true;
 };
 
 struct LoadedScenario {

@@ -4,6 +4,7 @@
 // use; AFD sweeps never pick or draw a point that does not fit.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "tests/cli/cli_support.h"
 
@@ -156,4 +157,36 @@ TEST_CASE("an AFD sweep of GLM-4.5 stops before running, or with --skip-invalid 
   CHECK_THAT(r.out, Catch::Contains("best batch under the"));
   // The frontier holds only points that fit.
   for (const auto& row : csv_rows(dir / "b" / "pareto.csv")) CHECK(row.at("fits_memory") == "1");
+}
+
+TEST_CASE(
+    "the AFD sweep of afd-step3.yaml's own grid with GLM-4.5 picks a best batch that fits and meets the "
+    "target") {
+  // The scenario's batch (2048) does not fit GLM-4.5's KV; the grid replaces it, point by point.
+  const fs::path dir = scratch_dir("glm-default-grid");
+  const CliResult r = run_rlsim("sweep scenarios/afd-step3.yaml --set model=glm-4.5 --skip-invalid --out " +
+                                (dir / "out").string());
+  REQUIRE(r.exit_code == 0);
+  const auto rows = csv_rows(dir / "out" / "sweep.csv");
+  REQUIRE(rows.size() == 12);
+  std::smatch best;
+  REQUIRE(std::regex_search(r.out, best, std::regex("best batch under the 50 ms TPOT target: (\\d+) ")));
+  bool best_seen = false;
+  for (const auto& row : rows) {
+    INFO(row.at("afd.batch"));
+    if (row.at("fits_memory") == "0") CHECK(row.at("meets_target") == "0");
+    if (row.at("afd.batch") != best[1].str()) continue;
+    best_seen = true;
+    CHECK(row.at("fits_memory") == "1");
+    CHECK(row.at("meets_target") == "1");
+  }
+  CHECK(best_seen);
+  // The results table lists the points that ran; the others are named with their reason.
+  const std::string table =
+      r.out.substr(r.out.find("sweep results"), r.out.find("excluded point") - r.out.find("sweep results"));
+  CHECK(table.find("\n  ") != std::string::npos);
+  CHECK_FALSE(std::regex_search(table, std::regex("\n +0\n")));  // no row holding only meets_target 0
+  const std::string svg = slurp(dir / "out" / "sweep.svg");
+  CHECK_THAT(svg, Catch::Contains("(glm-4.5)") && Catch::Contains("not drawn: do not fit in memory") &&
+                      Catch::Contains("attention 16x"));
 }

@@ -117,9 +117,11 @@ class SweepCommand : public Command {
     done.header = manifest.header;
     if (fs::exists(csv)) write_sweep_csv(csv, done);  // drops a row torn by an interruption
     std::vector<long> todo;
+    size_t excluded = 0;  // recorded now as rows that did not load, not counted as done
     for (long point : mine) {
       if (done.rows.count(point)) continue;
       if (invalid.count(point)) {
+        ++excluded;
         append_sweep_row(csv, manifest.header, invalid[point]);
         done.rows[point] = invalid[point];
         continue;
@@ -128,8 +130,10 @@ class SweepCommand : public Command {
     }
     std::cout << "sweep: " << grid.size() << " points"
               << (shard.count > 1 ? " (shard " + shard_ + ": " + std::to_string(mine.size()) + ")" : "")
-              << ", " << mine.size() - todo.size() << " already done, running " << todo.size() << " with "
-              << jobs_ << " job" << (jobs_ > 1 ? "s" : "") << " -> " << csv.string() << "\n";
+              << ", " << mine.size() - todo.size() - excluded << " already done, "
+              << (excluded > 0 ? std::to_string(excluded) + " excluded (invalid), " : "") << "running "
+              << todo.size() << " with " << jobs_ << " job" << (jobs_ > 1 ? "s" : "") << " -> "
+              << csv.string() << "\n";
 
     size_t finished = 0;
     Progress progress(static_cast<long>(todo.size()), false);  // shown by the per-point lines
@@ -172,8 +176,10 @@ class SweepCommand : public Command {
   }
 
  private:
-  /// The grid the scenario declares; InputError when it declares none.
-  std::vector<SweepAxis> default_axes(const ScenarioKind& kind, const LoadOptions& base) const {
+  /// The grid the scenario declares; InputError when it declares none. The scenario's own values
+  /// of the swept fields need not fit in memory: each point is checked with the grid's values.
+  std::vector<SweepAxis> default_axes(const ScenarioKind& kind, LoadOptions base) const {
+    base.check_memory = false;
     std::vector<SweepAxis> axes = kind.load(args_.file, base)->default_sweep_axes();
     if (axes.empty()) {
       throw InputError(

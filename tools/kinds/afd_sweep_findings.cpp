@@ -97,13 +97,18 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
 }
 
 LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
-                        const std::vector<AfdSeriesFindings>& series) {
+                        const std::vector<AfdSeriesFindings>& series, const SweptSetup& setup) {
   LinePlot plot;
-  plot.title = "AFD decode: TPOT and tokens/s per GPU vs batch";
+  plot.title = "AFD decode: TPOT and tokens/s per GPU vs batch (" + setup.model + ")";
   std::string swept;
   for (const auto& axis : manifest.axes) swept += (swept.empty() ? "" : ", ") + axis.path;
-  plot.subtitle =
-      "swept " + swept + " (" + std::filesystem::path(manifest.scenario).filename().string() + ")";
+  long excluded = 0;
+  for (const auto& [point, cells] : table.rows) excluded += sweep_point_feasible(table, point) ? 0 : 1;
+  plot.subtitle = setup.cards + "; swept " + swept + " (" +
+                  std::filesystem::path(manifest.scenario).filename().string() + ")" +
+                  (excluded > 0 ? "; " + std::to_string(excluded) + " point" + (excluded > 1 ? "s" : "") +
+                                      " not drawn: do not fit in memory"
+                                : "");
   plot.x_label = "decode batch (sequences)";
   plot.left_label = "TPOT (ms), solid";
   plot.right_label = "tokens/s per GPU, dashed";

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/kinds/rl_sweep_plot.h"
 #include "tools/report/svg_plot.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
@@ -29,8 +30,10 @@ struct AfdSeriesFindings {
 std::vector<AfdSeriesFindings> analyse_afd_sweep(const SweepTable& table, const SweepManifest& manifest);
 /// The best batch and the knee of each series, one line each (prefixed by the series when several).
 std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeriesFindings>& series);
-/// TPOT (solid, left) and tokens/s per GPU (dashed, right) against batch per series, and the target.
+/// TPOT (solid, left) and tokens/s per GPU (dashed, right) against batch per series, and the target;
+/// the title names `setup`'s model and cards, the subtitle what was swept and how many points were
+/// left out for not fitting in memory (they have no figures to draw).
 LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
-                        const std::vector<AfdSeriesFindings>& series);
+                        const std::vector<AfdSeriesFindings>& series, const SweptSetup& setup);
 
 }  // namespace rlsim

@@ -83,13 +83,9 @@ SweptSetup swept_setup(const SweepManifest& manifest) {
   try {
     LoadOptions options;
     options.overrides = manifest.sets;
+    options.check_memory = false;  // the base values of swept fields need not fit
     const LoadedScenario loaded = load_scenario(manifest.scenario, options);
-    SweptSetup setup{loaded.scenario.model.name, ""};
-    for (const auto& pool : loaded.scenario.cluster.pools) {
-      setup.cards += (setup.cards.empty() ? "" : " + ") + pool.name + " " + std::to_string(pool.gpus()) +
-                     "x" + pool.card.name;
-    }
-    return setup;
+    return swept_setup_of(loaded.scenario.model.name, loaded.scenario.cluster);
   } catch (const std::exception&) {
     return {manifest.scenario, "scenario no longer loads"};  // the table still plots
   }

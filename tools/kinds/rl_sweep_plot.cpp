@@ -8,6 +8,15 @@
 #include "tools/report/text_format.h"
 
 namespace rlsim {
+
+SweptSetup swept_setup_of(const std::string& model, const ClusterSpec& cluster) {
+  SweptSetup setup{model, ""};
+  for (const auto& pool : cluster.pools) {
+    setup.cards += (setup.cards.empty() ? "" : " + ") + pool.name + " " + std::to_string(pool.gpus()) + "x" +
+                   pool.card.name;
+  }
+  return setup;
+}
 namespace {
 
 bool numeric(const std::string& text) {

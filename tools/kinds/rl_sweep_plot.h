@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "sim/scenario/scenario.h"
 #include "tools/report/svg_plot.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
@@ -18,6 +19,8 @@ struct SweptSetup {
   std::string model;
   std::string cards;
 };
+/// `model` and the cluster's pools as "rollout 16×H20 + train 16×H800" (the AFD plot's title too).
+SweptSetup swept_setup_of(const std::string& model, const ClusterSpec& cluster);
 
 std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
                                       const SweptSetup& setup);

@@ -14,11 +14,15 @@ const char* tpot_column(const SweepTable& table) {
   return table.column("tpot_ms") >= 0 ? "tpot_ms" : "tpot_p50_ms";
 }
 
-/// The table's `columns` as aligned text, rows in `order` (default: by point).
+/// The table's `columns` as aligned text, rows in `order` (default: by point, the points that ran;
+/// those that did not fit have no figures and are listed by excluded_text instead).
 std::string table_text(const SweepTable& table, const std::vector<std::string>& columns,
                        std::vector<long> order = {}) {
   if (order.empty()) {
-    for (const auto& [point, cells] : table.rows) order.push_back(point);
+    const int reason = table.column(kInvalidReasonColumn);
+    for (const auto& [point, cells] : table.rows) {
+      if (reason < 0 || cells[static_cast<size_t>(reason)].empty()) order.push_back(point);
+    }
   }
   std::vector<std::string> shown;
   for (const auto& column : columns) {
@@ -26,7 +30,8 @@ std::string table_text(const SweepTable& table, const std::vector<std::string>& 
   }
   std::vector<size_t> width;
   for (const auto& column : shown) width.push_back(column.size());
-  for (const auto& [point, cells] : table.rows) {
+  for (long point : order) {
+    const auto& cells = table.rows.at(point);
     for (size_t k = 0; k < shown.size(); ++k)
       width[k] = std::max(width[k], cells[static_cast<size_t>(table.column(shown[k]))].size());
   }
