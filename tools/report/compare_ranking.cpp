@@ -122,10 +122,11 @@ std::string measured_advice(const std::vector<ComparedPolicy>& rows, size_t row,
   for (size_t i = 0; i < rows.size() && !remedy.empty(); ++i) {
     if (rows[i].policy != remedy || rows[i].metrics.is_null()) continue;
     const double g = gain(objective, objective_value(objective, rows[i].metrics), own);
-    out += "; measured " + remedy + ": " + percent(std::abs(g)) + (g >= 0 ? " better" : " worse");
+    out += "; measured " + remedy + ": " + percent(std::abs(g)) +
+           (g >= 0 ? " better" : " worse, so this comparison does not back the advice");
   }
   const std::vector<size_t> order = rank_rows(rows, objective);
-  if (!order.empty() && order[0] == row) return out + "; best measured";
+  if (!order.empty() && order[0] == row) return out + "; " + rows[row].policy + " is the best measured";
   if (!order.empty()) {
     const double g = gain(objective, objective_value(objective, rows[order[0]].metrics), own);
     out += "; best measured: " + rows[order[0]].policy + ", " + percent(g) + " better";

@@ -37,7 +37,8 @@ std::vector<size_t> rank_rows(const std::vector<ComparedPolicy>& rows, const Com
 /// one measured row, what it measured.
 std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective);
 /// For one row: the advisor's recommendation, whether the comparison measured the policy that
-/// applies it and how it did, and the best measured policy when it is another.
+/// applies it and how it did (saying so when the measurement does not back the advice), and the
+/// best measured policy, or that this row is it.
 std::string measured_advice(const std::vector<ComparedPolicy>& rows, size_t row,
                             const CompareObjective& objective);
 
