@@ -40,12 +40,25 @@ TEST_CASE("run writes a self-contained report.html with the timeline, bubble and
     WARN("chromium not installed: report.html not rendered (Debian: apt-get install chromium)");
     return;
   }
+  // Flags as this machine's closed network needs them: no background fetches, a fresh profile.
+  const std::string chromium =
+      "chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
+      "--disable-component-update --disable-sync --no-first-run --user-data-dir='" +
+      (out.parent_path() / "chromium-profile").string() + "' ";
+  const std::string page = "'file://" + (out / "report.html").string() + "'";
   const auto png = out.parent_path() / "report.png";
   const std::string render =
-      "chromium --headless --no-sandbox --disable-gpu --window-size=1280,1600 --screenshot='" + png.string() +
-      "' 'file://" + (out / "report.html").string() + "' >/dev/null 2>&1";
+      chromium + "--window-size=1280,1600 --screenshot='" + png.string() + "' " + page + " >/dev/null 2>&1";
   REQUIRE(std::system(render.c_str()) == 0);
   CHECK(std::filesystem::file_size(png) > 10000);  // a blank page is a few KB
+  // The document Chromium parsed holds the figures: the summary's steady-state step time, the
+  // timeline's SVG and the bubble section.
+  const auto dom = out.parent_path() / "report.dom.html";
+  REQUIRE(std::system((chromium + "--dump-dom " + page + " >'" + dom.string() + "' 2>/dev/null").c_str()) ==
+          0);
+  const std::string parsed = slurp(dom);
+  CHECK_THAT(parsed, Catch::Contains("step time, steady state") && Catch::Contains("<svg") &&
+                         Catch::Contains("Bubble by cause") && Catch::Contains("pool rollout (8 GPUs)"));
 }
 
 TEST_CASE("compare and sweep write a report.html too") {
