@@ -17,10 +17,12 @@ namespace rlsim {
 namespace {
 
 // Read from metrics.json (docs/design.md §5 names) rather than engine structs: the columns follow what
-// users see in a run's own output.
+// users see in a run's own output. A p99 of fewer than kSamplesForP99 steps is their maximum, not a
+// p99: the cell stays empty, as the summary prints no p99 then.
 std::vector<std::string> rl_sweep_values(const nlohmann::json& m) {
-  return {csv_number(m["step_time_s"]["steady_mean"].get<double>()),  // warm-up left out
-          csv_number(m["step_time_s"]["p99"].get<double>()),
+  const nlohmann::json& step = m["step_time_s"];
+  return {csv_number(step["steady_mean"].get<double>()),  // warm-up left out
+          step["samples"].get<long>() >= kSamplesForP99 ? csv_number(step["p99"].get<double>()) : "",
           csv_number(m["throughput"]["samples_per_s"].get<double>()),
           csv_number(m["throughput"]["tokens_per_s"].get<double>()),
           csv_number(m["bubble"]["fraction"].get<double>()),
