@@ -1,5 +1,6 @@
-// `rlsim run` progress: each simulated step with elapsed time and ETA on stderr when it is a
-// terminal (here a pseudo-terminal from script(1)), nothing when it is not or with --quiet.
+// `rlsim run` and `rlsim compare` progress: each simulated step or compared policy with elapsed time and ETA
+// on stderr when it is a terminal (here a pseudo-terminal from script(1)), nothing when it is not or with
+// --quiet.
 #include <catch2/catch.hpp>
 
 #include "tests/cli/cli_support.h"
@@ -33,6 +34,24 @@ TEST_CASE("run shows no progress with --quiet or when stderr is not a terminal")
   REQUIRE(quiet.exit_code == 0);
   CHECK_THAT(quiet.out, !Contains("ETA"));
   const CliResult piped = run_rlsim(kSmallRun + " --out '" + out.string() + "/b'");
+  REQUIRE(piped.exit_code == 0);
+  CHECK(piped.err.empty());
+}
+
+TEST_CASE("compare shows each policy with elapsed time and ETA on a terminal, and ends the line") {
+  const auto out = scratch_dir("compare-progress-terminal");
+  const CliResult r = run_on_terminal(
+      "compare scenarios/quickstart.yaml --policies disaggregated,overlap --set workload.steps=2 --set "
+      "workload.prompts_per_step=4 --out '" +
+      out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("[1/2] ") && Contains("[2/2] ") && Contains(", ETA "));
+  // The table starts on a line of its own, after the progress line.
+  CHECK_THAT(r.out, Contains("\nrlsim compare: quickstart"));
+  const CliResult piped = run_rlsim(
+      "compare scenarios/quickstart.yaml --policies disaggregated,overlap --set workload.steps=2 --set "
+      "workload.prompts_per_step=4 --out '" +
+      out.string() + "/piped'");
   REQUIRE(piped.exit_code == 0);
   CHECK(piped.err.empty());
 }

@@ -8,6 +8,7 @@
 // DIR/<policy>/.
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "sim/engine/simulation.h"
@@ -110,7 +111,7 @@ class CompareCommand : public Command {
     }
     const std::filesystem::path out(out_);
     StagedOutput output(out);  // checks --out before anything is simulated
-    Progress progress(static_cast<long>(jobs.size()), !quiet_);
+    auto progress = std::make_optional<Progress>(static_cast<long>(jobs.size()), !quiet_);
     const ChildOutcome failure = run_in_children(
         jobs, jobs_,
         [&](long job) {
@@ -135,8 +136,9 @@ class CompareCommand : public Command {
           if (!outcome.ok) return;
           const auto [seconds, text] = untimed(outcome.text);
           rows[static_cast<size_t>(outcome.job)].metrics = nlohmann::json::parse(text);
-          progress.finished(rows[static_cast<size_t>(outcome.job)].policy, seconds);
+          progress->finished(rows[static_cast<size_t>(outcome.job)].policy, seconds);
         });
+    progress.reset();  // ends the progress line on the terminal before the table
     if (!failure.ok) {
       if (failure.input_error) throw InputError::relayed(failure.text);
       throw std::runtime_error("policy '" + rows[static_cast<size_t>(failure.job)].policy +
