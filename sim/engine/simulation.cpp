@@ -147,6 +147,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
         result.metrics.trained_tokens = context.trained_tokens;
         result.metrics.rollout_load =
             generating_load_figures(context.instance_load, result.metrics.sim_time_s);
+        for (InstanceLoad& instance : context.instance_load)
+          result.instance_load.push_back(std::move(instance.samples));
         const FaultsSpec& fault_spec = scenario.faults;
         result.metrics.faults = fault_metrics(
             timeline, static_cast<int>(fault_spec.events.size() + fault_spec.link_events.size()));

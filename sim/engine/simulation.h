@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/instance_load.h"
 #include "sim/engine/ledger.h"
 #include "sim/engine/metrics.h"
 #include "sim/engine/rl_context.h"
@@ -21,6 +22,8 @@ struct SimulationResult {
   Timeline timeline;
   RunMetrics metrics;
   std::vector<LedgerEntry> ledger;  ///< calls the data plane recorded, in recording order
+  /// Each rollout instance's load over the run (running and waiting sequences, KV slots held).
+  std::vector<std::vector<LoadSample>> instance_load;
 };
 
 /// Checks that the scenario's policy can run it (InputError otherwise), before any simulation.

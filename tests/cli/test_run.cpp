@@ -72,16 +72,32 @@ TEST_CASE(
              Catch::Matchers::WithinRel(metrics["throughput"]["tokens_per_s"].get<double>(), 1e-9));
 }
 
-TEST_CASE("trace.json is valid Chrome trace JSON with one named track per GPU") {
+TEST_CASE(
+    "trace.json is valid Chrome trace JSON with one named track per GPU and load counters per instance") {
   const auto out = scratch_dir("trace") / "out";
   REQUIRE(run_rlsim("run scenarios/quickstart.yaml --out '" + out.string() + "'").exit_code == 0);
   json trace = json::parse(slurp(out / "trace.json"));
   REQUIRE(trace["traceEvents"].is_array());
   int threads = 0, spans = 0;
+  std::set<int> counter_pids;
+  std::set<std::string> instance_tracks;
+  long running_max = 0;
   for (const auto& event : trace["traceEvents"]) {
     REQUIRE(event.contains("ph"));
     REQUIRE(event["pid"].is_number_integer());
+    if (event["ph"] == "C") {  // counters belong to a process, not a thread
+      counter_pids.insert(event["pid"].get<int>());
+      if (event["name"] == "sequences") {
+        running_max = std::max(running_max, event["args"]["running"].get<long>());
+        CHECK(event["args"]["waiting"].get<long>() >= 0);
+      }
+      continue;
+    }
     REQUIRE(event["tid"].is_number_integer());
+    if (event["ph"] == "M" && event["name"] == "process_name" &&
+        event["args"]["name"].get<std::string>().find(" load") != std::string::npos) {
+      instance_tracks.insert(event["args"]["name"].get<std::string>());
+    }
     if (event["ph"] == "M" && event["name"] == "thread_name" &&
         event["args"]["name"].get<std::string>().find("-gpu") != std::string::npos) {
       ++threads;
@@ -98,6 +114,12 @@ TEST_CASE("trace.json is valid Chrome trace JSON with one named track per GPU") 
   }
   CHECK(threads == 16);
   CHECK(spans > 0);
+  // One counter track per rollout instance (8 GPUs at TP 2), not per GPU; max_batch bounds it.
+  CHECK(instance_tracks ==
+        std::set<std::string>{"instance 0 load", "instance 1 load", "instance 2 load", "instance 3 load"});
+  CHECK(counter_pids.size() == 4);
+  CHECK(running_max > 0);
+  CHECK(running_max <= 128);
 }
 
 TEST_CASE("validate checks without writing, help teaches with examples, version prints") {

@@ -84,4 +84,28 @@ std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style
   return out;
 }
 
+std::string instance_load_counters(const std::vector<std::vector<LoadSample>>& per_instance) {
+  const int first_pid = 1000;
+  std::string out;
+  for (size_t i = 0; i < per_instance.size(); ++i) {
+    const std::string pid = std::to_string(first_pid + static_cast<int>(i));
+    if (!out.empty()) out += ',';
+    out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + pid +
+           ",\"tid\":0,\"args\":{\"name\":\"instance " + std::to_string(i) + " load\"}}";
+    for (const LoadSample& sample : per_instance[i]) {
+      std::string ts;
+      append_micros(ts, micros(sample.time_s));
+      out += ",{\"name\":\"sequences\",\"ph\":\"C\",\"ts\":" + ts + ",\"pid\":" + pid +
+             ",\"args\":{\"running\":" + std::to_string(sample.running) +
+             ",\"waiting\":" + std::to_string(sample.waiting) + "}}";
+      out +=
+          ",{\"name\":\"kv_tokens\",\"ph\":\"C\",\"ts\":" + ts + ",\"pid\":" + pid + ",\"args\":{\"used\":";
+      char used[40];
+      out.append(used, static_cast<size_t>(std::snprintf(used, sizeof used, "%.0f", sample.kv_tokens)));
+      out += "}}";
+    }
+  }
+  return out;
+}
+
 }  // namespace rlsim

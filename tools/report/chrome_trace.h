@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "sim/engine/instance_load.h"
 #include "sim/platform/timeline.h"
 
 namespace rlsim {
@@ -29,5 +30,10 @@ struct ChromeTraceStyle {
 /// The whole trace file's text, newline-terminated; timestamps in microseconds, rounded to the
 /// nanosecond so files are stable and small.
 std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style);
+
+/// Counter tracks of inference instances, for ChromeTraceStyle::extra_events: one process per
+/// instance ("instance k load", pids from 1000) with its running and waiting sequences and the KV
+/// slots they hold, as sampled at its iteration boundaries (one track per instance, not per GPU).
+std::string instance_load_counters(const std::vector<std::vector<LoadSample>>& per_instance);
 
 }  // namespace rlsim

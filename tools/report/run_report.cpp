@@ -147,12 +147,14 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   return j;
 }
 
-std::string trace_json(const Scenario& scenario, const Timeline& timeline) {
+std::string trace_json(const Scenario& scenario, const Timeline& timeline,
+                       const std::vector<std::vector<LoadSample>>& instance_load) {
   ChromeTraceStyle style;
   style.process_name = [](const std::string& group) { return "pool " + group; };
   style.index_key = "step";
   style.state_arg = true;
   style.other_data = {{"scenario", scenario.name}, {"seed", scenario.seed}, {"policy", scenario.policy.name}};
+  style.extra_events = instance_load_counters(instance_load);
   return chrome_trace(timeline, style);
 }
 

@@ -14,7 +14,9 @@ namespace rlsim {
 
 nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& metrics);
 /// trace.json's text.
-std::string trace_json(const Scenario& scenario, const Timeline& timeline);
+/// The run's trace: a track per GPU, and a counter track per rollout instance (`instance_load`).
+std::string trace_json(const Scenario& scenario, const Timeline& timeline,
+                       const std::vector<std::vector<LoadSample>>& instance_load);
 std::string summary_table(const Scenario& scenario, const RunMetrics& metrics);
 /// trajectories.jsonl: one JSON object per recorded LLM call, in recording order.
 std::string ledger_jsonl(const std::vector<LedgerEntry>& ledger);

@@ -120,23 +120,7 @@ std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& r
   style.index_key = "step";
   style.state_arg = true;
   style.other_data = {{"scenario", s.name}, {"seed", s.seed}, {"kind", "serve"}};
-  // One counter process per instance: running and waiting sequences, KV slots in use.
-  const int first_pid = 1000;
-  for (size_t i = 0; i < result.load.size(); ++i) {
-    const std::string pid = std::to_string(first_pid + static_cast<int>(i));
-    std::string& out = style.extra_events;
-    if (!out.empty()) out += ',';
-    out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + pid +
-           ",\"tid\":0,\"args\":{\"name\":\"instance " + std::to_string(i) + " load\"}}";
-    for (const LoadSample& sample : result.load[i]) {
-      const std::string ts = formatted("%.3f", std::round(sample.time_s * 1e9) / 1e3);
-      out += ",{\"name\":\"sequences\",\"ph\":\"C\",\"ts\":" + ts + ",\"pid\":" + pid +
-             ",\"args\":{\"running\":" + std::to_string(sample.running) +
-             ",\"waiting\":" + std::to_string(sample.waiting) + "}}";
-      out += ",{\"name\":\"kv_tokens\",\"ph\":\"C\",\"ts\":" + ts + ",\"pid\":" + pid +
-             ",\"args\":{\"used\":" + formatted("%.0f", sample.kv_tokens) + "}}";
-    }
-  }
+  style.extra_events = instance_load_counters(result.load);
   return chrome_trace(result.timeline, style);
 }
 
