@@ -123,7 +123,8 @@ class CompareCommand : public Command {
             // Into the compare's own staging folder: committed with it, or not at all.
             const std::string folder = rows[i].policy + "/";
             output.write(folder + "metrics.json", metrics.dump(2) + "\n");
-            output.write(folder + "trace.json", trace_json(loaded.scenario, result.timeline, result.instance_load));
+            output.write(folder + "trace.json",
+                         trace_json(loaded.scenario, result.timeline, result.instance_load));
             output.write(folder + "resolved.yaml", loaded.resolved_yaml);
             output.write(
                 folder + "report.html",
