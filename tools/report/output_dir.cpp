@@ -70,6 +70,11 @@ void prepare_output_file(const fs::path& file, const std::string& flag) {
   std::error_code error;
   if (fs::is_directory(file, error))
     throw InputError({flag, 0, 0}, "'" + file.string() + "' is a folder; give a file name for the output");
+  // The output replaces the file by a rename: a device, FIFO or socket there would be replaced too.
+  if (fs::exists(file, error) && !fs::is_regular_file(file, error))
+    throw InputError({flag, 0, 0}, "'" + file.string() +
+                                       "' exists and is not a regular file (a device, FIFO or socket); give "
+                                       "a file name for the output");
   if (file.has_parent_path()) prepare_output_folder(file.parent_path(), flag);
 }
 

@@ -16,7 +16,8 @@ namespace rlsim {
 /// Creates `folder` for outputs, or InputError at `flag` when it cannot be one: an existing file
 /// of that name, a parent that is a file, no permission. Called before anything is simulated.
 void prepare_output_folder(const std::filesystem::path& folder, const std::string& flag);
-/// The same for an output file: not an existing folder, and its folder created.
+/// The same for an output file: not an existing folder nor a device, FIFO or socket (which the
+/// rename that writes it would replace), and its folder created.
 void prepare_output_file(const std::filesystem::path& file, const std::string& flag);
 
 class StagedOutput {
