@@ -1,6 +1,8 @@
 // `rlsim review`: the co-design review of a model on candidate cards (models/review/design_review.h) —
 // ridge and module bounds per card, Step-3 decode cost per 1M tokens, AFD batch limits and minimum
 // MoE sparsity, recommended attention and FFN cards, quantisation side by side, and a verdict.
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -144,7 +146,16 @@ class ReviewCommand : public Command {
     sub->add_option("--hardware", hardware_, "Comma-separated cards to compare, e.g. H800,H20")->required();
     sub->add_option("--context", context_, "Tokens in the KV cache per sequence")
         ->check(CLI::Range(1, 1 << 24));
+    // CLI11's Range lets NaN through (every comparison with it is false): check it first.
+    const CLI::Validator finite(
+        [](const std::string& text) {
+          return std::isfinite(std::strtod(text.c_str(), nullptr))
+                     ? std::string()
+                     : "expected a finite number, got '" + text + "'";
+        },
+        "FINITE");
     sub->add_option("--tpot-ms", tpot_ms_, "Target time per output token, milliseconds")
+        ->check(finite)
         ->check(CLI::Range(0.001, 1e6));
     sub->add_option("--kv-precision", kv_precision_, "KV-cache precision (Step-3's accounting uses fp8)");
     sub->add_option("--weight-precision", weight_precision_, "Weight precision of linear layers and experts");
