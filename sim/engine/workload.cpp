@@ -36,6 +36,7 @@ double sample(const Distribution& d, std::mt19937_64& rng) {
   }
   if (value < d.min) value = d.min;
   if (d.max > 0.0 && value > d.max) value = d.max;
+  if (d.limit > 0.0 && value > d.limit) value = d.limit;
   return value;
 }
 

@@ -21,6 +21,9 @@ struct Distribution {
   std::vector<std::pair<double, double>> bins;
   double min = 0.0;  ///< samples below are raised to this (a floor; 0 = none)
   double max = 0.0;  ///< samples above are cut to this (a cap; 0 = none)
+  /// The quantity's physical bound (the reader's `max_allowed`): no value written may pass it, and
+  /// a long-tailed sample above it is cut to it (0 = none).
+  double limit = 0.0;
 
   /// Expected value before caps (for planning and summaries).
   double nominal_mean() const;

@@ -7,20 +7,26 @@
 namespace rlsim {
 namespace {
 
-double read_value(YamlReader& r, const std::string& key, std::optional<Quantity> unit, double min_allowed) {
-  if (unit) return r.quantity(key, *unit, min_allowed <= 0.0);
-  return r.number(key, min_allowed, 1e12);
+double read_value(YamlReader& r, const std::string& key, std::optional<Quantity> unit, double min_allowed,
+                  double max_allowed) {
+  if (!unit) return r.number(key, min_allowed, max_allowed);
+  const double value = r.quantity(key, *unit, min_allowed <= 0.0);
+  if (value > max_allowed)
+    r.fail(key, "expected at most " + format_quantity(max_allowed, *unit) + " for '" + key + "', found " +
+                    format_quantity(value, *unit));
+  return value;
 }
 
 /// An optional bound: absent, it is `fallback` (0: no bound) and resolved.yaml leaves it out, so an
 /// uncapped distribution does not read as capped at 0.
-double read_bound_or(YamlReader& r, const std::string& key, std::optional<Quantity> unit, double fallback) {
+double read_bound_or(YamlReader& r, const std::string& key, std::optional<Quantity> unit, double fallback,
+                     double max_allowed) {
   if (!r.has(key)) {
     if (fallback != 0.0)
       r.record(key, YAML::Node(unit ? format_quantity(fallback, *unit) : format_number(fallback)));
     return fallback;
   }
-  return read_value(r, key, unit, 0.0);
+  return read_value(r, key, unit, 0.0, max_allowed);
 }
 
 YAML::Node resolved_scalar(double value, std::optional<Quantity> unit) {
@@ -56,20 +62,24 @@ double Distribution::nominal_mean() const {
 }
 
 Distribution read_distribution(YamlReader& parent, const Field& field, std::optional<Quantity> unit,
-                               const Distribution& fallback, double min_allowed) {
+                               const Distribution& fallback, double min_allowed, double max_allowed) {
   const std::string& key = field.key;
   FieldDoc doc{"", "distribution", "", "", "", "", {}};
   doc.default_text = YAML::Dump(default_node(fallback, unit));
-  doc.range = "a number (at least " + format_number(min_allowed) +
-              "), or {fixed | uniform | normal | lognormal | empirical: …} with optional min/max caps";
+  doc.range = "a number from " + format_number(min_allowed) + " to " +
+              (unit ? format_quantity(max_allowed, *unit) : format_number(max_allowed)) +
+              ", or {fixed | uniform | normal | lognormal | empirical: …} with optional min/max caps";
   if (unit) doc.unit = field_doc(ParamSpec::quantity_of(key, *unit, 0.0, "")).unit;
   parent.describe(field, doc);
   YAML::Node node = parent.raw(key);
   if (!node || node.IsNull()) {
     parent.record(key, default_node(fallback, unit));
-    return fallback;
+    Distribution d = fallback;
+    d.limit = max_allowed;
+    return d;
   }
   Distribution d;
+  d.limit = max_allowed;
   if (node.IsScalar()) {
     std::string why;
     double value = 0.0;
@@ -88,12 +98,15 @@ Distribution read_distribution(YamlReader& parent, const Field& field, std::opti
       }
       why = "a number or a distribution such as {lognormal: {mean: 1024, sigma: 1.0}}";
     }
-    if (!ok || value < min_allowed) {
-      parent.fail(key, "expected " + why + " for '" + key + "' (at least " + format_number(min_allowed) +
+    if (!ok || value < min_allowed || value > max_allowed) {
+      parent.fail(key, "expected " + why + " for '" + key + "' (from " + format_number(min_allowed) + " to " +
+                           (unit ? format_quantity(max_allowed, *unit) : format_number(max_allowed)) +
                            "), found '" + node.Scalar() + "'");
     }
     parent.record(key, resolved_scalar(value, unit));
-    return fixed_distribution(value);
+    d = fixed_distribution(value);
+    d.limit = max_allowed;
+    return d;
   }
   YamlReader r = parent.map(key);
   int forms = 0;
@@ -104,24 +117,24 @@ Distribution read_distribution(YamlReader& parent, const Field& field, std::opti
   }
   if (r.has("fixed")) {
     d.kind = Distribution::Kind::fixed;
-    d.value = read_value(r, "fixed", unit, min_allowed);
+    d.value = read_value(r, "fixed", unit, min_allowed, max_allowed);
   } else if (r.has("uniform")) {
     d.kind = Distribution::Kind::uniform;
     YamlReader u = r.map("uniform");
-    d.low = read_value(u, "min", unit, min_allowed);
-    d.high = read_value(u, "max", unit, min_allowed);
+    d.low = read_value(u, "min", unit, min_allowed, max_allowed);
+    d.high = read_value(u, "max", unit, min_allowed, max_allowed);
     if (d.high < d.low) u.fail("max", "uniform 'max' must not be below 'min'");
     u.finish();
   } else if (r.has("normal")) {
     d.kind = Distribution::Kind::normal;
     YamlReader n = r.map("normal");
-    d.mean = read_value(n, "mean", unit, min_allowed);
-    d.spread = unit ? n.quantity("stddev", *unit, true) : n.number("stddev", 0.0, 1e12);
+    d.mean = read_value(n, "mean", unit, min_allowed, max_allowed);
+    d.spread = unit ? n.quantity("stddev", *unit, true) : n.number("stddev", 0.0, max_allowed);
     n.finish();
   } else if (r.has("lognormal")) {
     d.kind = Distribution::Kind::lognormal;
     YamlReader n = r.map("lognormal");
-    d.mean = read_value(n, "mean", unit, std::max(min_allowed, 1e-300));
+    d.mean = read_value(n, "mean", unit, std::max(min_allowed, 1e-300), max_allowed);
     d.spread = n.number("sigma", 0.0, 10.0);
     n.finish();
   } else {
@@ -149,11 +162,14 @@ Distribution read_distribution(YamlReader& parent, const Field& field, std::opti
         };
         value = unit ? v.value_or(-1.0) : whole_number(bin[0].Scalar());
         weight = whole_number(bin[1].Scalar());
-        ok = ok && value >= min_allowed && weight >= 0.0 && std::isfinite(value) && std::isfinite(weight);
+        ok = ok && value >= min_allowed && value <= max_allowed && weight >= 0.0 && std::isfinite(value) &&
+             std::isfinite(weight);
       }
       if (!ok) {
         throw InputError(r.source().locate(bin, r.path() + ".empirical"),
-                         "expected a [value, weight] pair with value >= " + format_number(min_allowed) +
+                         "expected a [value, weight] pair with value from " + format_number(min_allowed) +
+                             " to " +
+                             (unit ? format_quantity(max_allowed, *unit) : format_number(max_allowed)) +
                              " and weight >= 0 in 'empirical'");
       }
       d.bins.emplace_back(value, weight);
@@ -167,8 +183,8 @@ Distribution read_distribution(YamlReader& parent, const Field& field, std::opti
     r.record("empirical", resolved_bins);
   }
   const Distribution defaults;
-  d.min = read_bound_or(r, "min", unit, defaults.min);
-  d.max = read_bound_or(r, "max", unit, defaults.max);
+  d.min = read_bound_or(r, "min", unit, defaults.min, max_allowed);
+  d.max = read_bound_or(r, "max", unit, defaults.max, max_allowed);
   if (d.max > 0.0 && d.max < d.min) r.fail("max", "cap 'max' must not be below 'min'");
   r.finish();
   return d;

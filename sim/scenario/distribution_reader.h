@@ -16,8 +16,18 @@
 
 namespace rlsim {
 
-/// `unit` nullopt = plain numbers (tokens, turns); otherwise values need that unit.
+/// Physical bounds of the workload's drawn quantities. Tokens: the bound `workload.max_context_tokens`
+/// already has (10^8, ten times the 10M-token context of the longest-context open models); turns:
+/// LLM calls of one trajectory (their mean is bounded lower, by resource_limits.h); a tool call: a
+/// week.
+constexpr double kMaxTokensPerSequence = 1e8;
+constexpr double kMaxTurnsPerTrajectory = 1e6;
+constexpr double kMaxToolLatencySeconds = 7 * 24 * 3600.0;
+
+/// `unit` nullopt = plain numbers (tokens, turns); otherwise values need that unit. Every value
+/// written must lie in [min_allowed, max_allowed] (max_allowed in the unit's canonical terms:
+/// seconds for a duration), and samples are cut at max_allowed (Distribution::limit).
 Distribution read_distribution(YamlReader& parent, const Field& field, std::optional<Quantity> unit,
-                               const Distribution& fallback, double min_allowed);
+                               const Distribution& fallback, double min_allowed, double max_allowed);
 
 }  // namespace rlsim

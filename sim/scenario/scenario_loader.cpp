@@ -56,16 +56,17 @@ WorkloadSpec read_workload(YamlReader& r, const std::string& scenario_path) {
     r.finish();
     return w;
   }
-  w.turns = read_distribution(r, {"turns", "LLM calls per trajectory", "calls"}, std::nullopt, d.turns, 1.0);
+  w.turns = read_distribution(r, {"turns", "LLM calls per trajectory", "calls"}, std::nullopt, d.turns, 1.0,
+                              kMaxTurnsPerTrajectory);
   w.prompt_tokens = read_distribution(r, {"prompt_tokens", "first-turn prompt length", "tokens"},
-                                      std::nullopt, d.prompt_tokens, 1.0);
+                                      std::nullopt, d.prompt_tokens, 1.0, kMaxTokensPerSequence);
   w.output_tokens = read_distribution(r, {"output_tokens", "tokens generated per LLM call", "tokens"},
-                                      std::nullopt, d.output_tokens, 1.0);
+                                      std::nullopt, d.output_tokens, 1.0, kMaxTokensPerSequence);
   w.observation_tokens =
       read_distribution(r, {"observation_tokens", "tokens a tool appends before the next call", "tokens"},
-                        std::nullopt, d.observation_tokens, 0.0);
+                        std::nullopt, d.observation_tokens, 0.0, kMaxTokensPerSequence);
   w.tool_latency_s = read_distribution(r, {"tool_latency", "time one tool call takes between two LLM calls"},
-                                       Quantity::duration, d.tool_latency_s, 0.0);
+                                       Quantity::duration, d.tool_latency_s, 0.0, kMaxToolLatencySeconds);
   w.max_context_tokens = static_cast<double>(r.integer_or(
       {"max_context_tokens", "a trajectory ends when its context would pass this (0: no limit)", "tokens"},
       static_cast<int64_t>(d.max_context_tokens), 0, 100'000'000));

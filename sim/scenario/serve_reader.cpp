@@ -73,9 +73,9 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
     }
     w.requests = static_cast<int>(r.integer(kRequestsField, 1, kMaxRequests));
     w.prompt_tokens = read_distribution(r, {"prompt_tokens", "prompt length per request", "tokens"},
-                                        std::nullopt, d.prompt_tokens, 0.0);
+                                        std::nullopt, d.prompt_tokens, 0.0, kMaxTokensPerSequence);
     w.output_tokens = read_distribution(r, {"output_tokens", "tokens generated per request", "tokens"},
-                                        std::nullopt, d.output_tokens, 1.0);
+                                        std::nullopt, d.output_tokens, 1.0, kMaxTokensPerSequence);
   }
   w.warmup_requests = static_cast<int>(
       r.integer_or({"warmup", "first requests left out of the latency and throughput figures", "requests",

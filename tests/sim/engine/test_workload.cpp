@@ -117,6 +117,27 @@ TEST_CASE("token counts are whole, outputs at least one token, and a distributio
   CHECK(sample_with_seed(w, 3).front().calls.front().output_tokens == 1.0);
 }
 
+TEST_CASE("a long-tailed draw is cut at the quantity's physical limit") {
+  Distribution tail;
+  tail.kind = Distribution::Kind::lognormal;
+  tail.mean = 1000.0;
+  tail.spread = 10.0;  // the reader allows sigma up to 10: draws reach 10^10 and beyond
+  tail.limit = 1e8;
+  std::mt19937_64 rng(7);
+  int at_limit = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const double value = sample(tail, rng);
+    CHECK(value <= 1e8);
+    at_limit += value == 1e8 ? 1 : 0;
+  }
+  CHECK(at_limit > 0);  // some draws passed the limit: it was applied
+  tail.limit = 0.0;     // no limit: they pass
+  std::mt19937_64 again(7);
+  double largest = 0.0;
+  for (int i = 0; i < 1000; ++i) largest = std::max(largest, sample(tail, again));
+  CHECK(largest > 1e8);
+}
+
 // A GRPO group answers one prompt, but the sampler draws each trajectory's prompt length on its
 // own: members of a group do not share it. Tying them together would change every bundled
 // scenario's figures, so it is a behaviour change to make on purpose, with this test.
