@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
+
+#include "models/input_file.h"
 
 namespace rlsim {
 namespace {
@@ -25,8 +28,9 @@ double field(const std::string& text, const SourceLocation& at, const char* name
 }  // namespace
 
 std::vector<TracedRequest> read_request_trace(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError({file, 0, 0}, "cannot read the request trace");
+  // A regular file of bounded size (a FIFO or device would be read without end), fingerprinted
+  // with the scenario's other inputs so a sweep's rows are tied to the trace's contents.
+  std::istringstream in(read_input_file(file));
   std::vector<TracedRequest> rows;
   std::string line;
   int number = 0;

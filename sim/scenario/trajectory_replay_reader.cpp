@@ -5,6 +5,9 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "models/input_file.h"
 
 namespace rlsim {
 namespace {
@@ -40,8 +43,8 @@ struct LedgerCall {
 }  // namespace
 
 std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError({file, 0, 0}, "cannot read the trajectories file");
+  // A regular file of bounded size, fingerprinted with the scenario's other inputs.
+  std::istringstream in(read_input_file(file));
   std::vector<ReplayedTrajectory> trajectories;
   std::map<int, std::map<int, LedgerCall>> ledger;  // trajectory → turn → call
   std::string line;

@@ -88,3 +88,23 @@ TEST_CASE("reading a folder without a manifest, or with a broken one, is an inpu
   CHECK_THROWS_WITH(read_sweep_manifest(dir), Catch::StartsWith(manifest_path(dir).string() +
                                                                 ":1:1: error: malformed sweep manifest: "));
 }
+
+TEST_CASE("a manifest whose point count is not its grid's, or whose axis has no values, is refused") {
+  const auto dir = scratch_dir("manifest-points");
+  SweepManifest m = step3_manifest();
+  claim_sweep_dir(dir, m);
+  CHECK(read_sweep_manifest(dir).points == 4);
+  // A merge sizes its work by `points`: 2^32 + 2 of them ran out of memory (exit 1) before.
+  for (const long points : {4294967298L, -1L, 0L, 5L}) {
+    nlohmann::json edited = m.to_json();
+    edited["points"] = points;
+    std::ofstream(manifest_path(dir)) << edited.dump();
+    CHECK_THROWS_WITH(read_sweep_manifest(dir), manifest_path(dir).string() +
+                                                    ":1:1: error: malformed sweep manifest: 'points' is " +
+                                                    std::to_string(points) + " but its axes make 4");
+  }
+  nlohmann::json no_values = m.to_json();
+  no_values["axes"][0]["values"] = nlohmann::json::array();
+  std::ofstream(manifest_path(dir)) << no_values.dump();
+  CHECK_THROWS_WITH(read_sweep_manifest(dir), Catch::Contains("axis 'afd.batch' has no values"));
+}

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "models/input_error.h"
+#include "models/input_file.h"
 #include "tools/cli/command.h"
 #include "tools/report/run_diff.h"
 
@@ -14,11 +15,10 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError({file.string(), 0, 0}, "expected a run's output file, found none");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::error_code error;
+  if (!fs::exists(file, error))
+    throw InputError({file.string(), 0, 0}, "expected a run's output file, found none");
+  return read_input_file(file.string(), kMaxInputFileBytes, InputRole::bookkeeping);  // no FIFO, bounded
 }
 
 nlohmann::json read_metrics(const fs::path& dir) {

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "models/input_error.h"
+#include "models/input_file.h"
 
 namespace rlsim {
 namespace {
@@ -97,8 +98,10 @@ std::vector<std::string> csv_cells(const std::string& line) {
 
 SweepTable read_sweep_csv(const std::filesystem::path& path) {
   SweepTable table;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return table;
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return table;
+  // A regular file of bounded size: a FIFO or device in its place would be read without end.
+  std::istringstream in(read_input_file(path.string(), kMaxInputFileBytes, InputRole::bookkeeping));
   std::string line;
   bool ok = true;
   if (!std::getline(in, line)) return table;

@@ -52,11 +52,30 @@ SweepManifest read_sweep_manifest(const fs::path& dir) {
                      "no sweep manifest here: is this a folder written by rlsim sweep?");
   const nlohmann::json document = parse_json_input(
       read_input_file(path.string(), kMaxInputFileBytes, InputRole::bookkeeping), path.string());
+  SweepManifest manifest;
   try {
-    return SweepManifest::from_json(document);
+    manifest = SweepManifest::from_json(document);
   } catch (const nlohmann::json::exception& e) {
     throw InputError({path.string(), 1, 1}, std::string("malformed sweep manifest: ") + e.what());
   }
+  // Its grid must be one rlsim sweep could have run, and its point count that grid's: a merge or a
+  // resume sizes its work by it.
+  long grid_points = 0;
+  try {
+    for (const auto& axis : manifest.axes) {
+      if (axis.values.empty())
+        throw InputError({path.string(), 1, 1}, "axis '" + axis.path + "' has no values");
+    }
+    grid_points = SweepGrid(manifest.axes).size();
+  } catch (const InputError& e) {
+    throw InputError({path.string(), 1, 1}, "malformed sweep manifest: " + e.message());
+  }
+  if (manifest.points != grid_points) {
+    throw InputError({path.string(), 1, 1}, "malformed sweep manifest: 'points' is " +
+                                                std::to_string(manifest.points) + " but its axes make " +
+                                                std::to_string(grid_points));
+  }
+  return manifest;
 }
 
 void claim_sweep_dir(const fs::path& dir, const SweepManifest& manifest) {
