@@ -1,9 +1,18 @@
-// A scenario file's name and seed, and resolved.yaml's text.
+// A scenario file's name and seed, the input files it names beside it, and resolved.yaml's text.
 #include "sim/scenario/scenario_header.h"
 
 #include <filesystem>
 
 namespace rlsim {
+
+std::string input_file_beside(YamlReader& r, const std::string& key, const std::string& named,
+                              const std::string& scenario_path, const std::string& what) {
+  const std::filesystem::path full = std::filesystem::path(scenario_path).parent_path() / named;
+  std::error_code error;
+  if (!std::filesystem::exists(full, error)) r.fail(key, what + " '" + full.string() + "' does not exist");
+  r.record(key, YAML::Node(std::filesystem::absolute(full, error).lexically_normal().string()));
+  return full.string();
+}
 
 void read_name_and_seed(YamlReader& root, const std::string& path, const LoadOptions& options,
                         uint64_t default_seed, std::string& name, uint64_t& seed) {

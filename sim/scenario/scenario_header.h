@@ -24,6 +24,12 @@ inline const Field kClusterField{"cluster",
 void read_name_and_seed(YamlReader& root, const std::string& path, const LoadOptions& options,
                         uint64_t default_seed, std::string& name, uint64_t& seed);
 
+/// The file `named` by `key` of `r` (a request trace, recorded trajectories), relative to the
+/// scenario at `scenario_path`: InputError at `key` when nothing is there. resolved.yaml records its
+/// absolute path, so that it re-runs from wherever it is written. `what` names the file in errors.
+std::string input_file_beside(YamlReader& r, const std::string& key, const std::string& named,
+                              const std::string& scenario_path, const std::string& what);
+
 /// resolved.yaml's text: a header line, then `resolved`.
 std::string resolved_yaml_text(const YAML::Node& resolved);
 

@@ -43,10 +43,8 @@ WorkloadSpec read_workload(YamlReader& r, const std::string& scenario_path) {
   if (r.has("trajectories")) {
     // Recorded trajectories replace the length distributions (trajectory_replay_reader.h).
     w.trajectories_file = r.text("trajectories");
-    const auto full = std::filesystem::path(scenario_path).parent_path() / w.trajectories_file;
-    if (!std::filesystem::is_regular_file(full))
-      r.fail("trajectories", "trajectories file '" + full.string() + "' does not exist");
-    w.replayed = read_trajectories_jsonl(full.string());
+    w.replayed = read_trajectories_jsonl(
+        input_file_beside(r, "trajectories", w.trajectories_file, scenario_path, "trajectories file"));
     for (const char* key : {"turns", "prompt_tokens", "output_tokens", "observation_tokens", "tool_latency",
                             "max_context_tokens"}) {
       if (r.has(key))

@@ -52,10 +52,7 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
   if (r.has("trace")) {
     w.arrivals = ArrivalMode::trace;
     w.trace_file = r.text(kTraceField);
-    const auto full = std::filesystem::path(scenario_path).parent_path() / w.trace_file;
-    if (!std::filesystem::is_regular_file(full))
-      r.fail("trace", "request trace '" + full.string() + "' does not exist");
-    w.trace = read_request_trace(full.string());
+    w.trace = read_request_trace(input_file_beside(r, "trace", w.trace_file, scenario_path, "request trace"));
     const auto rows = static_cast<int64_t>(w.trace.size());
     w.requests = static_cast<int>(r.integer_or(kRequestsField, rows, 1, rows));
     w.trace.resize(static_cast<size_t>(w.requests));

@@ -3,6 +3,7 @@
 // scenario and seed give the same bytes; validate describes it; a sweep over the closed loop's
 // concurrency gets the serving columns; a bad request-trace row fails with its FILE:LINE:COL, exit
 // 2, nothing written.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -107,4 +108,115 @@ TEST_CASE("serve: a bad request-trace row is an error at its line, exit 2, nothi
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains((dir / "requests.csv").string() + ":3:9: error: expected output_tokens"));
   CHECK_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+TEST_CASE("serve: a replayed trace's resolved.yaml re-runs from its own folder") {
+  const auto dir = scratch_dir("serve-trace-round-trip");
+  std::ofstream(dir / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,200,20\n";
+  std::ofstream(dir / "serve.yaml")
+      << "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: H100, "
+         "nodes: 1, gpus_per_node: 1}], links: [{between: [agents, s], bandwidth: 100Gbps}, {between: "
+         "[dataplane, s], bandwidth: 100Gbps}]}\nworkload: {trace: requests.csv}\n"
+         "serve: {pool: s}\n";
+  REQUIRE(run_rlsim("run '" + (dir / "serve.yaml").string() + "' --out '" + (dir / "a").string() + "'")
+              .exit_code == 0);
+  // The trace is named by its absolute path: the relative one pointed beside the scenario.
+  const std::string trace = std::filesystem::absolute(dir / "requests.csv").lexically_normal().string();
+  CHECK_THAT(slurp(dir / "a" / "resolved.yaml"), Catch::Contains("trace: " + trace));
+  REQUIRE(
+      run_rlsim("run '" + (dir / "a" / "resolved.yaml").string() + "' --out '" + (dir / "b").string() + "'")
+          .exit_code == 0);
+  REQUIRE(
+      run_rlsim("run '" + (dir / "b" / "resolved.yaml").string() + "' --out '" + (dir / "c").string() + "'")
+          .exit_code == 0);
+  for (const char* file : {"metrics.json", "requests.csv", "trace.json", "resolved.yaml"})
+    CHECK(slurp(dir / "b" / file) == slurp(dir / "c" / file));
+  // The first run takes its link latencies from the defaults, its re-runs from resolved.yaml's
+  // "5us", which parses a last bit apart (left as it is): the re-runs agree byte for byte, and the
+  // first run served the same requests.
+  const std::string requests = slurp(out / "requests.csv");
+  CHECK(std::count(requests.begin(), requests.end(), '\n') == 61);
+  CHECK_THAT(requests, Catch::StartsWith("request,instance,prompt_tokens,output_tokens,submit_s"));
+  const std::string trace = slurp(out / "trace.json");
+  CHECK(json::parse(trace)["traceEvents"].size() > 10);
+  CHECK_THAT(trace, Catch::Contains("\"ph\":\"C\"") && Catch::Contains("instance 0 load"));
+  CHECK_THAT(slurp(out / "resolved.yaml"), Catch::Contains("kind: serve") && Catch::Contains("warmup: 25"));
+}
+
+TEST_CASE("serve: the same scenario and seed give byte-identical outputs, another seed differs") {
+  const auto dir = scratch_dir("serve-determinism");
+  const std::string lognormal = "--set 'workload.output_tokens={lognormal: {mean: 500, sigma: 0.6}}'";
+  REQUIRE(run_rlsim(run_small(dir / "a", lognormal)).exit_code == 0);
+  REQUIRE(run_rlsim(run_small(dir / "b", lognormal)).exit_code == 0);
+  REQUIRE(run_rlsim(run_small(dir / "c", lognormal + " --seed 2")).exit_code == 0);
+  for (const char* file : {"metrics.json", "trace.json", "requests.csv"})
+    CHECK(slurp(dir / "a" / file) == slurp(dir / "b" / file));
+  CHECK(slurp(dir / "a" / "requests.csv") != slurp(dir / "c" / "requests.csv"));
+}
+
+TEST_CASE("serve: validate describes the deployment") {
+  const CliResult r = run_rlsim("validate " + kServe);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("ok (serve-llama3-70b: serve, model llama-3-70b on 2 H100") &&
+                        Catch::Contains("400 requests"));
+}
+
+TEST_CASE("serve: a sweep over the closed loop's concurrency has serving columns") {
+  const auto dir = scratch_dir("serve-sweep") / "sweep";
+  const CliResult r = run_rlsim("sweep " + kServe +
+                                " --set workload.requests=40 --set workload.warmup=4 --param "
+                                "workload.concurrency=1,4 --jobs 2 --out '" +
+                                dir.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  const rlsim::SweepTable table = rlsim::read_sweep_csv(dir / "sweep.csv");
+  REQUIRE(table.rows.size() == 2);
+  for (const char* column :
+       {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s", "output_tokens_per_s"})
+    CHECK(table.column(column) >= 0);
+  // Four clients share the decode iterations: more requests per second, a slower TPOT.
+  CHECK(table.number(1, "requests_per_s") > 2.0 * table.number(0, "requests_per_s"));
+  CHECK(table.number(1, "tpot_p50_ms") > table.number(0, "tpot_p50_ms"));
+  CHECK_THAT(r.out, Catch::Contains("ttft_p50_ms"));
+}
+
+TEST_CASE("serve: a bad request-trace row is an error at its line, exit 2, nothing written") {
+  const auto dir = scratch_dir("serve-bad-trace");
+  std::ofstream(dir / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,100,-3\n";
+  std::ofstream(dir / "serve.yaml")
+      << "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: H100, "
+         "nodes: 1, gpus_per_node: 1}], links: [{between: [agents, s], bandwidth: 100Gbps}, {between: "
+         "[dataplane, s], bandwidth: 100Gbps}]}\nworkload: {trace: requests.csv}\n"
+         "serve: {pool: s}\n";
+  const CliResult r =
+      run_rlsim("run '" + (dir / "serve.yaml").string() + "' --out '" + (dir / "out").string() + "'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains((dir / "requests.csv").string() + ":3:9: error: expected output_tokens"));
+  CHECK_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+TEST_CASE("serve: a replayed trace's resolved.yaml re-runs from its own folder") {
+  const auto dir = scratch_dir("serve-trace-round-trip");
+  std::ofstream(dir / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,200,20\n";
+  std::ofstream(dir / "serve.yaml")
+      << "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: H100, "
+         "nodes: 1, gpus_per_node: 1}], links: [{between: [agents, s], bandwidth: 100Gbps}, {between: "
+         "[dataplane, s], bandwidth: 100Gbps}]}\nworkload: {trace: requests.csv}\n"
+         "serve: {pool: s}\n";
+  REQUIRE(run_rlsim("run '" + (dir / "serve.yaml").string() + "' --out '" + (dir / "a").string() + "'")
+              .exit_code == 0);
+  // The trace is named by its absolute path: the relative one pointed beside the scenario.
+  const std::string trace = std::filesystem::absolute(dir / "requests.csv").lexically_normal().string();
+  CHECK_THAT(slurp(dir / "a" / "resolved.yaml"), Catch::Contains("trace: " + trace));
+  REQUIRE(
+      run_rlsim("run '" + (dir / "a" / "resolved.yaml").string() + "' --out '" + (dir / "b").string() + "'")
+          .exit_code == 0);
+  REQUIRE(
+      run_rlsim("run '" + (dir / "b" / "resolved.yaml").string() + "' --out '" + (dir / "c").string() + "'")
+          .exit_code == 0);
+  for (const char* file : {"metrics.json", "requests.csv", "trace.json", "resolved.yaml"})
+    CHECK(slurp(dir / "b" / file) == slurp(dir / "c" / file));
+  // The first run reads its link latencies from defaults, its re-runs from resolved.yaml's "5us":
+  // the same requests, with times equal to the last bit or so.
+  const std::string requests = slurp(dir / "a" / "requests.csv");
+  CHECK(std::count(requests.begin(), requests.end(), '\n') == 3);
 }

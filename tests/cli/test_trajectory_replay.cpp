@@ -10,6 +10,7 @@
 #include "tests/cli/cli_support.h"
 
 using namespace rlsim::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -65,5 +66,12 @@ TEST_CASE("run -> ledger -> replay gives the same calls with the same token coun
   const auto replayed = calls_of(slurp(dir / "b" / "trajectories.jsonl"));
   CHECK(recorded.size() > 12);  // 12 trajectories, some of several turns
   CHECK(replayed == recorded);
-  CHECK_THAT(slurp(dir / "b" / "resolved.yaml"), Catch::Contains("trajectories: a/trajectories.jsonl"));
+  // resolved.yaml names the file by its absolute path, so it re-runs from its own folder.
+  const std::string recorded_file =
+      fs::absolute(dir / "a" / "trajectories.jsonl").lexically_normal().string();
+  CHECK_THAT(slurp(dir / "b" / "resolved.yaml"), Catch::Contains("trajectories: " + recorded_file));
+  REQUIRE(
+      run_rlsim("run '" + (dir / "b" / "resolved.yaml").string() + "' --out '" + (dir / "c").string() + "'")
+          .exit_code == 0);
+  CHECK(slurp(dir / "c" / "trajectories.jsonl") == slurp(dir / "b" / "trajectories.jsonl"));
 }
