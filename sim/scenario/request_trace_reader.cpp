@@ -7,20 +7,26 @@
 #include <sstream>
 
 #include "models/input_file.h"
+#include "models/units.h"
+#include "sim/scenario/distribution_reader.h"
 
 namespace rlsim {
 namespace {
 
 const char* const kHeader = "arrival_s,prompt_tokens,output_tokens";
+/// Arrivals within a year: a trace spans hours to days.
+constexpr double kMaxArrivalSeconds = 365 * 24 * 3600.0;
 
 /// The field starting at `column` (1-based) of `line` as a number ≥ `min`, whole when `whole`.
-double field(const std::string& text, const SourceLocation& at, const char* name, double min, bool whole) {
+double field(const std::string& text, const SourceLocation& at, const char* name, double min, double max,
+             bool whole) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   const bool parsed = !text.empty() && end == text.c_str() + text.size() && std::isfinite(value);
-  if (!parsed || value < min || (whole && value != std::floor(value))) {
+  if (!parsed || value < min || value > max || (whole && value != std::floor(value))) {
     throw InputError(at, std::string("expected ") + name + " as " + (whole ? "a whole number" : "a number") +
-                             " ≥ " + std::to_string(static_cast<long>(min)) + ", found '" + text + "'");
+                             " from " + format_number(min) + " to " + format_number(max) + ", found '" +
+                             text + "'");
   }
   return value;
 }
@@ -60,9 +66,11 @@ std::vector<TracedRequest> read_request_trace(const std::string& file) {
       throw InputError({file, number, 1}, "expected 3 fields (" + std::string(kHeader) + "), found " +
                                               std::to_string(cells.size()));
     TracedRequest r;
-    r.arrival_s = field(cells[0], {file, number, columns[0]}, "arrival_s", 0.0, false);
-    r.prompt_tokens = field(cells[1], {file, number, columns[1]}, "prompt_tokens", 0.0, true);
-    r.output_tokens = field(cells[2], {file, number, columns[2]}, "output_tokens", 1.0, true);
+    r.arrival_s = field(cells[0], {file, number, columns[0]}, "arrival_s", 0.0, kMaxArrivalSeconds, false);
+    r.prompt_tokens =
+        field(cells[1], {file, number, columns[1]}, "prompt_tokens", 0.0, kMaxTokensPerSequence, true);
+    r.output_tokens =
+        field(cells[2], {file, number, columns[2]}, "output_tokens", 1.0, kMaxTokensPerSequence, true);
     if (!rows.empty() && r.arrival_s < rows.back().arrival_s)
       throw InputError({file, number, columns[0]}, "expected arrival_s in non-decreasing order, found " +
                                                        cells[0] + " after an earlier row's later arrival");

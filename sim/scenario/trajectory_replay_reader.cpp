@@ -8,29 +8,38 @@
 #include <sstream>
 
 #include "models/input_file.h"
+#include "models/units.h"
+#include "sim/scenario/distribution_reader.h"
 
 namespace rlsim {
 namespace {
 
-/// `object[key]` as a number ≥ `min` (whole when `whole`); `fallback` when absent and given.
-double number(const nlohmann::json& object, const char* key, double min, bool whole, const SourceLocation& at,
-              std::optional<double> fallback = std::nullopt) {
+/// Ids held in an int; the ledger's times in seconds (a year of simulated time, as far above any run
+/// as the tool latency's bound).
+constexpr double kMaxTrajectoryId = 2147483647.0;
+constexpr double kMaxSeconds = 365 * 24 * 3600.0;
+
+/// `object[key]` as a number from `min` to `max` (whole when `whole`); `fallback` when absent and
+/// given.
+double number(const nlohmann::json& object, const char* key, double min, double max, bool whole,
+              const SourceLocation& at, std::optional<double> fallback = std::nullopt) {
   if (!object.contains(key)) {
     if (fallback) return *fallback;
     throw InputError(at, std::string("expected a field '") + key + "'");
   }
   const nlohmann::json& value = object[key];
-  if (!value.is_number() || value.get<double>() < min ||
+  if (!value.is_number() || value.get<double>() < min || value.get<double>() > max ||
       (whole && value.get<double>() != std::floor(value.get<double>())))
     throw InputError(at, std::string("expected '") + key + "' as " + (whole ? "a whole number" : "a number") +
-                             " ≥ " + std::to_string(static_cast<long>(min)) + ", found " + value.dump());
+                             " from " + format_number(min) + " to " + format_number(max) + ", found " +
+                             value.dump());
   return value.get<double>();
 }
 
 ReplayedTurn turn_of(const nlohmann::json& object, const SourceLocation& at) {
   ReplayedTurn t;
-  t.prompt_tokens = number(object, "prompt_tokens", 0.0, true, at);
-  t.output_tokens = number(object, "output_tokens", 1.0, true, at);
+  t.prompt_tokens = number(object, "prompt_tokens", 0.0, kMaxTokensPerSequence, true, at);
+  t.output_tokens = number(object, "output_tokens", 1.0, kMaxTokensPerSequence, true, at);
   return t;
 }
 
@@ -64,19 +73,22 @@ std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file)
       if (!object["turns"].is_array() || object["turns"].empty())
         throw InputError(
             at, "expected 'turns' as a non-empty list of {prompt_tokens, output_tokens, tool_latency_s}");
+      if (static_cast<double>(object["turns"].size()) > kMaxTurnsPerTrajectory)
+        throw InputError(at, "expected at most " + format_number(kMaxTurnsPerTrajectory) + " turns, found " +
+                                 std::to_string(object["turns"].size()));
       ReplayedTrajectory t;
       for (const auto& turn : object["turns"]) {
         if (!turn.is_object()) throw InputError(at, "expected each turn as an object");
         ReplayedTurn r = turn_of(turn, at);
-        r.tool_latency_s = number(turn, "tool_latency_s", 0.0, false, at, 0.0);
+        r.tool_latency_s = number(turn, "tool_latency_s", 0.0, kMaxToolLatencySeconds, false, at, 0.0);
         t.turns.push_back(r);
       }
       trajectories.push_back(std::move(t));
     } else if (object.contains("trajectory")) {
-      const int id = static_cast<int>(number(object, "trajectory", 0.0, true, at));
-      const int turn = static_cast<int>(number(object, "turn", 0.0, true, at));
-      LedgerCall call{turn_of(object, at), number(object, "submit_s", 0.0, false, at),
-                      number(object, "finish_s", 0.0, false, at)};
+      const int id = static_cast<int>(number(object, "trajectory", 0.0, kMaxTrajectoryId, true, at));
+      const int turn = static_cast<int>(number(object, "turn", 0.0, kMaxTurnsPerTrajectory, true, at));
+      LedgerCall call{turn_of(object, at), number(object, "submit_s", 0.0, kMaxSeconds, false, at),
+                      number(object, "finish_s", 0.0, kMaxSeconds, false, at)};
       if (!ledger[id].emplace(turn, call).second)
         throw InputError(
             at, "trajectory " + std::to_string(id) + " turn " + std::to_string(turn) + " appears twice");
@@ -93,8 +105,8 @@ std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file)
     int expected_turn = 0;
     for (auto it = calls.begin(); it != calls.end(); ++it, ++expected_turn) {
       if (it->first != expected_turn)
-        throw InputError({file, 0, 0},
-                         "trajectory " + std::to_string(id) + " lacks turn " + std::to_string(expected_turn));
+        throw InputError({file, 1, 1}, "trajectory " + std::to_string(id) + " lacks turn " +
+                                           std::to_string(expected_turn) + " (the file's ledger calls)");
       ReplayedTurn turn = it->second.turn;
       if (const auto next = std::next(it); next != calls.end())
         turn.tool_latency_s = std::max(0.0, next->second.submit_s - it->second.finish_s);
@@ -102,7 +114,7 @@ std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file)
     }
     trajectories.push_back(std::move(t));
   }
-  if (trajectories.empty()) throw InputError({file, 0, 0}, "expected at least one trajectory");
+  if (trajectories.empty()) throw InputError({file, 1, 1}, "expected at least one trajectory");
   return trajectories;
 }
 

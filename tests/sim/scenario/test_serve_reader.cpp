@@ -121,4 +121,11 @@ TEST_CASE("request traces: rows, relative paths, and located errors") {
              Catch::Contains("bad-serve.yaml:12:") && Catch::Contains("does not exist"));
   CHECK_THAT(serve_error(test::serve_yaml("  trace: good.csv\n  output_tokens: 5\n")).what(),
              Catch::Contains("expected no output_tokens with a trace"));
+  // Past the physical bounds: 1e300 prompt tokens printed a TTFT of 4e33 ms with exit 0.
+  const std::string huge = write_trace("huge.csv", "arrival_s,prompt_tokens,output_tokens\n0,1e300,10\n");
+  CHECK_THAT(serve_error(test::serve_yaml("  trace: huge.csv\n")).what(),
+             Catch::StartsWith(huge + ":2:3: error: expected prompt_tokens") && Catch::Contains("to 1e+08"));
+  const std::string late = write_trace("late.csv", "arrival_s,prompt_tokens,output_tokens\n1e300,10,10\n");
+  CHECK_THAT(serve_error(test::serve_yaml("  trace: late.csv\n")).what(),
+             Catch::StartsWith(late + ":2:1: error: expected arrival_s"));
 }

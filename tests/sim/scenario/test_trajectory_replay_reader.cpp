@@ -78,7 +78,26 @@ TEST_CASE("recorded trajectories: bad lines are errors at their line") {
       "gap.jsonl",
       "{\"trajectory\": 1, \"turn\": 1, \"prompt_tokens\": 1, \"output_tokens\": 1, \"submit_s\": 0, "
       "\"finish_s\": 1}\n");
-  CHECK_THAT(read_error(gap), Catch::Contains("trajectory 1 lacks turn 0"));
+  CHECK_THAT(read_error(gap), Catch::StartsWith(gap + ":1:1: error: trajectory 1 lacks turn 0"));
+  const std::string empty = write_jsonl("empty.jsonl", "\n");
+  CHECK_THAT(read_error(empty), Catch::StartsWith(empty + ":1:1: error: expected at least one trajectory"));
+}
+
+TEST_CASE("recorded trajectories: quantities past their physical bounds are errors at their line") {
+  // 1e300 tokens ran to 4.4e62 s of simulated time, and ids past an int were cast without a check.
+  const std::string tokens =
+      write_jsonl("tokens.jsonl", "{\"turns\": [{\"prompt_tokens\": 1e300, \"output_tokens\": 10}]}\n");
+  CHECK_THAT(read_error(tokens), Catch::StartsWith(tokens + ":1:1: error: expected 'prompt_tokens'") &&
+                                     Catch::Contains("from 0 to 1e+08"));
+  const std::string latency =
+      write_jsonl("latency.jsonl",
+                  "{\"turns\": [{\"prompt_tokens\": 1, \"output_tokens\": 1, \"tool_latency_s\": 1e300}]}\n");
+  CHECK_THAT(read_error(latency), Catch::Contains("expected 'tool_latency_s'"));
+  const std::string id = write_jsonl("id.jsonl",
+                                     "{\"trajectory\": 4294967296, \"turn\": 0, \"prompt_tokens\": 1, "
+                                     "\"output_tokens\": 1, \"submit_s\": 0, "
+                                     "\"finish_s\": 1}\n");
+  CHECK_THAT(read_error(id), Catch::StartsWith(id + ":1:1: error: expected 'trajectory'"));
 }
 
 TEST_CASE("a replaying workload gives trajectory id its recording (id mod count), context growing") {
