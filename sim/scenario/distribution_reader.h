@@ -23,6 +23,8 @@ namespace rlsim {
 constexpr double kMaxTokensPerSequence = 1e8;
 constexpr double kMaxTurnsPerTrajectory = 1e6;
 constexpr double kMaxToolLatencySeconds = 7 * 24 * 3600.0;
+/// Times in recorded workloads (a trace's arrivals, a ledger's submit and finish): within a year.
+constexpr double kMaxRecordedSeconds = 365 * 24 * 3600.0;
 
 /// `unit` nullopt = plain numbers (tokens, turns); otherwise values need that unit. Every value
 /// written must lie in [min_allowed, max_allowed] (max_allowed in the unit's canonical terms:

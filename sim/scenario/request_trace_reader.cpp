@@ -14,8 +14,6 @@ namespace rlsim {
 namespace {
 
 const char* const kHeader = "arrival_s,prompt_tokens,output_tokens";
-/// Arrivals within a year: a trace spans hours to days.
-constexpr double kMaxArrivalSeconds = 365 * 24 * 3600.0;
 
 /// The field starting at `column` (1-based) of `line` as a number ≥ `min`, whole when `whole`.
 double field(const std::string& text, const SourceLocation& at, const char* name, double min, double max,
@@ -66,7 +64,7 @@ std::vector<TracedRequest> read_request_trace(const std::string& file) {
       throw InputError({file, number, 1}, "expected 3 fields (" + std::string(kHeader) + "), found " +
                                               std::to_string(cells.size()));
     TracedRequest r;
-    r.arrival_s = field(cells[0], {file, number, columns[0]}, "arrival_s", 0.0, kMaxArrivalSeconds, false);
+    r.arrival_s = field(cells[0], {file, number, columns[0]}, "arrival_s", 0.0, kMaxRecordedSeconds, false);
     r.prompt_tokens =
         field(cells[1], {file, number, columns[1]}, "prompt_tokens", 0.0, kMaxTokensPerSequence, true);
     r.output_tokens =

@@ -14,10 +14,8 @@
 namespace rlsim {
 namespace {
 
-/// Ids held in an int; the ledger's times in seconds (a year of simulated time, as far above any run
-/// as the tool latency's bound).
+/// Ids are held in an int.
 constexpr double kMaxTrajectoryId = 2147483647.0;
-constexpr double kMaxSeconds = 365 * 24 * 3600.0;
 
 /// `object[key]` as a number from `min` to `max` (whole when `whole`); `fallback` when absent and
 /// given.
@@ -87,8 +85,8 @@ std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file)
     } else if (object.contains("trajectory")) {
       const int id = static_cast<int>(number(object, "trajectory", 0.0, kMaxTrajectoryId, true, at));
       const int turn = static_cast<int>(number(object, "turn", 0.0, kMaxTurnsPerTrajectory, true, at));
-      LedgerCall call{turn_of(object, at), number(object, "submit_s", 0.0, kMaxSeconds, false, at),
-                      number(object, "finish_s", 0.0, kMaxSeconds, false, at)};
+      LedgerCall call{turn_of(object, at), number(object, "submit_s", 0.0, kMaxRecordedSeconds, false, at),
+                      number(object, "finish_s", 0.0, kMaxRecordedSeconds, false, at)};
       if (!ledger[id].emplace(turn, call).second)
         throw InputError(
             at, "trajectory " + std::to_string(id) + " turn " + std::to_string(turn) + " appears twice");

@@ -19,7 +19,7 @@ struct SweptSetup {
   std::string model;
   std::string cards;
 };
-/// `model` and the cluster's pools as "rollout 16×H20 + train 16×H800" (the AFD plot's title too).
+/// `model` and the cluster's pools as "rollout 16xH20 + train 16xH800" (the AFD plot's title too).
 SweptSetup swept_setup_of(const std::string& model, const ClusterSpec& cluster);
 
 std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
