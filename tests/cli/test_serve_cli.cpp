@@ -22,6 +22,13 @@ std::string run_small(const std::filesystem::path& out, const std::string& extra
   return "run " + kServe + " --set workload.requests=60 " + extra + " --out '" + out.string() + "'";
 }
 
+/// One H100 serving Llama-3-8B the rows of requests.csv beside the scenario.
+const char* const kTracedServe =
+    "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: H100, "
+    "nodes: 1, gpus_per_node: 1}], links: [{between: [agents, s], bandwidth: 100Gbps}, {between: "
+    "[dataplane, s], bandwidth: 100Gbps}]}\nworkload: {trace: requests.csv}\n"
+    "serve: {pool: s}\n";
+
 }  // namespace
 
 TEST_CASE("serve: run writes the serving metrics, the requests, a trace with counters and the summary") {
@@ -98,11 +105,7 @@ TEST_CASE("serve: a sweep over the closed loop's concurrency has serving columns
 TEST_CASE("serve: a bad request-trace row is an error at its line, exit 2, nothing written") {
   const auto dir = scratch_dir("serve-bad-trace");
   std::ofstream(dir / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,100,-3\n";
-  std::ofstream(dir / "serve.yaml")
-      << "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: H100, "
-         "nodes: 1, gpus_per_node: 1}], links: [{between: [agents, s], bandwidth: 100Gbps}, {between: "
-         "[dataplane, s], bandwidth: 100Gbps}]}\nworkload: {trace: requests.csv}\n"
-         "serve: {pool: s}\n";
+  std::ofstream(dir / "serve.yaml") << kTracedServe;
   const CliResult r =
       run_rlsim("run '" + (dir / "serve.yaml").string() + "' --out '" + (dir / "out").string() + "'");
   CHECK(r.exit_code == 2);
@@ -113,11 +116,7 @@ TEST_CASE("serve: a bad request-trace row is an error at its line, exit 2, nothi
 TEST_CASE("serve: a replayed trace's resolved.yaml re-runs from its own folder") {
   const auto dir = scratch_dir("serve-trace-round-trip");
   std::ofstream(dir / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,200,20\n";
-  std::ofstream(dir / "serve.yaml")
-      << "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: H100, "
-         "nodes: 1, gpus_per_node: 1}], links: [{between: [agents, s], bandwidth: 100Gbps}, {between: "
-         "[dataplane, s], bandwidth: 100Gbps}]}\nworkload: {trace: requests.csv}\n"
-         "serve: {pool: s}\n";
+  std::ofstream(dir / "serve.yaml") << kTracedServe;
   REQUIRE(run_rlsim("run '" + (dir / "serve.yaml").string() + "' --out '" + (dir / "a").string() + "'")
               .exit_code == 0);
   // The trace is named by its absolute path: the relative one pointed beside the scenario.
