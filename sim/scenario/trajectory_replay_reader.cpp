@@ -65,6 +65,8 @@ std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file)
       object = nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {
       throw InputError({file, number_of_line, static_cast<int>(e.byte)}, "expected one JSON object per line");
+    } catch (const nlohmann::json::exception&) {  // a number too large for a double, e.g. 1e999
+      throw InputError(at, "expected one JSON object per line with numbers a double can hold");
     }
     if (!object.is_object()) throw InputError(at, "expected one JSON object per line");
     if (object.contains("turns")) {

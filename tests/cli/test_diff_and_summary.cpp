@@ -1,6 +1,8 @@
 // The run summary (per-step table, steady-state mean, readable units, percentiles only with enough
 // samples), metrics.json's per-step records, and `rlsim diff` between two run folders.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_support.h"
@@ -68,4 +70,11 @@ TEST_CASE("diff prints the inputs and figures that changed between two runs") {
   CliResult missing = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "none").string() + "'");
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.err, Catch::Contains("metrics.json"));
+  // A number past a double's range is out_of_range to nlohmann::json, not a parse error: it must
+  // still be a located input error, not an abort.
+  std::filesystem::copy(dir / "a", dir / "huge", std::filesystem::copy_options::recursive);
+  std::ofstream(dir / "huge" / "metrics.json") << "{\"step_time_s\": {\"mean\": 1e999}}\n";
+  CliResult huge = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "huge").string() + "'");
+  CHECK(huge.exit_code == 2);
+  CHECK_THAT(huge.err, Catch::Contains("metrics.json:1:1: error: expected JSON"));
 }

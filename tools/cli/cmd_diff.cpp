@@ -25,7 +25,7 @@ nlohmann::json read_metrics(const fs::path& dir) {
   const fs::path file = dir / "metrics.json";
   try {
     return nlohmann::json::parse(read_text(file));
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // malformed, or a number too large for a double
     throw InputError({file.string(), 1, 1}, std::string("expected JSON: ") + e.what());
   }
 }

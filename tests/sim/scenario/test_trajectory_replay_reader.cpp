@@ -98,6 +98,14 @@ TEST_CASE("recorded trajectories: quantities past their physical bounds are erro
                                      "\"output_tokens\": 1, \"submit_s\": 0, "
                                      "\"finish_s\": 1}\n");
   CHECK_THAT(read_error(id), Catch::StartsWith(id + ":1:1: error: expected 'trajectory'"));
+  // A number past a double's range is not a parse error to nlohmann::json but out_of_range (406),
+  // which escaped the reader and aborted rlsim (found by fuzz_replay_files).
+  const std::string overflow =
+      write_jsonl("overflow.jsonl",
+                  "{\"turns\": [{\"prompt_tokens\": 1, \"output_tokens\": 1}]}\n"
+                  "{\"turns\": [{\"prompt_tokens\": 5E5555, \"output_tokens\": 1}]}\n");
+  CHECK_THAT(read_error(overflow),
+             Catch::StartsWith(overflow + ":2:1: error: expected one JSON object per line with numbers"));
 }
 
 TEST_CASE("a replaying workload gives trajectory id its recording (id mod count), context growing") {
