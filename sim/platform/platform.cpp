@@ -1,6 +1,8 @@
 // Building the SimGrid zones, hosts, links and routes of a cluster.
 #include "sim/platform/platform.h"
 
+#include <signal.h>
+
 #include <xbt/log.h>
 
 #include <algorithm>
@@ -126,7 +128,12 @@ std::unique_ptr<sg4::Engine> make_engine(const std::vector<std::string>& simgrid
   for (auto& arg : args) argv.push_back(arg.data());
   int argc = static_cast<int>(argv.size());
   xbt_log_control_set("root.thres:critical");
+  // SimGrid installs a Ctrl-C handler that ends the process with exit(1), as an internal error
+  // would: the process's own handling of SIGINT (by default, to die of it) is put back.
+  struct sigaction interrupt_before {};
+  ::sigaction(SIGINT, nullptr, &interrupt_before);
   auto engine = std::make_unique<sg4::Engine>(&argc, argv.data());  // copies the arguments it keeps
+  ::sigaction(SIGINT, &interrupt_before, nullptr);
   configure_engine(*engine);
   return engine;
 }

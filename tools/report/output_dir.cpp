@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "models/input_error.h"
+#include "tools/report/interrupt_cleanup.h"
 
 namespace rlsim {
 namespace fs = std::filesystem;
@@ -93,11 +94,13 @@ StagedOutput::StagedOutput(fs::path target, std::string flag) : target_(std::mov
   if (error || ::access(staging_.c_str(), W_OK) != 0)
     throw InputError({flag, 0, 0}, "cannot write in '" + parent.string() + "'" +
                                        (error ? ": " + error.message() : std::string()));
+  register_staging_folder(staging_.string());
 }
 
 StagedOutput::~StagedOutput() {
   std::error_code ignored;
   fs::remove_all(staging_, ignored);
+  unregister_staging_folder(staging_.string());
 }
 
 void StagedOutput::write(const std::string& file_name, const std::string& content) {

@@ -4,7 +4,8 @@
 // simulated: `--out` naming a file, or a folder that cannot be created, is an input error. The
 // folder then holds only this run's files from rlsim: a manifest (`.rlsim-outputs`) lists what the
 // last run wrote, and on commit the files it listed that this run did not write are removed.
-// Files rlsim did not write are never touched. Staging folders left by killed runs are removed.
+// Files rlsim did not write are never touched. A run stopped by a signal removes its staging
+// folder (tools/report/interrupt_cleanup.h); those left by kill -9 are removed by the next run.
 #pragma once
 
 #include <filesystem>

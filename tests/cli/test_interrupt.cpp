@@ -1,0 +1,83 @@
+// A run or comparison stopped by a signal (SIGTERM from a scheduler, Ctrl-C's SIGINT, SIGHUP)
+// dies of that signal and leaves nothing beside its --out: no staging folder, no output folder.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "tests/cli/cli_support.h"
+
+namespace fs = std::filesystem;
+using namespace rlsim::test;
+
+namespace {
+
+/// What sits in `folder`: names, hidden ones included.
+std::vector<std::string> entries_of(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename().string());
+  return names;
+}
+
+/// Starts `rlsim <args>` in its own process group; returns its pid.
+pid_t start_rlsim(const std::string& args) {
+  const std::string command = std::string("cd '") + RLSIM_TEST_SOURCE_DIR + "' && exec '" + RLSIM_TEST_BINARY +
+                              "' " + args + " >/dev/null 2>&1";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  ::setpgid(pid, pid);
+  return pid;
+}
+
+/// Waits until `folder` holds an entry (the run's staging folder), then a little longer, so the
+/// signal arrives while the simulation runs.
+void wait_for_staging(const fs::path& folder) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline && entries_of(folder).empty())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+}
+
+// 5,000 turns per trajectory: minutes of simulation, always running when the signal comes.
+constexpr const char* kLongRun = "scenarios/quickstart.yaml --set workload.turns=5000";
+
+}  // namespace
+
+TEST_CASE("a run stopped by SIGTERM, SIGINT or SIGHUP dies of it and leaves no staging folder") {
+  for (const int signal_number : {SIGTERM, SIGINT, SIGHUP}) {
+    const fs::path parent = scratch_dir("interrupted-" + std::to_string(signal_number));
+    const pid_t pid = start_rlsim(std::string("run ") + kLongRun + " --out '" + (parent / "out").string() + "'");
+    REQUIRE(pid > 0);
+    wait_for_staging(parent);
+    REQUIRE(!entries_of(parent).empty());
+    ::kill(pid, signal_number);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    INFO("signal " << signal_number);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == signal_number);
+    CHECK(entries_of(parent).empty());
+  }
+}
+
+TEST_CASE("a comparison stopped by SIGTERM to its process group leaves no staging folder") {
+  const fs::path parent = scratch_dir("interrupted-compare");
+  const pid_t pid = start_rlsim(std::string("compare ") + kLongRun +
+                                " --policies colocated,disaggregated --jobs 2 --out '" +
+                                (parent / "out").string() + "'");
+  REQUIRE(pid > 0);
+  wait_for_staging(parent);
+  ::kill(-pid, SIGTERM);  // the comparison and its children, as a batch scheduler stops a job
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(entries_of(parent).empty());
+}
