@@ -14,7 +14,8 @@ namespace {
 
 struct UnitSuffix {
   std::string_view suffix;
-  double factor;  // multiply the number by this to get SI base units
+  double factor;         // multiply the number by this, then divide by `divisor`, to get SI base units
+  double divisor = 1.0;  // for units below the base one: 5us is 5 / 1e6, which 5e-6 is, not 5 * 1e-6
 };
 
 const std::vector<UnitSuffix>& suffixes(Quantity kind) {
@@ -22,9 +23,9 @@ const std::vector<UnitSuffix>& suffixes(Quantity kind) {
       {"TBps", 1e12},    {"GBps", 1e9},      {"MBps", 1e6},      {"KBps", 1e3},     {"kBps", 1e3},
       {"Bps", 1.0},      {"TB/s", 1e12},     {"GB/s", 1e9},      {"MB/s", 1e6},     {"KB/s", 1e3},
       {"B/s", 1.0},      {"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8},  {"Mbps", 1e6 / 8}, {"Kbps", 1e3 / 8},
-      {"kbps", 1e3 / 8}, {"bps", 1.0 / 8},   {"Tb/s", 1e12 / 8}, {"Gb/s", 1e9 / 8}, {"Mb/s", 1e6 / 8}};
-  static const std::vector<UnitSuffix> duration{{"ns", 1e-9},  {"us", 1e-6}, {"ms", 1e-3},
-                                                {"min", 60.0}, {"s", 1.0},   {"h", 3600.0}};
+      {"kbps", 1e3 / 8}, {"bps", 1.0, 8.0},  {"Tb/s", 1e12 / 8}, {"Gb/s", 1e9 / 8}, {"Mb/s", 1e6 / 8}};
+  static const std::vector<UnitSuffix> duration{{"ns", 1.0, 1e9}, {"us", 1.0, 1e6}, {"ms", 1.0, 1e3},
+                                                {"min", 60.0},    {"s", 1.0},       {"h", 3600.0}};
   static const std::vector<UnitSuffix> flop_rate{
       {"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9}, {"MFLOPS", 1e6}, {"FLOPS", 1.0}};
   static const std::vector<UnitSuffix> bytes{{"TiB", 1099511627776.0},
@@ -94,6 +95,13 @@ double largest_quantity(Quantity kind) {
   return 0.0;
 }
 
+double smallest_positive_quantity(Quantity kind) {
+  // A link slower than 1 Mbps is no cluster link (a dial-up modem's 56 kbps would price a
+  // weight sync in years); other kinds have no physical floor above 0. Only bandwidths have one,
+  // which parse_quantity's message names.
+  return kind == Quantity::bandwidth ? 1e6 / 8 : 0.0;
+}
+
 std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::string* why) {
   auto fail = [&]() -> std::optional<double> {
     if (why) *why = std::string(quantity_examples(kind));
@@ -112,10 +120,14 @@ std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::
   while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
   for (const UnitSuffix& unit : suffixes(kind)) {
     if (rest == unit.suffix) {
-      double value = number * unit.factor;
+      double value = number * unit.factor / unit.divisor;
       if (!std::isfinite(value)) return fail();
       if (value < 0.0) {
         if (why) *why = "a positive value, " + std::string(quantity_examples(kind));
+        return std::nullopt;
+      }
+      if (value > 0.0 && value < smallest_positive_quantity(kind)) {
+        if (why) *why = std::string(quantity_examples(kind)) + ", at least 1Mbps (or 0 where 0 is allowed)";
         return std::nullopt;
       }
       if (value > largest_quantity(kind)) {

@@ -21,8 +21,12 @@ enum class Quantity {
 /// so an absurd value (a latency of 1e307 s) is an input error, not a simulation that overflows:
 /// 1 PB/s, one year, 10 EFLOP/s, 1 PB.
 double largest_quantity(Quantity kind);
+/// The smallest non-zero magnitude a quantity of this kind may have: 1 Mbps for a bandwidth, no
+/// floor above 0 for the others.
+double smallest_positive_quantity(Quantity kind);
 
-/// Parses `text` as a quantity of the given kind: not negative, at most largest_quantity(kind). On failure
+/// Parses `text` as a quantity of the given kind: not negative, 0 or at least
+/// smallest_positive_quantity(kind), at most largest_quantity(kind). On failure
 /// returns nullopt and, when `why` is given, a phrase saying what was expected ("a bandwidth with a unit,
 /// such as 400Gbps or 900GBps").
 std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::string* why = nullptr);

@@ -2,7 +2,6 @@
 #include "sim/platform/platform.h"
 
 #include <signal.h>
-
 #include <xbt/log.h>
 
 #include <algorithm>

@@ -41,7 +41,8 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
   ServeWorkloadSpec w;
   r.describe(kRateField, {"", "number", "", "none", "> 0", "", {}});
   r.describe(kTraceField, {"", "file", "", "none", "", "", {}});
-  r.describe(kConcurrencyField, {"", "integer", "", "none", "1 to 1000000", "", {}});
+  r.describe(kConcurrencyField,
+             {"", "integer", "", "none", "1 to " + std::to_string(kMaxConcurrency), "", {}});
   const int modes = static_cast<int>(r.has("concurrency")) + static_cast<int>(r.has("rate")) +
                     static_cast<int>(r.has("trace"));
   if (modes != 1)
@@ -51,6 +52,7 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
         std::to_string(modes));
   if (r.has("trace")) {
     w.arrivals = ArrivalMode::trace;
+    w.arrivals_where = r.where("trace");
     w.trace_file = r.text(kTraceField);
     w.trace = read_request_trace(input_file_beside(r, "trace", w.trace_file, scenario_path, "request trace"));
     const auto rows = static_cast<int64_t>(w.trace.size());
@@ -63,9 +65,11 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
   } else {
     if (r.has("concurrency")) {
       w.arrivals = ArrivalMode::closed_loop;
-      w.concurrency = static_cast<int>(r.integer(kConcurrencyField, 1, 1'000'000));
+      w.arrivals_where = r.where("concurrency");
+      w.concurrency = static_cast<int>(r.integer(kConcurrencyField, 1, kMaxConcurrency));
     } else {
       w.arrivals = ArrivalMode::poisson;
+      w.arrivals_where = r.where("rate");
       w.rate_per_s = read_rate(r);
     }
     w.requests = static_cast<int>(r.integer(kRequestsField, 1, kMaxRequests));

@@ -23,6 +23,19 @@ struct TracedRequest {
 /// How requests arrive.
 enum class ArrivalMode { closed_loop, poisson, trace };
 
+/// How many requests one run may hold in flight (sent, not finished). SimGrid shares each link among
+/// the transfers crossing it (max-min fairness), so every arrival and completion costs in proportion
+/// to the transfers in flight: a run's time grows with their square. Measured on this machine:
+/// - a closed loop (all its clients start at once): 30,000 in 14 s and 60,000 in 53 s
+///   (trtllm-llama31-8b-h200.yaml, 128/128 tokens), so `concurrency` is read up to 50,000, wide
+///   enough for offline throughput benchmarks that queue every request at once;
+/// - arrivals spread in time (Poisson or a trace), each re-sharing the links: a burst of 4,000 in
+///   3 s and one of 12,000 in 63 s (serve-llama3-70b.yaml), so arrivals that pile up past 4,096 in
+///   flight stop the run with an input error: the deployment is overloaded, and its latency would
+///   be only the queue. Serving benchmarks of real engines run up to about a thousand at once.
+constexpr int kMaxConcurrency = 50'000;
+constexpr int kMaxArrivalsInFlight = 4'096;
+
 struct ServeWorkloadSpec {
   int requests = 0;  ///< required with concurrency or rate; with a trace, its rows by default
   ArrivalMode arrivals = ArrivalMode::closed_loop;
@@ -39,6 +52,7 @@ struct ServeWorkloadSpec {
   std::optional<int> warmup_requests;
   std::optional<double> slo_ttft_s;  ///< goodput: a request meets the SLO when within both set
   std::optional<double> slo_tpot_s;
+  SourceLocation arrivals_where;  ///< of `concurrency`, `rate` or `trace`, for overload errors
 
   int warmup() const {
     const bool burst_then_loop = arrivals == ArrivalMode::closed_loop && concurrency < requests;

@@ -62,7 +62,16 @@ YamlSource parse(const std::string& text, const std::string& file) {
   YamlSource source;
   source.file = file;
   try {
-    source.root = YAML::Load(text);
+    // Every document is parsed: a second one would otherwise be ignored without a word.
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1) {
+      const YAML::Mark mark = documents[1].Mark();
+      throw InputError(
+          mark.is_null() ? SourceLocation{file, 1, 1} : SourceLocation{file, mark.line + 1, mark.column + 1},
+          "expected one YAML document, found " + std::to_string(documents.size()) +
+              " ('---' starts another): one scenario per file");
+    }
+    if (!documents.empty()) source.root = documents.front();
   } catch (const YAML::ParserException& e) {
     throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
   } catch (const YAML::Exception& e) {
@@ -166,6 +175,12 @@ void apply_override(YamlSource& source, const std::string& assignment) {
     value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
     throw InputError({"--set " + assignment, 1, static_cast<int>(eq + 2)}, "invalid YAML value: " + e.msg);
+  }
+  // `~` and `null` are YAML's null, which a reader takes as an absent field: the default, silently.
+  if (value.IsNull()) {
+    throw InputError({"--set " + assignment, 1, static_cast<int>(eq + 2)},
+                     "expected a value after '=', found '" + value_text +
+                         "' (YAML's null); to use a field's default, leave out the --set");
   }
   const auto parts = split_path(path);
   YAML::Node current = source.root;

@@ -24,8 +24,8 @@ std::vector<std::string> entries_of(const fs::path& folder) {
 
 /// Starts `rlsim <args>` in its own process group; returns its pid.
 pid_t start_rlsim(const std::string& args) {
-  const std::string command = std::string("cd '") + RLSIM_TEST_SOURCE_DIR + "' && exec '" + RLSIM_TEST_BINARY +
-                              "' " + args + " >/dev/null 2>&1";
+  const std::string command = std::string("cd '") + RLSIM_TEST_SOURCE_DIR + "' && exec '" +
+                              RLSIM_TEST_BINARY + "' " + args + " >/dev/null 2>&1";
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::setpgid(0, 0);
@@ -53,7 +53,8 @@ constexpr const char* kLongRun = "scenarios/quickstart.yaml --set workload.turns
 TEST_CASE("a run stopped by SIGTERM, SIGINT or SIGHUP dies of it and leaves no staging folder") {
   for (const int signal_number : {SIGTERM, SIGINT, SIGHUP}) {
     const fs::path parent = scratch_dir("interrupted-" + std::to_string(signal_number));
-    const pid_t pid = start_rlsim(std::string("run ") + kLongRun + " --out '" + (parent / "out").string() + "'");
+    const pid_t pid =
+        start_rlsim(std::string("run ") + kLongRun + " --out '" + (parent / "out").string() + "'");
     REQUIRE(pid > 0);
     wait_for_staging(parent);
     REQUIRE(!entries_of(parent).empty());
@@ -69,9 +70,9 @@ TEST_CASE("a run stopped by SIGTERM, SIGINT or SIGHUP dies of it and leaves no s
 
 TEST_CASE("a comparison stopped by SIGTERM to its process group leaves no staging folder") {
   const fs::path parent = scratch_dir("interrupted-compare");
-  const pid_t pid = start_rlsim(std::string("compare ") + kLongRun +
-                                " --policies colocated,disaggregated --jobs 2 --out '" +
-                                (parent / "out").string() + "'");
+  const pid_t pid =
+      start_rlsim(std::string("compare ") + kLongRun +
+                  " --policies colocated,disaggregated --jobs 2 --out '" + (parent / "out").string() + "'");
   REQUIRE(pid > 0);
   wait_for_staging(parent);
   ::kill(-pid, SIGTERM);  // the comparison and its children, as a batch scheduler stops a job

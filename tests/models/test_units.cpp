@@ -1,6 +1,7 @@
 // Units as people write them: parsing is strict (unit required, bits vs bytes by case) and
 // formatting round-trips to the canonical form written into resolved.yaml.
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "models/units.h"
 
@@ -36,7 +37,8 @@ TEST_CASE("formatting picks the shortest unit and reads back to the same value")
   CHECK(format_quantity(80.0 * 1073741824.0, Quantity::bytes) == "80GiB");
   CHECK(format_quantity(0.0, Quantity::duration) == "0s");
   for (double v : {1.25e9, 3.35e12, 7.5e-7, 0.1, 12345.0}) {
-    CHECK(*parse_quantity(format_quantity(v, Quantity::bandwidth), Quantity::bandwidth) == Approx(v));
+    if (v >= smallest_positive_quantity(Quantity::bandwidth))  // slower links are refused (below)
+      CHECK(*parse_quantity(format_quantity(v, Quantity::bandwidth), Quantity::bandwidth) == Approx(v));
     if (v <= largest_quantity(Quantity::duration))  // longer durations are refused (tested below)
       CHECK(*parse_quantity(format_quantity(v, Quantity::duration), Quantity::duration) == Approx(v));
   }
@@ -57,4 +59,26 @@ TEST_CASE("negative and physically absurd quantities are refused, the largest al
     CHECK(*largest == Approx(largest_quantity(kind)));
     CHECK(*parse_quantity("0s", Quantity::duration) == 0.0);
   }
+}
+
+TEST_CASE("sub-unit durations read as the decimal they name, to the last bit") {
+  // 5us is 5 / 1e6, the double nearest 5e-6; 5 * 1e-6 is one bit off for 858 of the integers 1 to
+  // 999 times ms, us or ns, so a resolved.yaml's "5us" re-ran to another byte than the 5e-6 default.
+  for (int n = 1; n < 1000; ++n) {
+    INFO(n);
+    CHECK(*parse_quantity(std::to_string(n) + "ms", Quantity::duration) ==
+          std::stod(std::to_string(n) + "e-3"));
+    CHECK(*parse_quantity(std::to_string(n) + "us", Quantity::duration) ==
+          std::stod(std::to_string(n) + "e-6"));
+    CHECK(*parse_quantity(std::to_string(n) + "ns", Quantity::duration) ==
+          std::stod(std::to_string(n) + "e-9"));
+  }
+}
+
+TEST_CASE("a bandwidth below 1 Mbps is refused, 0 and 1 Mbps are not") {
+  std::string why;
+  CHECK_FALSE(parse_quantity("56kbps", Quantity::bandwidth, &why));
+  CHECK_THAT(why, Catch::Contains("at least 1Mbps"));
+  CHECK(*parse_quantity("1Mbps", Quantity::bandwidth) == Approx(125000.0));
+  CHECK(*parse_quantity("0Gbps", Quantity::bandwidth) == 0.0);
 }

@@ -3,7 +3,8 @@
 // one-call trajectory launched on it, so serving and rollout share one code path. Closed loop: the
 // orchestrator launches `concurrency` requests, then one more each time one finishes. Open loop and
 // trace replay: a client actor launches each request at its arrival time while the orchestrator
-// collects the finished ones. SimGrid allows one engine per process.
+// collects the finished ones; arrivals that pile up past kMaxArrivalsInFlight (serve_spec.h) stop
+// the run with an input error at the arrivals field. SimGrid allows one engine per process.
 #pragma once
 
 #include <vector>
@@ -27,6 +28,8 @@ struct ServeResult {
   long simgrid_messages = 0;
 };
 
-ServeResult simulate_serve(const ServeScenario& scenario, const SimulationOptions& options = {});
+/// `max_in_flight` is kMaxArrivalsInFlight but in tests of the overload stop.
+ServeResult simulate_serve(const ServeScenario& scenario, const SimulationOptions& options = {},
+                           int max_in_flight = kMaxArrivalsInFlight);
 
 }  // namespace rlsim

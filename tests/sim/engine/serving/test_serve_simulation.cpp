@@ -78,6 +78,36 @@ TEST_CASE("open-loop arrivals come at the rate asked, as a Poisson process") {
   CHECK(f.at("instances") == 2);
 }
 
+TEST_CASE("open-loop arrivals that pile up past the requests a run may hold in flight stop it at 'rate'") {
+  // 2,000 requests per second on one GPU with max_batch 8: the queue grows without bound.
+  const auto loaded = test::load_serve_inline(
+      "overload",
+      test::serve_yaml("  requests: 300\n  rate: 2000/s\n  prompt_tokens: 100\n  output_tokens: 50\n"));
+  const Figures refused = test::figures_in_child([&]() {
+    test::Figures out;
+    try {
+      simulate_serve(loaded.scenario, {}, 32);
+      out.set("refused", 0);
+    } catch (const InputError& e) {
+      out.set("refused", 1);
+      const std::string message = e.what();
+      out.set("at_rate_line",
+              message.find(":13:9: error: the arrivals outpace the deployment: at ") != std::string::npos
+                  ? 1
+                  : 0);
+      out.set("says_limit",
+              message.find("32 requests were in flight (32 of 300 sent") != std::string::npos ? 1 : 0);
+    }
+    return out;
+  });
+  CHECK(refused.at("refused") == 1);
+  CHECK(refused.at("at_rate_line") == 1);
+  CHECK(refused.at("says_limit") == 1);
+  // Under the default limit the same 300 requests fit in flight, and all are served.
+  const Figures served = test::serve_in_child(loaded.scenario);
+  CHECK(served.list("submit_s").size() == 300);
+}
+
 TEST_CASE("a replayed trace is sent at its own arrival times with its own tokens") {
   const std::string dir = std::filesystem::path(test::write_scenario("trace-dir", "")).parent_path().string();
   std::ofstream(dir + "/requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,120,8\n0.25,300,16\n"
