@@ -5,6 +5,7 @@
 // default grid (`sweep:`), so `rlsim sweep scenarios/afd-step3.yaml --out DIR` needs no flags.
 #include <iostream>
 #include <map>
+#include <unordered_map>
 
 #include "build_info.h"
 #include "models/input_file.h"
@@ -90,11 +91,17 @@ class SweepCommand : public Command {
     // --skip-invalid, the points that fail become rows that say why.
     std::vector<long> mine;
     std::map<long, std::vector<std::string>> invalid;
+    std::unordered_map<size_t, long> loading;  // hash of a resolved scenario → first point that gives it
     for (long point = 0; point < grid.size(); ++point) {
       if (!shard.holds(point)) continue;
       mine.push_back(point);
       try {
-        kind->load(args_.file, point_options(base, grid, point));
+        const std::string resolved =
+            kind->load(args_.file, point_options(base, grid, point))->resolved_yaml();
+        const auto [first, fresh] = loading.emplace(std::hash<std::string>{}(resolved), point);
+        if (!fresh &&
+            kind->load(args_.file, point_options(base, grid, first->second))->resolved_yaml() == resolved)
+          refuse_same_scenario(grid, first->second, point);
       } catch (const InputError& error) {
         if (!skip_invalid_) throw;
         invalid[point] = invalid_row(*kind, grid, point, error);
@@ -188,6 +195,21 @@ class SweepCommand : public Command {
           "in an AFD scenario");
     }
     return axes;
+  }
+
+  /// Two points that load to one resolved scenario: rows labelled with values never simulated.
+  /// The error is at the first axis whose values differ between them.
+  [[noreturn]] static void refuse_same_scenario(const SweepGrid& grid, long first, long second) {
+    const auto a = grid.values(first), b = grid.values(second);
+    size_t axis = 0;
+    while (axis + 1 < a.size() && a[axis] == b[axis]) ++axis;
+    throw InputError({"--param " + grid.axes()[axis].path, 1, 1},
+                     "points " + std::to_string(first) + " (" + join_assignments(grid.assignments(first)) +
+                         ") and " + std::to_string(second) + " (" +
+                         join_assignments(grid.assignments(second)) +
+                         ") are the same scenario: two axes name one field (a list item by index and by "
+                         "name) or two values mean one (1 and 01, 8Gbps and 1GBps); sweep each field once, "
+                         "each value once");
   }
 
   /// The row of a point that failed to load: its axis values, no metrics but meets_target 0,

@@ -45,6 +45,7 @@ class CheckedAfdScenario : public CheckedScenario {
     Topology topology(loaded_->scenario.cluster, ServiceZones::optional);  // pools must reach each other
   }
 
+  const std::string& resolved_yaml() const override { return loaded_->resolved_yaml; }
   std::string description() const override {
     const AfdScenario& s = loaded_->scenario;
     return s.name + ": AFD, model " + s.model.name + ", " + std::to_string(s.afd.attention_gpus) +

@@ -64,6 +64,7 @@ class CheckedRlScenario : public CheckedScenario {
     check_policy(loaded_->scenario);
   }
 
+  const std::string& resolved_yaml() const override { return loaded_->resolved_yaml; }
   std::string description() const override {
     const Scenario& s = loaded_->scenario;
     int gpus = 0;

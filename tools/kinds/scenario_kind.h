@@ -38,6 +38,9 @@ class FinishedRun {
 class CheckedScenario {
  public:
   virtual ~CheckedScenario() = default;
+  /// The scenario as resolved.yaml records it: every field's value, defaults included. Two loads
+  /// with the same text simulate the same thing.
+  virtual const std::string& resolved_yaml() const = 0;
   /// What `rlsim validate` prints inside "FILE: ok (…)".
   virtual std::string description() const = 0;
   /// What `rlsim validate` prints after that line: per pool the memory each GPU holds, KV

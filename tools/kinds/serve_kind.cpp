@@ -43,6 +43,7 @@ class CheckedServeScenario : public CheckedScenario {
         loaded_->scenario.deployment.cluster);  // reject unusable topologies before anything runs
   }
 
+  const std::string& resolved_yaml() const override { return loaded_->resolved_yaml; }
   std::string description() const override {
     const Scenario& s = loaded_->scenario.deployment;
     const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
