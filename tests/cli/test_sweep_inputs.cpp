@@ -41,3 +41,25 @@ TEST_CASE("a sweep row that is no point of the grid is refused on resume and mer
   CHECK(resumed.exit_code == 2);
   CHECK_THAT(resumed.err, Catch::Contains("not a point of this sweep's grid"));
 }
+
+TEST_CASE("a sweep row whose figure is not a finite number is refused on resume and merge", "[cli][sweep]") {
+  const fs::path dir = scratch_dir("sweep-nan");
+  const std::string out = (dir / "out").string();
+  REQUIRE(
+      run_rlsim("sweep scenarios/quickstart.yaml --param workload.steps=1,2 --out '" + out + "'").exit_code ==
+      0);
+  // The first figure of point 1's row (step_time_s, after "point,workload.steps") made nan.
+  std::string csv = slurp(dir / "out" / "sweep.csv");
+  const size_t row = csv.find("\n1,2,");
+  REQUIRE(row != std::string::npos);
+  const size_t cell = row + std::string("\n1,2,").size();
+  csv.replace(cell, csv.find(',', cell) - cell, "nan");
+  std::ofstream(dir / "out" / "sweep.csv", std::ios::trunc) << csv;
+  const CliResult merged = run_rlsim("sweep-merge '" + out + "'");
+  CHECK(merged.exit_code == 2);
+  CHECK_THAT(merged.err, Catch::Contains("row of point 1: 'step_time_s' holds 'nan', expected a finite number"));
+  const CliResult resumed =
+      run_rlsim("sweep scenarios/quickstart.yaml --param workload.steps=1,2 --out '" + out + "'");
+  CHECK(resumed.exit_code == 2);
+  CHECK_THAT(resumed.err, Catch::Contains("expected a finite number or nothing"));
+}

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -11,6 +13,7 @@
 #include "models/input_error.h"
 #include "models/input_file.h"
 #include "tools/report/output_dir.h"
+#include "tools/sweep/sweep_csv.h"
 
 namespace rlsim {
 namespace fs = std::filesystem;
@@ -117,6 +120,17 @@ void check_rows_in_grid(const SweepTable& table, const SweepManifest& manifest, 
       throw InputError({file.string(), 0, 0}, "row of point " + std::to_string(point) +
                                                   " is not a point of this sweep's grid (sweep.json); "
                                                   "was the file written by another sweep?");
+    }
+    // A sweep writes its figures as finite numbers, or nothing for a point that did not load.
+    for (size_t c = manifest.axes.size() + 1; c < cells.size() && c < manifest.header.size(); ++c) {
+      if (manifest.header[c] == kInvalidReasonColumn || cells[c].empty()) continue;
+      char* end = nullptr;
+      const double value = std::strtod(cells[c].c_str(), &end);
+      if (end != cells[c].c_str() + cells[c].size() || !std::isfinite(value)) {
+        throw InputError({file.string(), 0, 0}, "row of point " + std::to_string(point) + ": '" +
+                                                    manifest.header[c] + "' holds '" + cells[c] +
+                                                    "', expected a finite number or nothing");
+      }
     }
   }
 }

@@ -42,7 +42,8 @@ void claim_sweep_dir(const std::filesystem::path& dir, const SweepManifest& mani
 /// Reads DIR/sweep.json; InputError when missing or malformed.
 SweepManifest read_sweep_manifest(const std::filesystem::path& dir);
 /// InputError at `file` when a row of `table` is not a point of `manifest`'s grid: a point number
-/// past the grid, or axis cells other than the values the grid gives that point.
+/// past the grid, axis cells other than the values the grid gives that point, or a figure that is
+/// not a finite number (nan, inf, text).
 void check_rows_in_grid(const SweepTable& table, const SweepManifest& manifest,
                         const std::filesystem::path& file);
 
