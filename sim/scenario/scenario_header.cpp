@@ -30,8 +30,7 @@ void read_name_and_seed(YamlReader& root, const std::string& path, const LoadOpt
 std::string resolved_yaml_text(const YAML::Node& resolved) {
   YAML::Emitter out;
   out << resolved;
-  return std::string("# Resolved scenario written by rlsim: every default filled in, units canonical.\n") +
-         out.c_str() + "\n";
+  return std::string(kResolvedYamlHeader) + out.c_str() + "\n";
 }
 
 }  // namespace rlsim

@@ -30,7 +30,10 @@ void read_name_and_seed(YamlReader& root, const std::string& path, const LoadOpt
 std::string input_file_beside(YamlReader& r, const std::string& key, const std::string& named,
                               const std::string& scenario_path, const std::string& what);
 
-/// resolved.yaml's text: a header line, then `resolved`.
+/// The first line of every resolved.yaml (what tells a run's folder from any other).
+constexpr char kResolvedYamlHeader[] =
+    "# Resolved scenario written by rlsim: every default filled in, units canonical.\n";
+/// resolved.yaml's text: kResolvedYamlHeader, then `resolved`.
 std::string resolved_yaml_text(const YAML::Node& resolved);
 
 }  // namespace rlsim

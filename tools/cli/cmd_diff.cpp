@@ -7,6 +7,7 @@
 
 #include "models/input_error.h"
 #include "models/input_file.h"
+#include "sim/scenario/scenario_header.h"
 #include "tools/cli/command.h"
 #include "tools/report/run_diff.h"
 
@@ -21,10 +22,30 @@ std::string read_text(const fs::path& file) {
   return read_input_file(file.string(), kMaxInputFileBytes, InputRole::bookkeeping);  // no FIFO, bounded
 }
 
+/// A run's resolved.yaml: what makes a folder a run's (`rlsim run`'s, or one policy's of `compare`).
+std::string read_resolved(const fs::path& dir) {
+  const fs::path file = dir / "resolved.yaml";
+  std::error_code error;
+  if (!fs::is_directory(dir, error))
+    throw InputError({dir.string(), 0, 0}, "expected a run's output folder, found no folder");
+  if (!fs::exists(file, error))
+    throw InputError({file.string(), 0, 0},
+                     "expected a run's output folder (rlsim run --out, or a policy's folder of rlsim compare), "
+                     "found no resolved.yaml");
+  std::string text = read_text(file);
+  if (text.rfind(kResolvedYamlHeader, 0) != 0)
+    throw InputError({file.string(), 1, 1}, "expected the resolved.yaml rlsim writes (its first line is '" +
+                                                std::string(kResolvedYamlHeader, sizeof kResolvedYamlHeader - 2) +
+                                                "')");
+  return text;
+}
+
 nlohmann::json read_metrics(const fs::path& dir) {
   const fs::path file = dir / "metrics.json";
   try {
-    return nlohmann::json::parse(read_text(file));
+    nlohmann::json metrics = nlohmann::json::parse(read_text(file));
+    if (!metrics.is_object()) throw InputError({file.string(), 1, 1}, "expected a JSON object of a run's figures");
+    return metrics;
   } catch (const nlohmann::json::exception& e) {  // malformed, or a number too large for a double
     throw InputError({file.string(), 1, 1}, std::string("expected JSON: ") + e.what());
   }
@@ -46,12 +67,9 @@ class DiffCommand : public Command {
   }
 
   int run() override {
+    const std::string inputs_a = read_resolved(a_), inputs_b = read_resolved(b_);
     const nlohmann::json ma = read_metrics(a_), mb = read_metrics(b_);
-    std::vector<std::string> inputs;
-    if (fs::exists(fs::path(a_) / "resolved.yaml") && fs::exists(fs::path(b_) / "resolved.yaml"))
-      inputs =
-          diff_lines(read_text(fs::path(a_) / "resolved.yaml"), read_text(fs::path(b_) / "resolved.yaml"));
-    std::cout << diff_report(a_, b_, inputs, diff_metrics(ma, mb));
+    std::cout << diff_report(a_, b_, diff_lines(inputs_a, inputs_b), diff_metrics(ma, mb));
     return kExitOk;
   }
 
