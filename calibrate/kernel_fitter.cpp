@@ -26,7 +26,9 @@ KernelFit decode(const std::vector<double>& x, const std::array<bool, kParams>& 
   fit.memory_efficiency = logistic(x[kMemoryEff]);
   fit.tile_k_overhead = free[kTileK] ? 16.0 * std::exp(x[kTileK]) : 0.0;
   fit.tile_edge_cost = free[kTileEdge] ? 16.0 * std::exp(x[kTileEdge]) : 0.0;
-  fit.overlap_exponent = free[kOverlap] ? 1.0 + std::exp(x[kOverlap]) : 64.0;
+  // 64 already reads as max(compute, memory): past it the fit says no more (and exp would overflow
+  // to an infinite exponent on timings that show no overlap at all).
+  fit.overlap_exponent = free[kOverlap] ? std::min(64.0, 1.0 + std::exp(x[kOverlap])) : 64.0;
   fit.wave_quantization = free[kWaves] ? logistic(x[kWaves]) : 1.0;
   fit.l2_band = free[kL2Band] ? 128.0 * std::exp(x[kL2Band]) : 0.0;
   return fit;

@@ -57,7 +57,8 @@ TEST_CASE("a sweep row whose figure is not a finite number is refused on resume 
   std::ofstream(dir / "out" / "sweep.csv", std::ios::trunc) << csv;
   const CliResult merged = run_rlsim("sweep-merge '" + out + "'");
   CHECK(merged.exit_code == 2);
-  CHECK_THAT(merged.err, Catch::Contains("row of point 1: 'step_time_s' holds 'nan', expected a finite number"));
+  CHECK_THAT(merged.err,
+             Catch::Contains("row of point 1: 'step_time_s' holds 'nan', expected a finite number"));
   const CliResult resumed =
       run_rlsim("sweep scenarios/quickstart.yaml --param workload.steps=1,2 --out '" + out + "'");
   CHECK(resumed.exit_code == 2);

@@ -1,6 +1,7 @@
 // `rlsim calibrate --input F... --hardware H --out P.yaml`: fits a hardware profile from measured
 // kernel and collective timings (our kernel suite's JSON, or vidur CSVs) and prints its error; with
 // --format serving, an engine's time beyond kernels from measured iterations (calibrate_serving.h).
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "calibrate/vidur_importer.h"
 #include "models/units.h"
 #include "sim/scenario/catalog.h"
+#include "sim/scenario/profile_loader.h"
 #include "sim/scenario/scenario.h"
 #include "tools/cli/calibrate_serving.h"
 #include "tools/cli/catalog_args.h"
@@ -72,7 +74,8 @@ class CalibrateCommand : public Command {
     sub->add_option(
         "--engine", engine_,
         "serving: the engine preset whose terms are fitted (default " + RolloutSpec{}.engine + ")");
-    sub->add_option("--sm-count", sm_count_, "SMs of the card (default: from the input, else known cards)");
+    sub->add_option("--sm-count", sm_count_, "SMs of the card (default: from the input, else known cards)")
+        ->check(CLI::Range(1, 100'000));
     sub->add_option("--l2-cache", l2_text_,
                     "L2 cache size, e.g. 50MB (default: from the input, else known cards)");
     return sub;
@@ -89,6 +92,7 @@ class CalibrateCommand : public Command {
     if (measurements.points.empty() && measurements.collectives.empty()) {
       throw InputError(flag_location("--input"), "the inputs hold no measurements");
     }
+    check_same_card(measurements, settings.card);
     resolve_device(measurements, settings);
     const HardwareProfile profile = fit_profile(measurements, settings);
     const auto engine = fit_engine_gaps(measurements);
@@ -150,6 +154,27 @@ class CalibrateCommand : public Command {
     return line;
   }
 
+  /// Measurements that name their device must name the card they are fitted to: an H200's timings
+  /// are no H100 profile. The card's name must appear in the device's as a whole word ("NVIDIA
+  /// H100 80GB HBM3" is an H100; "NVIDIA H200" is no H20).
+  void check_same_card(const MeasurementSet& m, const HardwareSpec& card) const {
+    if (m.device.empty()) return;
+    auto upper = [](std::string text) {
+      for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      return text;
+    };
+    const std::string device = upper(m.device), name = upper(card.name);
+    for (size_t at = device.find(name); at != std::string::npos; at = device.find(name, at + 1)) {
+      const size_t end = at + name.size();
+      const bool starts = at == 0 || !std::isalnum(static_cast<unsigned char>(device[at - 1]));
+      const bool ends = end == device.size() || !std::isalnum(static_cast<unsigned char>(device[end]));
+      if (starts && ends) return;
+    }
+    throw InputError(flag_location("--hardware"), "the measurements were taken on '" + m.device +
+                                                      "', not on " + card.name +
+                                                      ": pass the card they were taken on");
+  }
+
   void resolve_device(const MeasurementSet& m, CalibrationSettings& s) const {
     const auto facts = known_device_facts(s.card.name);
     s.sm_count = sm_count_ > 0 ? sm_count_ : m.sm_count > 0 ? m.sm_count : facts ? facts->sm_count : 0;
@@ -168,7 +193,16 @@ class CalibrateCommand : public Command {
     }
   }
 
+  /// Writes the profile, once rlsim's own profile reader accepts it: a fit that reads back as
+  /// nonsense (an infinite exponent from degenerate timings) is refused, not written.
   void write_atomically(const std::string& text) const {
+    try {
+      load_profile_text(text, out_);
+    } catch (const InputError& e) {
+      throw InputError(flag_location("--input"), "the measurements fit a profile rlsim cannot use (" +
+                                                     e.message() +
+                                                     "); check the inputs for timings that are not physical");
+    }
     const std::filesystem::path out(out_);
     prepare_output_file(out, "--out");
     const std::filesystem::path temp = out.string() + ".partial";

@@ -29,14 +29,15 @@ std::string read_resolved(const fs::path& dir) {
   if (!fs::is_directory(dir, error))
     throw InputError({dir.string(), 0, 0}, "expected a run's output folder, found no folder");
   if (!fs::exists(file, error))
-    throw InputError({file.string(), 0, 0},
-                     "expected a run's output folder (rlsim run --out, or a policy's folder of rlsim compare), "
-                     "found no resolved.yaml");
+    throw InputError(
+        {file.string(), 0, 0},
+        "expected a run's output folder (rlsim run --out, or a policy's folder of rlsim compare), "
+        "found no resolved.yaml");
   std::string text = read_text(file);
   if (text.rfind(kResolvedYamlHeader, 0) != 0)
-    throw InputError({file.string(), 1, 1}, "expected the resolved.yaml rlsim writes (its first line is '" +
-                                                std::string(kResolvedYamlHeader, sizeof kResolvedYamlHeader - 2) +
-                                                "')");
+    throw InputError({file.string(), 1, 1},
+                     "expected the resolved.yaml rlsim writes (its first line is '" +
+                         std::string(kResolvedYamlHeader, sizeof kResolvedYamlHeader - 2) + "')");
   return text;
 }
 
@@ -44,7 +45,8 @@ nlohmann::json read_metrics(const fs::path& dir) {
   const fs::path file = dir / "metrics.json";
   try {
     nlohmann::json metrics = nlohmann::json::parse(read_text(file));
-    if (!metrics.is_object()) throw InputError({file.string(), 1, 1}, "expected a JSON object of a run's figures");
+    if (!metrics.is_object())
+      throw InputError({file.string(), 1, 1}, "expected a JSON object of a run's figures");
     return metrics;
   } catch (const nlohmann::json::exception& e) {  // malformed, or a number too large for a double
     throw InputError({file.string(), 1, 1}, std::string("expected JSON: ") + e.what());
