@@ -17,6 +17,7 @@
 #include "tools/report/progress.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
+#include "tools/sweep/sweep_objective.h"
 #include "tools/sweep/sweep_report.h"
 
 namespace rlsim {
@@ -42,6 +43,10 @@ class SweepCommand : public Command {
                   "Record points that fail to load (e.g. do not fit in GPU memory) as rows with their reason "
                   "instead of stopping with exit 2 before running");
     sub->add_flag("--quiet,-q", quiet_, "No line per finished point (with its time, elapsed time and ETA)");
+    sub->add_option("--objective", objective_,
+                    "The figure that picks the best point (a metric column of sweep.csv; default: "
+                    "step_time_s for RL, output_tokens_per_s for serve, tokens_per_s_per_gpu meeting the "
+                    "target for AFD)");
     sub->add_flag("--pareto", pareto_,
                   "Also print and write (pareto.csv) the cost-per-1M-tokens vs TPOT frontier");
     sub->footer(
@@ -68,6 +73,8 @@ class SweepCommand : public Command {
   int run() override {
     const LoadOptions base = args_.load_options();
     const std::unique_ptr<ScenarioKind> kind = scenario_kind_of(args_.file, base);
+    const SweepObjective objective =
+        chosen_sweep_objective(objective_, kind->default_sweep_objective(), kind->sweep_columns());
     std::vector<SweepAxis> axes;
     for (const auto& param : params_) axes.push_back(parse_sweep_param(param));
     if (axes.empty()) axes = default_axes(*kind, base);
@@ -178,7 +185,7 @@ class SweepCommand : public Command {
 
     SweepTable table = read_sweep_csv(csv);
     write_sweep_csv(csv, table);
-    report(dir, table, manifest, *kind, shard.count == 1);
+    report(dir, table, manifest, *kind, objective, shard.count == 1);
     return kExitOk;
   }
 
@@ -237,9 +244,9 @@ class SweepCommand : public Command {
   }
 
   void report(const fs::path& dir, const SweepTable& table, const SweepManifest& manifest,
-              const ScenarioKind& kind, bool whole) const {
-    const SweepSummary summary =
-        summarize_sweep(table, manifest, kind.sweep_report(table, manifest), pareto_);
+              const ScenarioKind& kind, const SweepObjective& objective, bool whole) const {
+    SweepSummary summary = summarize_sweep(table, manifest, kind.sweep_report(table, manifest), pareto_);
+    summary.text += sweep_winner_line(table, manifest, objective);
     std::cout << summary.text;
     if (!whole) {
       std::cout << "shard done: join the shards with `rlsim sweep-merge " << dir.string() << "`\n";
@@ -253,6 +260,7 @@ class SweepCommand : public Command {
   int jobs_ = 1;
   std::string shard_;
   std::string out_ = "out/sweep";
+  std::string objective_;
   bool pareto_ = false;
   bool skip_invalid_ = false;
   bool quiet_ = false;

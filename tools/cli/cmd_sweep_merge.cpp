@@ -9,6 +9,7 @@
 #include "tools/kinds/scenario_kind.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
+#include "tools/sweep/sweep_objective.h"
 #include "tools/sweep/sweep_report.h"
 
 namespace rlsim {
@@ -22,6 +23,10 @@ class SweepMergeCommand : public Command {
     sub->add_option("dirs", dirs_, "Sweep folders holding shard CSVs (one shared folder, or one per shard)")
         ->required();
     sub->add_option("--out", out_, "Folder for the merged sweep.csv (default: the first folder)");
+    sub->add_option("--objective", objective_,
+                    "The figure that picks the best point (a metric column of sweep.csv; default: "
+                    "step_time_s for RL, output_tokens_per_s for serve, tokens_per_s_per_gpu meeting the "
+                    "target for AFD)");
     sub->add_flag("--pareto", pareto_,
                   "Also print and write (pareto.csv) the cost-per-1M-tokens vs TPOT frontier");
     sub->add_flag("--allow-partial", allow_partial_, "Merge even when some points are missing");
@@ -38,6 +43,8 @@ class SweepMergeCommand : public Command {
     const SweepManifest manifest = read_sweep_manifest(dirs_.front());
     const std::unique_ptr<ScenarioKind> kind =
         make_scenario_kind(manifest.kind, {manifest_path(dirs_.front()).string(), 1, 1});
+    const SweepObjective objective =
+        chosen_sweep_objective(objective_, kind->default_sweep_objective(), kind->sweep_columns());
     SweepTable merged;
     merged.header = manifest.header;
     for (const auto& dir : dirs_) {
@@ -76,8 +83,8 @@ class SweepMergeCommand : public Command {
     const fs::path out = out_.empty() ? fs::path(dirs_.front()) : fs::path(out_);
     claim_sweep_dir(out, manifest);
     write_sweep_csv(out / "sweep.csv", merged);
-    const SweepSummary summary =
-        summarize_sweep(merged, manifest, kind->sweep_report(merged, manifest), pareto_);
+    SweepSummary summary = summarize_sweep(merged, manifest, kind->sweep_report(merged, manifest), pareto_);
+    summary.text += sweep_winner_line(merged, manifest, objective);
     std::cout << summary.text;
     write_sweep_outputs(out, summary);
     std::cout << "merged " << merged.rows.size() << " points -> " << (out / "sweep.csv").string() << "\n";
@@ -101,6 +108,7 @@ class SweepMergeCommand : public Command {
 
   std::vector<std::string> dirs_;
   std::string out_;
+  std::string objective_;
   bool pareto_ = false;
   bool allow_partial_ = false;
 };

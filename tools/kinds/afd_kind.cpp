@@ -106,6 +106,7 @@ class AfdKind : public ScenarioKind {
     return std::make_unique<CheckedAfdScenario>(load_afd_scenario(file, options));
   }
   const std::vector<std::string>& sweep_columns() const override { return afd_sweep_columns(); }
+  std::string default_sweep_objective() const override { return "tokens_per_s_per_gpu"; }
   SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
     SweepKindReport report;
     // The batch is the table's own "batch" column; the other axes name each row's series.

@@ -107,6 +107,7 @@ class RlKind : public ScenarioKind {
                                                   "tpot_p50_ms",  "usd_per_step",    "usd_per_1m_tokens"};
     return columns;
   }
+  std::string default_sweep_objective() const override { return "step_time_s"; }
   SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
     SweepKindReport report;
     for (const auto& axis : manifest.axes) report.columns.push_back(axis.path);

@@ -64,6 +64,8 @@ class ScenarioKind {
                                                 const LoadOptions& options) const = 0;
   /// The metric columns of a sweep over scenarios of this kind.
   virtual const std::vector<std::string>& sweep_columns() const = 0;
+  /// The column a sweep ranks its points by unless `--objective` names another.
+  virtual std::string default_sweep_objective() const = 0;
   /// This kind's part of the summary of a finished sweep (`table` may hold only some points).
   virtual SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const = 0;
 

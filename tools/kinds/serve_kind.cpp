@@ -67,6 +67,7 @@ class ServeKind : public ScenarioKind {
     return std::make_unique<CheckedServeScenario>(load_serve_scenario(file, options));
   }
   const std::vector<std::string>& sweep_columns() const override { return serve_sweep_columns(); }
+  std::string default_sweep_objective() const override { return "output_tokens_per_s"; }
   SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
     SweepKindReport report;
     for (const auto& axis : manifest.axes) report.columns.push_back(axis.path);
