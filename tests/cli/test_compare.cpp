@@ -63,6 +63,9 @@ TEST_CASE("compare runs each policy on the same workload and writes csv, svg and
   CHECK(svg.rfind("<svg", 0) == 0);
   const std::string rollout = rlsim::to_string(rlsim::GpuState::busy(rlsim::Phase::rollout));
   CHECK_THAT(svg, Catch::Contains(rollout) && Catch::Contains("labels") && Catch::Contains("</svg>"));
+  // The title names the model and the cards, the subtitle the scenario.
+  CHECK_THAT(svg, Catch::Contains("GPU time per RL step by state: qwen3-8b, rollout 8xH20 + train 8xH800") &&
+                      Catch::Contains(">quickstart: GPU-seconds per step"));
   CHECK(std::filesystem::exists(out / "labels" / "metrics.json"));
   // The same policy's row matches a plain run of it.
   const auto single = scratch_dir("compare-single") / "out";

@@ -55,12 +55,12 @@ TEST_CASE("a sweep's best point by the objective, in its direction, with the mar
 TEST_CASE("a sweep's best point: ties, one qualifying point, and none") {
   SweepManifest manifest;
   const SweepTable tie = table_of("step_time_s", {{"64", "53.9"}, {"128", "53.9"}}, manifest);
-  CHECK_THAT(sweep_winner_line(tie, manifest, sweep_objective("step_time_s")),
-             Catch::Contains("point 0 (x=64) 53.9, tied with point 1 (x=128) 53.9 (the grid's first is named)"));
+  CHECK_THAT(
+      sweep_winner_line(tie, manifest, sweep_objective("step_time_s")),
+      Catch::Contains("point 0 (x=64) 53.9, tied with point 1 (x=128) 53.9 (the grid's first is named)"));
   // The fastest point does not fit and the next misses the target: only the slowest qualifies.
-  const SweepTable one = table_of("tpot_ms",
-                                  {{"a", "10", "0", "0", "does not fit"}, {"b", "20", "1", "0"}, {"c", "30"}},
-                                  manifest);
+  const SweepTable one = table_of(
+      "tpot_ms", {{"a", "10", "0", "0", "does not fit"}, {"b", "20", "1", "0"}, {"c", "30"}}, manifest);
   CHECK(sweep_winner_line(one, manifest, sweep_objective("tpot_ms")) ==
         "best by tpot_ms (lower is better): point 2 (x=c) 30, the only point that qualifies\n");
   const SweepTable none = table_of("tpot_ms", {{"a", "10", "1", "0"}}, manifest);

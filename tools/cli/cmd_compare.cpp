@@ -16,6 +16,7 @@
 #include "sim/process/child_pool.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
+#include "tools/kinds/rl_sweep_plot.h"
 #include "tools/report/compare_ranking.h"
 #include "tools/report/compare_report.h"
 #include "tools/report/html_report.h"
@@ -85,7 +86,7 @@ class CompareCommand : public Command {
     // Check everything before simulating anything: bad input writes nothing.
     std::vector<ComparedPolicy> rows;
     std::vector<LoadOptions> options;
-    std::string scenario_name, preference;
+    std::string scenario_name, preference, setup;
     for (const auto& policy : policies) {
       LoadOptions o;
       o.overrides = args_.sets;
@@ -94,6 +95,8 @@ class CompareCommand : public Command {
       LoadedScenario loaded = load_scenario(args_.file, o);
       Topology topology(loaded.scenario.cluster);
       scenario_name = loaded.scenario.name;
+      const SweptSetup swept = swept_setup_of(loaded.scenario.model.name, loaded.scenario.cluster);
+      setup = swept.model + ", " + swept.cards;
       preference = card_preference_note(loaded.scenario);
       ComparedPolicy row{policy, nullptr, ""};
       try {
@@ -147,7 +150,7 @@ class CompareCommand : public Command {
     }
 
     const std::string table = compare_table(scenario_name, rows, *objective) + preference;
-    const std::string svg = compare_svg(scenario_name, rows, *objective);
+    const std::string svg = compare_svg(scenario_name, setup, rows, *objective);
     std::string runs;
     for (const auto& row : rows) {
       if (!row.metrics.is_null())

@@ -129,8 +129,8 @@ std::string compare_csv(const std::vector<ComparedPolicy>& rows, const CompareOb
   return out;
 }
 
-std::string compare_svg(const std::string& scenario, const std::vector<ComparedPolicy>& rows,
-                        const CompareObjective& objective) {
+std::string compare_svg(const std::string& scenario, const std::string& setup,
+                        const std::vector<ComparedPolicy>& rows, const CompareObjective& objective) {
   // Layout: a title, one horizontal bar per policy (label left, value right), a legend below.
   constexpr double kLeft = 130, kBarWidth = 560, kBarHeight = 28, kGap = 14, kTop = 56;
   std::vector<std::pair<std::string, std::map<std::string, double>>> bars;
@@ -176,11 +176,11 @@ std::string compare_svg(const std::string& scenario, const std::vector<ComparedP
                     "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"13\">\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg += "<text x=\"" + fixed(kLeft, 0) +
-         "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">GPU time per RL step by state — " +
-         xml_escape(scenario) + "</text>\n";
-  svg += "<text x=\"" + fixed(kLeft, 0) +
-         "\" y=\"42\" fill=\"#555\">GPU-seconds per step (bar length), best first by " +
-         xml_escape(objective.name) + "; hover a segment for its value</text>\n";
+         "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">GPU time per RL step by state: " +
+         xml_escape(setup) + "</text>\n";
+  svg += "<text x=\"" + fixed(kLeft, 0) + "\" y=\"42\" fill=\"#555\">" + xml_escape(scenario) +
+         ": GPU-seconds per step (bar length), best first by " + xml_escape(objective.name) +
+         "; hover a segment for its value</text>\n";
   double y = kTop;
   for (size_t b = 0; b < bars.size(); ++b) {
     const auto& [policy, per_step] = bars[b];

@@ -31,9 +31,10 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
 /// rows best first by `objective`.
 std::string compare_csv(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective);
 /// Stacked bars of GPU-seconds per step by state, one per policy, best first by `objective`, the
-/// winner marked and each bar labelled with its objective value.
-std::string compare_svg(const std::string& scenario, const std::vector<ComparedPolicy>& rows,
-                        const CompareObjective& objective);
+/// winner marked and each bar labelled with its objective value; the title names `setup` (the
+/// model and the cards), the subtitle the scenario.
+std::string compare_svg(const std::string& scenario, const std::string& setup,
+                        const std::vector<ComparedPolicy>& rows, const CompareObjective& objective);
 /// For pools of different cards: which card the roofline says should train and which should roll
 /// out, and whether the scenario follows it; empty when every pool has the same card.
 std::string card_preference_note(const Scenario& scenario);
