@@ -64,6 +64,13 @@ TEST_CASE("serve: run writes the serving metrics, the requests, a trace with cou
   CHECK(json::parse(trace)["traceEvents"].size() > 10);
   CHECK_THAT(trace, Catch::Contains("\"ph\":\"C\"") && Catch::Contains("instance 0 load"));
   CHECK_THAT(slurp(out / "resolved.yaml"), Catch::Contains("kind: serve") && Catch::Contains("warmup: 25"));
+  // report.html: the summary, the two latency distributions over the 35 measured requests, the SLOs.
+  const std::string report = slurp(out / "report.html");
+  CHECK_THAT(report, Catch::Contains("35 requests (25 warm-up excluded)") &&
+                         Catch::Contains("TTFT of the steady-state requests") &&
+                         Catch::Contains("TPOT of the steady-state requests") &&
+                         Catch::Contains("35 requests; SLO 1s") && Catch::Contains("35 requests; SLO 50ms") &&
+                         Catch::Contains("Inputs (resolved.yaml)"));
 }
 
 TEST_CASE("serve: the same scenario and seed give byte-identical outputs, another seed differs") {
@@ -72,7 +79,7 @@ TEST_CASE("serve: the same scenario and seed give byte-identical outputs, anothe
   REQUIRE(run_rlsim(run_small(dir / "a", lognormal)).exit_code == 0);
   REQUIRE(run_rlsim(run_small(dir / "b", lognormal)).exit_code == 0);
   REQUIRE(run_rlsim(run_small(dir / "c", lognormal + " --seed 2")).exit_code == 0);
-  for (const char* file : {"metrics.json", "trace.json", "requests.csv"})
+  for (const char* file : {"metrics.json", "trace.json", "requests.csv", "report.html"})
     CHECK(slurp(dir / "a" / file) == slurp(dir / "b" / file));
   CHECK(slurp(dir / "a" / "requests.csv") != slurp(dir / "c" / "requests.csv"));
 }

@@ -1,7 +1,7 @@
 // The serving scenario kind (`kind: serve`): a stream of requests against one inference deployment,
 // simulated by sim/engine/serving on the RL engine's own instances, schedulers and router. A run
-// writes metrics.json (its `serving` object), requests.csv, trace.json and resolved.yaml; a sweep
-// records TTFT/TPOT percentiles, throughput, goodput and cost per point and plots TTFT and TPOT p50
+// writes metrics.json (its `serving` object), requests.csv, trace.json, resolved.yaml and report.html; a
+// sweep records TTFT/TPOT percentiles, throughput, goodput and cost per point and plots TTFT and TPOT p50
 // against the first numeric axis.
 #include <algorithm>
 
@@ -10,6 +10,7 @@
 #include "sim/scenario/serve_reader.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/serve_report.h"
+#include "tools/report/serve_report_html.h"
 
 namespace rlsim {
 namespace {
@@ -24,6 +25,7 @@ class FinishedServeRun : public FinishedRun {
     output.write("requests.csv", serve_requests_csv(result_));
     output.write("trace.json", serve_trace_json(loaded_->scenario, result_));
     output.write("resolved.yaml", loaded_->resolved_yaml);
+    output.write("report.html", serve_report_html(loaded_->scenario, result_, loaded_->resolved_yaml));
   }
   std::string summary() const override { return serve_summary(loaded_->scenario, result_); }
   std::vector<std::string> sweep_row() const override {

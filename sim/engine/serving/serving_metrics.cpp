@@ -11,6 +11,15 @@ bool enough_for_quantile(double q, long samples) {
   return static_cast<double>(samples) * (1.0 - q) >= 1.0 - 1e-9;
 }
 
+RequestLatency latency_of(const LlmRequest& r) {
+  RequestLatency latency;
+  latency.queue_s = r.prefill_start_s - r.submit_s;
+  latency.ttft_s = r.first_token_s - r.submit_s;
+  latency.e2e_s = r.finish_s - r.submit_s;
+  if (r.output_tokens >= 2.0) latency.tpot_s = (latency.e2e_s - latency.ttft_s) / (r.output_tokens - 1.0);
+  return latency;
+}
+
 ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warmup, const ServingSlo& slo,
                                const std::vector<std::vector<LoadSample>>& load, int max_batch,
                                double kv_capacity_tokens) {
@@ -28,14 +37,12 @@ ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warm
     from = std::min(from, r.submit_s);
     to = std::max(to, r.finish_s);
     output_tokens += r.output_tokens;
-    queue.push_back(r.prefill_start_s - r.submit_s);
-    ttft.push_back(r.first_token_s - r.submit_s);
-    e2e.push_back(r.finish_s - r.submit_s);
-    std::optional<double> request_tpot;
-    if (r.output_tokens >= 2.0) {
-      request_tpot = (e2e.back() - ttft.back()) / (r.output_tokens - 1.0);
-      tpot.push_back(*request_tpot);
-    }
+    const RequestLatency latency = latency_of(r);
+    queue.push_back(latency.queue_s);
+    ttft.push_back(latency.ttft_s);
+    e2e.push_back(latency.e2e_s);
+    const std::optional<double> request_tpot = latency.tpot_s;
+    if (request_tpot) tpot.push_back(*request_tpot);
     const bool ttft_ok = !slo.ttft_s || ttft.back() <= *slo.ttft_s;
     const bool tpot_ok = !slo.tpot_s || !request_tpot || *request_tpot <= *slo.tpot_s;
     if (ttft_ok && tpot_ok) ++good;

@@ -38,6 +38,15 @@ struct ServingMetrics {
   double kv_use_max = 0.0;       ///< the highest of any instance at any iteration boundary
 };
 
+/// One request's latencies (seconds), as defined above; no TPOT with one output token.
+struct RequestLatency {
+  double queue_s = 0.0;
+  double ttft_s = 0.0;
+  double e2e_s = 0.0;
+  std::optional<double> tpot_s;
+};
+RequestLatency latency_of(const LlmRequest& request);
+
 /// `requests` in send order (as their replies came back); `load` per instance.
 ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warmup, const ServingSlo& slo,
                                const std::vector<std::vector<LoadSample>>& load, int max_batch,

@@ -1,0 +1,16 @@
+// A serving run's report.html: the summary as printed, the distributions of TTFT and TPOT over
+// the steady-state requests (the share of requests within each latency, one plot each, the SLO
+// named when set), and the inputs (resolved.yaml). Self-contained: inline SVG, no script.
+#pragma once
+
+#include <string>
+
+#include "sim/engine/serving/serve_simulation.h"
+#include "sim/scenario/serve_spec.h"
+
+namespace rlsim {
+
+std::string serve_report_html(const ServeScenario& scenario, const ServeResult& result,
+                              const std::string& resolved_yaml);
+
+}  // namespace rlsim
