@@ -76,5 +76,10 @@ TEST_CASE("diff prints the inputs and figures that changed between two runs") {
   std::ofstream(dir / "huge" / "metrics.json") << "{\"step_time_s\": {\"mean\": 1e999}}\n";
   CliResult huge = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "huge").string() + "'");
   CHECK(huge.exit_code == 2);
-  CHECK_THAT(huge.err, Catch::Contains("metrics.json:1:1: error: expected JSON"));
+  CHECK_THAT(huge.err, Catch::Contains("metrics.json:1:1: error: not valid JSON"));
+  // Nested 50,000 deep: refused at its depth, not a stack overflow.
+  std::ofstream(dir / "huge" / "metrics.json") << std::string(50000, '[') << std::string(50000, ']') << "\n";
+  CliResult deep = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "huge").string() + "'");
+  CHECK(deep.exit_code == 2);
+  CHECK_THAT(deep.err, Catch::Contains("nested more than"));
 }

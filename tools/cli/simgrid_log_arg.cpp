@@ -1,8 +1,11 @@
 // Checking SimGrid log control strings before SimGrid sees them.
 #include "tools/cli/simgrid_log_arg.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -22,8 +25,18 @@ std::string check_value(const std::string& key, const std::string& value) {
   if (key == "thres" || key == "threshold")
     return levels.count(value) ? "" : "a level (trace, debug, verbose, info, warning, error, critical)";
   if (key == "add" || key == "additivity") return switches.count(value) ? "" : "on or off";
-  if (key == "app" || key == "appender")
-    return value.rfind("file:", 0) == 0 && value.size() > 5 ? "" : "file:PATH";
+  if (key == "app" || key == "appender") {
+    if (value.rfind("file:", 0) != 0 || value.size() <= 5) return "file:PATH";
+    // SimGrid aborts when it cannot open the file: a folder, or a folder that is not there.
+    const std::filesystem::path file(value.substr(5));
+    const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
+    std::error_code error;
+    if (std::filesystem::is_directory(file, error))
+      return "file:PATH naming a file, not the folder " + file.string();
+    if (!std::filesystem::is_directory(folder, error) || ::access(folder.c_str(), W_OK) != 0)
+      return "file:PATH in a folder that exists and can be written (" + folder.string() + ")";
+    return "";
+  }
   if (key == "fmt") {
     const bool printable = !value.empty() && std::all_of(value.begin(), value.end(), [](unsigned char c) {
       return std::isprint(c) != 0;

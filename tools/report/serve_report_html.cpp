@@ -22,7 +22,8 @@ PlotSeries distribution(const std::string& label, std::vector<double> values_ms)
   for (size_t i = 0; i < n; i += stride) {
     series.points.emplace_back(values_ms[i], 100.0 * static_cast<double>(i + 1) / static_cast<double>(n));
   }
-  if (n > 0 && series.points.back().first != values_ms.back()) series.points.emplace_back(values_ms.back(), 100.0);
+  if (n > 0 && series.points.back().first != values_ms.back())
+    series.points.emplace_back(values_ms.back(), 100.0);
   return series;
 }
 
@@ -50,10 +51,11 @@ std::string serve_report_html(const ServeScenario& scenario, const ServeResult& 
   }
   const Scenario& s = scenario.deployment;
   const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
-  const std::string setup = s.model.name + " on " + std::to_string(pool.gpus()) + "x" + pool.card.name + ", " +
-                            std::to_string(result.metrics.measured) + " requests";
+  const std::string setup = s.model.name + " on " + std::to_string(pool.gpus()) + "x" + pool.card.name +
+                            ", " + std::to_string(result.metrics.measured) + " requests";
   std::vector<HtmlSection> sections{{"Summary", html_pre(serve_summary(scenario, result))}};
-  if (!ttft_ms.empty()) sections.emplace_back("Time to first token", latency_plot("TTFT", ttft_ms, w.slo_ttft_s, setup));
+  if (!ttft_ms.empty())
+    sections.emplace_back("Time to first token", latency_plot("TTFT", ttft_ms, w.slo_ttft_s, setup));
   if (!tpot_ms.empty())
     sections.emplace_back("Time per output token", latency_plot("TPOT", tpot_ms, w.slo_tpot_s, setup));
   sections.emplace_back("Inputs (resolved.yaml)", html_pre(resolved_yaml));
