@@ -1,8 +1,10 @@
 // Recorded trajectories from JSONL: per-trajectory lines, or a ledger's per-call lines grouped.
 #include "sim/scenario/trajectory_replay_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -32,6 +34,19 @@ double number(const nlohmann::json& object, const char* key, double min, double 
                              " from " + format_number(min) + " to " + format_number(max) + ", found " +
                              value.dump());
   return value.get<double>();
+}
+
+/// Every key of `object` is one of `known`: a misspelt key (tool_latency for tool_latency_s) would
+/// otherwise be read as absent, its default taken without a word.
+void check_keys(const nlohmann::json& object, std::initializer_list<const char*> known, const char* what,
+                const SourceLocation& at) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find_if(known.begin(), known.end(), [&](const char* k) { return key == k; }) != known.end())
+      continue;
+    std::string names;
+    for (const char* k : known) names += std::string(names.empty() ? "" : ", ") + k;
+    throw InputError(at, "unknown key '" + key + "' in " + what + "; expected " + names);
+  }
 }
 
 ReplayedTurn turn_of(const nlohmann::json& object, const SourceLocation& at) {
@@ -76,15 +91,23 @@ std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file)
       if (static_cast<double>(object["turns"].size()) > kMaxTurnsPerTrajectory)
         throw InputError(at, "expected at most " + format_number(kMaxTurnsPerTrajectory) + " turns, found " +
                                  std::to_string(object["turns"].size()));
+      check_keys(object, {"turns"}, "a trajectory", at);
       ReplayedTrajectory t;
       for (const auto& turn : object["turns"]) {
         if (!turn.is_object()) throw InputError(at, "expected each turn as an object");
+        check_keys(turn, {"prompt_tokens", "output_tokens", "tool_latency_s"}, "a turn", at);
         ReplayedTurn r = turn_of(turn, at);
         r.tool_latency_s = number(turn, "tool_latency_s", 0.0, kMaxToolLatencySeconds, false, at, 0.0);
         t.turns.push_back(r);
       }
       trajectories.push_back(std::move(t));
     } else if (object.contains("trajectory")) {
+      // The ledger's own keys (what `rlsim run` writes to trajectories.jsonl); only some are read.
+      check_keys(
+          object,
+          {"trajectory", "turn", "step", "instance", "prompt_tokens", "prefilled_tokens", "output_tokens",
+           "submit_s", "first_token_s", "finish_s", "latency_s", "ttft_s", "weight_version"},
+          "a ledger call", at);
       const int id = static_cast<int>(number(object, "trajectory", 0.0, kMaxTrajectoryId, true, at));
       const int turn = static_cast<int>(number(object, "turn", 0.0, kMaxTurnsPerTrajectory, true, at));
       LedgerCall call{turn_of(object, at), number(object, "submit_s", 0.0, kMaxRecordedSeconds, false, at),

@@ -79,6 +79,15 @@ TEST_CASE("recorded trajectories: bad lines are errors at their line") {
       "{\"trajectory\": 1, \"turn\": 1, \"prompt_tokens\": 1, \"output_tokens\": 1, \"submit_s\": 0, "
       "\"finish_s\": 1}\n");
   CHECK_THAT(read_error(gap), Catch::StartsWith(gap + ":1:1: error: trajectory 1 lacks turn 0"));
+  // A misspelt key is an error, not an absent field read as its default (tool latency 0).
+  const std::string typo = write_jsonl(
+      "typo.jsonl", "{\"turns\": [{\"prompt_tokens\": 1, \"output_tokens\": 1, \"tool_latency\": 30}]}\n");
+  CHECK_THAT(read_error(typo),
+             Catch::StartsWith(typo + ":1:1: error: unknown key 'tool_latency' in a turn; "
+                                      "expected prompt_tokens, output_tokens, tool_latency_s"));
+  const std::string extra = write_jsonl(
+      "extra.jsonl", "{\"turns\": [{\"prompt_tokens\": 1, \"output_tokens\": 1}], \"bogus\": 1}\n");
+  CHECK_THAT(read_error(extra), Catch::Contains("unknown key 'bogus' in a trajectory"));
   const std::string empty = write_jsonl("empty.jsonl", "\n");
   CHECK_THAT(read_error(empty), Catch::StartsWith(empty + ":1:1: error: expected at least one trajectory"));
 }
