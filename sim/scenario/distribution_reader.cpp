@@ -99,6 +99,8 @@ Distribution read_distribution(YamlReader& parent, const Field& field, std::opti
       why = "a number or a distribution such as {lognormal: {mean: 1024, sigma: 1.0}}";
     }
     if (!ok || value < min_allowed || value > max_allowed) {
+      // A value that parsed but lies outside the field's range leaves `why` empty.
+      if (why.empty()) why = unit ? std::string(quantity_examples(*unit)) : "a number";
       parent.fail(key, "expected " + why + " for '" + key + "' (from " + format_number(min_allowed) + " to " +
                            (unit ? format_quantity(max_allowed, *unit) : format_number(max_allowed)) +
                            "), found '" + node.Scalar() + "'");
@@ -129,7 +131,12 @@ Distribution read_distribution(YamlReader& parent, const Field& field, std::opti
     d.kind = Distribution::Kind::normal;
     YamlReader n = r.map("normal");
     d.mean = read_value(n, "mean", unit, min_allowed, max_allowed);
+    // A spread wider than the field's range would have most draws clamped at its bound.
     d.spread = unit ? n.quantity("stddev", *unit, true) : n.number("stddev", 0.0, max_allowed);
+    if (d.spread > max_allowed)
+      n.fail("stddev", "expected a stddev of at most " +
+                           (unit ? format_quantity(max_allowed, *unit) : format_number(max_allowed)) +
+                           ", the field's largest value");
     n.finish();
   } else if (r.has("lognormal")) {
     d.kind = Distribution::Kind::lognormal;
