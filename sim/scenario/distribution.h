@@ -27,6 +27,9 @@ struct Distribution {
 
   /// Expected value before caps (for planning and summaries).
   double nominal_mean() const;
+  /// The largest value a draw can take: the cap, the fixed value, the uniform's or the empirical's
+  /// largest; 0 for an uncapped normal or lognormal (bounded only by the physical limit).
+  double largest() const;
 };
 
 /// Always `value`.

@@ -43,6 +43,25 @@ YAML::Node default_node(const Distribution& fallback, std::optional<Quantity> un
 
 }  // namespace
 
+double Distribution::largest() const {
+  double top = 0.0;
+  switch (kind) {
+    case Kind::fixed: top = value; break;
+    case Kind::uniform: top = high; break;
+    case Kind::empirical:
+      for (const auto& [bin, weight] : bins)
+        if (weight > 0.0) top = std::max(top, bin);
+      break;
+    case Kind::normal:
+    case Kind::lognormal:
+      if (max <= 0.0) return 0.0;  // unbounded but for the physical limit, which says nothing here
+      top = max;
+      break;
+  }
+  if (max > 0.0) top = std::min(top, max);
+  return std::max(top, min);
+}
+
 double Distribution::nominal_mean() const {
   switch (kind) {
     case Kind::fixed: return value;

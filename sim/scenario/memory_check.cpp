@@ -72,6 +72,21 @@ double typical_context_tokens(const WorkloadSpec& w) {
          (turns - 1.0) * w.observation_tokens.nominal_mean();
 }
 
+void check_sequence_fits(const Scenario& s, double tokens, const std::string& what,
+                         const SourceLocation& where) {
+  if (s.rollout.afd) return;  // AFD decode batches are checked per attention GPU (afd.batch)
+  const InferenceMemory m = rollout_memory(s);
+  if (!m.fits() || tokens <= m.kv_capacity_tokens) return;
+  throw MemoryFitError(where,
+                       "one sequence of " + what + " needs " + number("%.0f", tokens) +
+                           " tokens of KV cache, more than an instance's whole cache (" +
+                           number("%.0f", m.kv_capacity_tokens) + " tokens of " + s.model.name + " at tp " +
+                           std::to_string(s.rollout.tp) + " on " + rollout_card(s).name +
+                           "): no engine could run it; smallest fix: shorter sequences, a larger tp, " +
+                           (s.rollout.kv_cache != Precision::fp8 ? "kv_cache: fp8, " : "") +
+                           "or a card with more memory");
+}
+
 void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
   const RolloutSpec& r = s.rollout;
   const HardwareSpec& card = rollout_card(s);

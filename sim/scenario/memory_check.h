@@ -33,6 +33,12 @@ double typical_context_tokens(const WorkloadSpec& w);
 
 /// MemoryFitError at `rollout`'s tp (or afd) when a replica does not fit its cards.
 void check_rollout_memory(const Scenario& s, const YamlReader& rollout);
+/// MemoryFitError at `where` when one sequence of `tokens` (prompt and output of one call: the
+/// least any request of the workload can need) is more than one instance's whole KV cache, so no
+/// engine could ever run it. `what` says where the tokens came from.
+void check_sequence_fits(const Scenario& s, double tokens, const std::string& what,
+                         const SourceLocation& where);
+
 /// MemoryFitError at `training`'s sharding when the layout does not fit its cards.
 void check_training_memory(const Scenario& s, const YamlReader& training);
 

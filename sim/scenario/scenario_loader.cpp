@@ -3,6 +3,7 @@
 // and a plug-in's parameters come from its registry entry (param_reader.h).
 #include "sim/scenario/scenario_loader.h"
 
+#include <algorithm>
 #include <cassert>
 #include <filesystem>
 #include <set>
@@ -24,6 +25,31 @@
 
 namespace rlsim {
 namespace {
+
+/// The largest single LLM call the workload can make (its prompt and output, the least context it
+/// needs) must fit in one instance's KV cache; unbounded distributions are not checked here.
+void check_largest_call_fits(const Scenario& s, const YamlReader& workload) {
+  const WorkloadSpec& w = s.workload;
+  double tokens = 0.0;
+  std::string what;
+  if (!w.replayed.empty()) {
+    for (const ReplayedTrajectory& t : w.replayed)
+      for (const ReplayedTurn& turn : t.turns)
+        tokens = std::max(tokens, turn.prompt_tokens + turn.output_tokens);
+    what = "the recorded trajectories (their largest call)";
+  } else {
+    const double prompt = w.prompt_tokens.largest(), output = w.output_tokens.largest();
+    if (prompt <= 0.0 || output <= 0.0) return;
+    tokens = prompt + output;
+    if (w.max_context_tokens > 0.0) tokens = std::min(tokens, w.max_context_tokens);
+    what = "the largest prompt_tokens and output_tokens";
+  }
+  check_sequence_fits(
+      s, tokens, what,
+      workload.where(!w.replayed.empty()                                      ? "trajectories"
+                     : w.prompt_tokens.largest() >= w.output_tokens.largest() ? "prompt_tokens"
+                                                                              : "output_tokens"));
+}
 
 constexpr int64_t kMaxCount = 1'000'000;
 
@@ -417,6 +443,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   check_training_dp(s, training);
   if (options.check_memory) {
     check_rollout_memory(s, rollout);
+    check_largest_call_fits(s, workload);
     check_training_memory(s, training);
   }
   root.finish();

@@ -1,12 +1,14 @@
 // The `serve:` and `workload:` sections of a serving scenario.
 #include "sim/scenario/serve_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/distribution_reader.h"
+#include "sim/scenario/memory_check.h"
 #include "sim/scenario/request_trace_reader.h"
 #include "sim/scenario/scenario_header.h"
 
@@ -127,6 +129,23 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   read_cost_model(root, path, options, s);
 
   check_every_pool_used(s);
+  if (options.check_memory) {
+    check_rollout_memory(s, serve);
+    const ServeWorkloadSpec& w = loaded.scenario.workload;
+    double tokens = 0.0;
+    if (w.arrivals == ArrivalMode::trace) {
+      for (const TracedRequest& r : w.trace) tokens = std::max(tokens, r.prompt_tokens + r.output_tokens);
+    } else if (w.prompt_tokens.largest() > 0.0 && w.output_tokens.largest() > 0.0) {
+      tokens = w.prompt_tokens.largest() + w.output_tokens.largest();
+    }
+    check_sequence_fits(
+        s, tokens,
+        w.arrivals == ArrivalMode::trace ? "the request trace (its largest request)"
+                                         : "the largest prompt_tokens and output_tokens",
+        workload.where(w.arrivals == ArrivalMode::trace                         ? "trace"
+                       : w.prompt_tokens.largest() >= w.output_tokens.largest() ? "prompt_tokens"
+                                                                                : "output_tokens"));
+  }
   root.finish();
 
   loaded.resolved_yaml = resolved_yaml_text(resolved);
