@@ -1,6 +1,6 @@
 // The sweep CSV in process: number formatting, RFC 4180 quoting both ways, a table written and read
-// back unchanged, rows appended one at a time, and what reading drops (a torn last line, rows of the
-// wrong width) or refuses (a file that is not a sweep CSV).
+// back unchanged, rows appended one at a time, and what reading drops (a torn last line) or refuses
+// (a whole row of the wrong width or without a point number, a file that is not a sweep CSV).
 #include <catch2/catch.hpp>
 #include <fstream>
 
@@ -50,23 +50,28 @@ TEST_CASE("a sweep table is written sorted by point and read back unchanged") {
   CHECK_FALSE(std::filesystem::exists(dir / ("sweep.csv.tmp-" + std::to_string(::getpid()))));
 }
 
-TEST_CASE("rows are appended as points finish, and reading drops a torn last line and misfit rows") {
+TEST_CASE("rows are appended as points finish, a torn last line is dropped, a misfit whole row refused") {
   const auto dir = scratch_dir("csv-append");
   const auto csv = dir / "sweep.csv";
   CHECK(read_sweep_csv(csv).header.empty());  // no file yet: an empty table
   const std::vector<std::string> header{"point", "a", "m"};
   append_sweep_row(csv, header, {"3", "x", "1.5"});
-  append_sweep_row(csv, header, {"0", "y", "2"});
-  CHECK(slurp(csv) == "point,a,m\n3,x,1.5\n0,y,2\n");
-  {
-    std::ofstream out(csv, std::ios::app | std::ios::binary);
-    out << "1,too,many,cells\nnot-a-point,z,3\n7,\"open quote,4\n5,w,";  // the last line is torn
-  }
-  const SweepTable table = read_sweep_csv(csv);
+  append_sweep_row(csv, header, {"0", "y\nsecond line", "2"});  // a quoted newline inside a cell
+  CHECK(slurp(csv) == "point,a,m\n3,x,1.5\n0,\"y\nsecond line\",2\n");
+  const std::string whole = slurp(csv);
+  std::ofstream(csv, std::ios::app | std::ios::binary) << "5,w,";  // torn: its newline never came
+  SweepTable table = read_sweep_csv(csv);
   CHECK(table.header == header);
   REQUIRE(table.rows.size() == 2);
-  CHECK(table.rows.at(0) == std::vector<std::string>{"0", "y", "2"});
+  CHECK(table.rows.at(0) == std::vector<std::string>{"0", "y\nsecond line", "2"});
   CHECK(table.rows.at(3) == std::vector<std::string>{"3", "x", "1.5"});
+  // A whole row of the wrong width, or without a point number, was not cut short: refused at its
+  // line (5: the header, row 3, then row 0 over two lines).
+  for (const char* bad : {"1,too,many,cells\n", "not-a-point,z,3\n"}) {
+    std::ofstream(csv, std::ios::trunc | std::ios::binary) << whole << bad;
+    CHECK_THROWS_WITH(read_sweep_csv(csv),
+                      Catch::StartsWith(csv.string() + ":5:1: error: expected a row of 3 cells"));
+  }
 }
 
 TEST_CASE("a CSV whose first column is not 'point' is not a sweep CSV") {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -114,12 +115,28 @@ SweepTable read_sweep_csv(const std::filesystem::path& path) {
   rest << in.rdbuf();
   const std::string text = rest.str();
   size_t begin = 0;
+  int line_number = 2;  // of the record that starts at `begin`
   while (begin < text.size()) {
-    const size_t end = text.find('\n', begin);
-    if (end == std::string::npos) break;
+    // A record ends at the first newline outside quotes (a reason may hold a quoted newline).
+    size_t end = begin;
+    bool quoted = false;
+    while (end < text.size() && (quoted || text[end] != '\n')) {
+      if (text[end] == '"') quoted = !quoted;
+      ++end;
+    }
+    if (end == text.size()) break;  // no newline yet: torn by an interruption, dropped
     std::vector<std::string> cells = split_line(text.substr(begin, end - begin), ok);
+    const int lines = 1 + static_cast<int>(std::count(text.begin() + static_cast<long>(begin),
+                                                      text.begin() + static_cast<long>(end), '\n'));
     begin = end + 1;
-    if (!ok || cells.size() != table.header.size() || !is_point(cells.front())) continue;
+    // A whole record is one rlsim wrote, or a file edited since: not a row to skip without a word.
+    if (!ok || cells.size() != table.header.size() || !is_point(cells.front())) {
+      throw InputError({path.string(), line_number, 1},
+                       "expected a row of " + std::to_string(table.header.size()) +
+                           " cells starting with its point number, found " + std::to_string(cells.size()) +
+                           " cells starting with '" + (cells.empty() ? std::string() : cells.front()) + "'");
+    }
+    line_number += lines;
     table.rows[std::stol(cells.front())] = std::move(cells);
   }
   return table;

@@ -33,8 +33,9 @@ constexpr char kInvalidReasonColumn[] = "invalid_reason";
 /// True when `point` was simulated and fits in memory (tables without the columns: every point).
 bool sweep_point_feasible(const SweepTable& table, long point);
 
-/// Reads `path`; a missing file is an empty table. Lines that do not have the header's cell count
-/// or a numeric point (a write cut short) are dropped. InputError when the file is not a sweep CSV.
+/// Reads `path`; a missing file is an empty table. A last line without its newline (a write cut
+/// short) is dropped; InputError when the file is not a sweep CSV or a whole row lacks the header's
+/// cell count or a point number (at its line).
 SweepTable read_sweep_csv(const std::filesystem::path& path);
 /// Writes the whole table sorted by point, atomically (temporary file, then rename).
 void write_sweep_csv(const std::filesystem::path& path, const SweepTable& table);
