@@ -40,7 +40,8 @@ double number(const nlohmann::json& object, const char* key, double min, double 
 /// otherwise be read as absent, its default taken without a word.
 void check_keys(const nlohmann::json& object, std::initializer_list<const char*> known, const char* what,
                 const SourceLocation& at) {
-  for (const auto& [key, value] : object.items()) {
+  for (const auto& item : object.items()) {
+    const std::string& key = item.key();  // a named reference: lambdas may not capture a structured binding
     if (std::find_if(known.begin(), known.end(), [&](const char* k) { return key == k; }) != known.end())
       continue;
     std::string names;
