@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <string_view>
 
 #include "models/input_file.h"
 #include "models/text_encoding.h"
@@ -51,6 +52,36 @@ bool looks_like_text(const std::string& bytes) {
   return true;
 }
 
+/// The line where a second document starts (a `---` at column 0 after content or after an explicit
+/// first `---`, or content after the first document's `...`), or 0. YAML reserves `---` at the start of a
+/// line for document markers.
+int second_document_line(const std::string& text) {
+  bool in_document = false;  // content or an explicit start marker seen
+  bool ended = false;        // the first document's `...` seen
+  int line = 1;
+  for (size_t begin = 0; begin <= text.size(); ++line) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string_view l(text.data() + begin, end - begin);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    auto is_marker = [&l](std::string_view m) {
+      return l.substr(0, 3) == m && (l.size() == 3 || l[3] == ' ' || l[3] == '\t');
+    };
+    const bool blank_or_comment = l.find_first_not_of(" \t") == std::string_view::npos || l[0] == '#';
+    if (is_marker("---")) {
+      if (in_document || ended) return line;
+      in_document = true;
+    } else if (is_marker("...")) {
+      ended = in_document;  // `...` ends the document: anything after it is another
+    } else if (!blank_or_comment && l[0] != '%') {
+      if (ended) return line;
+      in_document = true;
+    }
+    begin = end + 1;
+  }
+  return 0;
+}
+
 YamlSource parse(const std::string& text, const std::string& file) {
   if (!looks_like_text(text)) {
     throw InputError({file, 1, 1}, "expected a YAML text file, found binary data");
@@ -62,16 +93,13 @@ YamlSource parse(const std::string& text, const std::string& file) {
   YamlSource source;
   source.file = file;
   try {
-    // Every document is parsed: a second one would otherwise be ignored without a word.
-    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.size() > 1) {
-      const YAML::Mark mark = documents[1].Mark();
-      throw InputError(
-          mark.is_null() ? SourceLocation{file, 1, 1} : SourceLocation{file, mark.line + 1, mark.column + 1},
-          "expected one YAML document, found " + std::to_string(documents.size()) +
-              " ('---' starts another): one scenario per file");
-    }
-    if (!documents.empty()) source.root = documents.front();
+    // YAML::Load reads the first document only: a second would be ignored without a word. It is
+    // found by its marker, not parsed (yaml-cpp can take minutes on a hostile document).
+    if (const int line = second_document_line(text))
+      throw InputError({file, line, 1},
+                       "expected one YAML document, found a second ('---' starts another): one "
+                       "scenario per file");
+    source.root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
   } catch (const YAML::Exception& e) {
