@@ -15,15 +15,6 @@ bool ends_with(const std::string& text, const std::string& tail) {
   return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-std::string point_text(const SweepTable& table, const SweepManifest& manifest, long point) {
-  std::string values;
-  for (const auto& axis : manifest.axes) {
-    values += (values.empty() ? "" : " ") + axis.path + "=" +
-              table.rows.at(point)[static_cast<size_t>(table.column(axis.path))];
-  }
-  return "point " + std::to_string(point) + " (" + values + ")";
-}
-
 std::string percent(double fraction) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
@@ -31,6 +22,15 @@ std::string percent(double fraction) {
 }
 
 }  // namespace
+
+std::string sweep_point_text(const SweepTable& table, const SweepManifest& manifest, long point) {
+  std::string values;
+  for (const auto& axis : manifest.axes) {
+    values += (values.empty() ? "" : " ") + axis.path + "=" +
+              table.rows.at(point)[static_cast<size_t>(table.column(axis.path))];
+  }
+  return "point " + std::to_string(point) + " (" + values + ")";
+}
 
 SweepObjective sweep_objective(const std::string& column) {
   const bool higher = ends_with(column, "_per_s") || ends_with(column, "_per_s_per_gpu") ||
@@ -78,12 +78,12 @@ std::string sweep_winner_line(const SweepTable& table, const SweepManifest& mani
   });
   const long best = ranked.front();
   const std::string best_cell = table.rows.at(best)[static_cast<size_t>(column)];
-  std::string line = head + point_text(table, manifest, best) + " " + best_cell;
+  std::string line = head + sweep_point_text(table, manifest, best) + " " + best_cell;
   if (ranked.size() == 1) return line + ", the only point that qualifies\n";
   const long second = ranked[1];
   const double v1 = table.number(best, objective.column), v2 = table.number(second, objective.column);
   const std::string second_text =
-      point_text(table, manifest, second) + " " + table.rows.at(second)[static_cast<size_t>(column)];
+      sweep_point_text(table, manifest, second) + " " + table.rows.at(second)[static_cast<size_t>(column)];
   if (v1 == v2) return line + ", tied with " + second_text + " (the grid's first is named)\n";
   const double margin = v2 != 0.0 ? std::fabs(v2 - v1) / std::fabs(v2) : 0.0;
   return line + ", " + percent(margin) + " better than the runner-up " + second_text + "\n";

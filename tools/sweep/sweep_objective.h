@@ -16,6 +16,9 @@ struct SweepObjective {
   bool lower_is_better = true;
 };
 
+/// "point P (axis=value …)": a point of `table` as the summary names it.
+std::string sweep_point_text(const SweepTable& table, const SweepManifest& manifest, long point);
+
 /// The objective ranking by `column`: higher is better for rates (…_per_s, …_per_s_per_gpu),
 /// utilisations and goodput, lower for times, costs and bubbles.
 SweepObjective sweep_objective(const std::string& column);

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "tools/report/html_report.h"
+#include "tools/sweep/sweep_objective.h"
 
 namespace rlsim {
 namespace {
@@ -61,11 +62,7 @@ std::string excluded_text(const SweepTable& table, const SweepManifest& manifest
     const std::string why = reason >= 0 && !cells[static_cast<size_t>(reason)].empty()
                                 ? cells[static_cast<size_t>(reason)]
                                 : "does not fit in GPU memory";
-    std::string values;
-    for (const auto& axis : manifest.axes)
-      values +=
-          (values.empty() ? "" : " ") + axis.path + "=" + cells[static_cast<size_t>(table.column(axis.path))];
-    out += "excluded point " + std::to_string(point) + " (" + values + "): " + why + "\n";
+    out += "excluded " + sweep_point_text(table, manifest, point) + ": " + why + "\n";
   }
   return out;
 }
