@@ -1,13 +1,34 @@
 // Recording a GPU group's work on its members' tracks.
 #include "sim/engine/group_timeline.h"
 
+#include <iterator>
 #include <simgrid/s4u.hpp>
 
 namespace rlsim {
 
+void GroupTimeline::set_step(int step) {
+  if (step == step_) return;
+  const double now = simgrid::s4u::Engine::get_clock();
+  if (!step_changes_.empty() && step_changes_.back().first == now)
+    step_changes_.back().second = step;
+  else
+    step_changes_.emplace_back(now, step);
+  step_ = step;
+}
+
 void GroupTimeline::record(GpuState state, double start_s) const {
   const double end_s = simgrid::s4u::Engine::get_clock();
-  for (int track : tracks_) timeline_.record(track, state, start_s, end_s, step_);
+  // The step changes inside (start_s, end_s), latest first: each cuts the span.
+  auto change = step_changes_.end();
+  while (change != step_changes_.begin() && std::prev(change)->first > start_s) --change;
+  double from = start_s;
+  int step = change == step_changes_.begin() ? 0 : std::prev(change)->second;
+  for (; change != step_changes_.end() && change->first < end_s; ++change) {
+    for (int track : tracks_) timeline_.record(track, state, from, change->first, step);
+    from = change->first;
+    step = change->second;
+  }
+  for (int track : tracks_) timeline_.record(track, state, from, end_s, step);
 }
 
 void GroupTimeline::run_busy(double seconds, GpuState state) const {

@@ -1,9 +1,12 @@
 // GroupTimeline: what one GPU group does, recorded on the timeline track of each of its GPUs. The
 // group works in lockstep (tensor parallelism), so its leader's actor runs the work and every
-// member's track gets the same record.
+// member's track gets the same record. Each record is tagged with the RL step in force over it: a
+// span that crosses a step change (an instance idle from the end of step k's rollout into step
+// k+1) is cut there, its first part tagged k and the rest k+1.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/platform/gpu_state.h"
@@ -17,7 +20,7 @@ class GroupTimeline {
       : tracks_(std::move(tracks)), timeline_(timeline) {}
 
   /// The step label of what is recorded from now on.
-  void set_step(int step) { step_ = step; }
+  void set_step(int step);
   /// Records `state` from `start_s` to now on every GPU of the group.
   void record(GpuState state, double start_s) const;
   /// Runs `seconds` of work on the calling actor and records it as `state` (nothing when ≤ 0).
@@ -29,6 +32,7 @@ class GroupTimeline {
   std::vector<int> tracks_;
   Timeline& timeline_;
   int step_ = 0;
+  std::vector<std::pair<double, int>> step_changes_;  ///< (time, step from then on), in time order
 };
 
 }  // namespace rlsim

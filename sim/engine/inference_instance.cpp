@@ -135,10 +135,13 @@ void InferenceInstance::wait_idle() {
 
 void InferenceInstance::sample_load() {
   const LoadSample now{sg4::Engine::get_clock(), static_cast<int>(replica_.running.size()),
-                       static_cast<int>(replica_.waiting.size()), replica_.kv_used()};
+                       static_cast<int>(replica_.waiting.size()), replica_.kv_used(),
+                       replica_.stats.preemptions};
   if (!load_.empty()) {
     LoadSample& last = load_.back();
-    if (last.running == now.running && last.waiting == now.waiting && last.kv_tokens == now.kv_tokens) return;
+    if (last.running == now.running && last.waiting == now.waiting && last.kv_tokens == now.kv_tokens &&
+        last.preemptions == now.preemptions)
+      return;
     if (last.time_s == now.time_s) {
       last = now;
       return;
@@ -152,7 +155,17 @@ void InferenceInstance::complete(Sequence& s) {
   r.finish_s = sg4::Engine::get_clock();
   r.instance = index_;
   const double decode_tokens = std::max(1.0, r.output_tokens - 1.0);
-  gpus_.record_call(CallRecord{r.first_token_s - r.submit_s, (r.finish_s - r.first_token_s) / decode_tokens});
+  gpus_.record_call(CallRecord{.trajectory = r.trajectory,
+                               .turn = r.turn,
+                               .step = r.step,
+                               .instance = index_,
+                               .preemptions = r.preemptions,
+                               .submit_s = r.submit_s,
+                               .prefill_start_s = r.prefill_start_s,
+                               .first_token_s = r.first_token_s,
+                               .finish_s = r.finish_s,
+                               .ttft_s = r.first_token_s - r.submit_s,
+                               .tpot_s = (r.finish_s - r.first_token_s) / decode_tokens});
   if (config_.prefix_cache) {
     // Cached prefixes only use KV that running sequences do not need.
     replica_.prefix_cache.insert(r.trajectory, r.context_tokens + r.new_tokens + r.output_tokens);

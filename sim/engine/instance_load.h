@@ -11,12 +11,14 @@
 namespace rlsim {
 
 /// The replica's load from `time_s` until the next sample: sequences running and waiting, and the
-/// KV slots the running ones hold, as its scheduler left them at an iteration boundary.
+/// KV slots the running ones hold, as its scheduler left them at an iteration boundary, and the
+/// sequences it preempted so far.
 struct LoadSample {
   double time_s = 0.0;
   int running = 0;
   int waiting = 0;
   double kv_tokens = 0.0;
+  long preemptions = 0;  ///< sequences preempted since the run began (cumulative)
 };
 
 /// One instance's samples with the limits its figures are fractions of.

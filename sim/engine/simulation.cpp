@@ -83,6 +83,10 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
   const PoolPlatform& train_pool = platform.pool(scenario.training.pool);
   context.trainer =
       make_group(train_pool.gpus, pool_tracks[scenario.training.pool], 0, train_pool.gpus.size());
+  // The lockstep units the trace shows as one track each (instances first: a colocated GPU is both).
+  for (size_t i = 0; i < context.rollout_instances.size(); ++i)
+    timeline.add_track_set(TrackSet{"instance " + std::to_string(i), context.rollout_instances[i].tracks});
+  timeline.add_track_set(TrackSet{"trainer", context.trainer.tracks});
 
   for (size_t p = 0; p < scenario.cluster.pools.size(); ++p) {
     const PoolSpec& spec = scenario.cluster.pools[p];

@@ -41,10 +41,26 @@ struct StepRecord {
   double staleness = 0.0;  ///< mean weight versions between generation and training, per token
 };
 
-/// One LLM call's latency figures.
+/// One finished LLM call: which trajectory, turn and instance, its times and latency figures.
 struct CallRecord {
-  double ttft_s = 0.0;
-  double tpot_s = 0.0;
+  int trajectory = 0;  ///< trajectory (RL) or request (serve) id
+  int turn = 0;
+  int step = 0;
+  int instance = 0;              ///< the instance that finished it
+  int preemptions = 0;           ///< times it was preempted (recomputed, swapped or migrated)
+  double submit_s = 0.0;         ///< the agent (client) sent it
+  double prefill_start_s = 0.0;  ///< its first prefill started: queueing ended
+  double first_token_s = 0.0;
+  double finish_s = 0.0;
+  double ttft_s = 0.0;  ///< first token - submit
+  double tpot_s = 0.0;  ///< (finish - first token) / (output tokens - 1), or / 1 for one token
+};
+
+/// Tracks that work in lockstep as one unit (an inference instance's TP group, the trainer's GPUs):
+/// the trace shows them as one track while their intervals are identical.
+struct TrackSet {
+  std::string name;  ///< e.g. "instance 3"
+  std::vector<int> tracks;
 };
 
 class Timeline {
@@ -66,11 +82,13 @@ class Timeline {
   /// Drops what was recorded after `end_s` (actors still winding down after the last step).
   void clip(double end_s);
   void record_call(const CallRecord& call) { calls_.push_back(call); }
+  void add_track_set(TrackSet set) { track_sets_.push_back(std::move(set)); }
 
   const std::vector<Track>& tracks() const { return tracks_; }
   const std::vector<Interval>& intervals() const { return intervals_; }
   const std::vector<StepRecord>& steps() const { return steps_; }
   const std::vector<CallRecord>& calls() const { return calls_; }
+  const std::vector<TrackSet>& track_sets() const { return track_sets_; }
 
  private:
   /// Removes from each interval that `yields` the spans of its track that `covers` intervals hold.
@@ -82,6 +100,7 @@ class Timeline {
   std::vector<Interval> intervals_;
   std::vector<StepRecord> steps_;
   std::vector<CallRecord> calls_;
+  std::vector<TrackSet> track_sets_;
 };
 
 }  // namespace rlsim

@@ -42,6 +42,9 @@ TEST_CASE("compare and two-axis sweep plots render to PNG") {
   CHECK(rendered_png_bytes(dir / "compare" / "compare.svg") > 10000);
   CHECK(rendered_png_bytes(dir / "sweep" / "sweep.svg") > 10000);
   CHECK(rendered_png_bytes(dir / "afd" / "sweep.svg") > 10000);
+  // The x axis names the swept field with its unit, also when the pool is named rather than numbered.
+  CHECK_THAT(slurp(dir / "sweep" / "sweep.svg"),
+             Catch::Contains(">cluster.pools.rollout.nodes (nodes)</text>"));
   // A malformed SVG is refused, so the checks above can fail.
   std::ofstream(dir / "broken.svg") << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\"><g></svg>";
   CHECK(rendered_png_bytes(dir / "broken.svg") == 0);

@@ -1,5 +1,6 @@
 // `rlsim run` and `rlsim validate` end to end: outputs, determinism, trace shape, help.
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -73,15 +74,17 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "trace.json is valid Chrome trace JSON with one named track per GPU and load counters per instance") {
-  const auto out = scratch_dir("trace") / "out";
+    "trace.json is valid Chrome trace JSON with one named track per instance and load counters per "
+    "instance") {
+  const auto dir = scratch_dir("trace");
+  const auto out = dir / "out";
   REQUIRE(run_rlsim("run scenarios/quickstart.yaml --out '" + out.string() + "'").exit_code == 0);
   json trace = json::parse(slurp(out / "trace.json"));
   REQUIRE(trace["traceEvents"].is_array());
-  int threads = 0, spans = 0;
+  int spans = 0;
   std::set<int> counter_pids;
-  std::set<std::string> instance_tracks;
-  long running_max = 0;
+  std::set<std::string> instance_tracks, threads;
+  long running_max = 0, preempted = -1;
   for (const auto& event : trace["traceEvents"]) {
     REQUIRE(event.contains("ph"));
     REQUIRE(event["pid"].is_number_integer());
@@ -91,17 +94,17 @@ TEST_CASE(
         running_max = std::max(running_max, event["args"]["running"].get<long>());
         CHECK(event["args"]["waiting"].get<long>() >= 0);
       }
+      if (event["name"] == "preemptions") {  // cumulative: never decreases within an instance
+        CHECK(event["args"]["sequences"].get<long>() >= 0);
+        preempted = std::max(preempted, event["args"]["sequences"].get<long>());
+      }
       continue;
     }
     REQUIRE(event["tid"].is_number_integer());
-    if (event["ph"] == "M" && event["name"] == "process_name" &&
-        event["args"]["name"].get<std::string>().find(" load") != std::string::npos) {
+    if (event["ph"] == "M" && event["name"] == "process_name" && event["pid"].get<int>() >= 1000) {
       instance_tracks.insert(event["args"]["name"].get<std::string>());
     }
-    if (event["ph"] == "M" && event["name"] == "thread_name" &&
-        event["args"]["name"].get<std::string>().find("-gpu") != std::string::npos) {
-      ++threads;
-    }
+    if (event["ph"] == "M" && event["name"] == "thread_name") threads.insert(event["args"]["name"]);
     if (event["ph"] == "X") {
       ++spans;
       CHECK(event["ts"].get<double>() >= 0.0);
@@ -112,14 +115,45 @@ TEST_CASE(
       CHECK((*kind == StateKind::busy || *kind == StateKind::wait || *kind == StateKind::switching));
     }
   }
-  CHECK(threads == 16);
+  // 8 rollout GPUs at TP 2: one track per instance, not its two identical GPU tracks; the 8
+  // training GPUs train in lockstep: one track.
+  CHECK(threads == std::set<std::string>{"instance 0 (rollout-node0-gpu0, rollout-node0-gpu1)",
+                                         "instance 1 (rollout-node0-gpu2, rollout-node0-gpu3)",
+                                         "instance 2 (rollout-node0-gpu4, rollout-node0-gpu5)",
+                                         "instance 3 (rollout-node0-gpu6, rollout-node0-gpu7)",
+                                         "trainer (8 GPUs: train-node0-gpu0 … train-node0-gpu7)",
+                                         "trajectory-manager"});
   CHECK(spans > 0);
   // One counter track per rollout instance (8 GPUs at TP 2), not per GPU; max_batch bounds it.
-  CHECK(instance_tracks ==
-        std::set<std::string>{"instance 0 load", "instance 1 load", "instance 2 load", "instance 3 load"});
+  CHECK(instance_tracks == std::set<std::string>{"instance 0", "instance 1", "instance 2", "instance 3"});
   CHECK(counter_pids.size() == 4);
   CHECK(running_max > 0);
   CHECK(running_max <= 128);
+  CHECK(preempted == 0);  // quickstart's KV never runs out
+
+  // --trace-gpus: every GPU its own track again, the same spans on each GPU of an instance.
+  const auto per_gpu = dir / "per-gpu";
+  REQUIRE(
+      run_rlsim("run scenarios/quickstart.yaml --trace-gpus --out '" + per_gpu.string() + "'").exit_code ==
+      0);
+  const json gpu_trace = json::parse(slurp(per_gpu / "trace.json"));
+  std::set<std::string> gpu_threads;
+  for (const auto& event : gpu_trace["traceEvents"]) {
+    if (event["ph"] == "M" && event["name"] == "thread_name") gpu_threads.insert(event["args"]["name"]);
+  }
+  CHECK(gpu_threads.size() == 17);  // and the trajectory manager
+  CHECK(gpu_threads.count("rollout-node0-gpu7") == 1);
+  CHECK(gpu_threads.count("train-node0-gpu3") == 1);
+  const auto spans_per_pool = [](const json& t) {
+    std::map<int, int> per_pid;  // pid 1 = pool rollout, 2 = pool train
+    for (const auto& event : t["traceEvents"])
+      if (event["ph"] == "X") ++per_pid[event["pid"].get<int>()];
+    return per_pid;
+  };
+  const auto collapsed = spans_per_pool(trace), expanded = spans_per_pool(gpu_trace);
+  CHECK(expanded.at(1) == 2 * collapsed.at(1));  // TP 2
+  CHECK(expanded.at(2) == 8 * collapsed.at(2));  // 8 GPUs in lockstep
+  CHECK(slurp(out / "metrics.json") == slurp(per_gpu / "metrics.json"));
 }
 
 TEST_CASE("validate checks without writing, help teaches with examples, version prints") {

@@ -127,7 +127,7 @@ class CompareCommand : public Command {
             const std::string folder = rows[i].policy + "/";
             output.write(folder + "metrics.json", metrics.dump(2) + "\n");
             output.write(folder + "trace.json",
-                         trace_json(loaded.scenario, result.timeline, result.instance_load));
+                         trace_json(loaded.scenario, result.timeline, result.instance_load, TraceOptions{}));
             output.write(folder + "resolved.yaml", loaded.resolved_yaml);
             output.write(
                 folder + "report.html",

@@ -33,6 +33,12 @@ class RunCommand : public Command {
            "SimGrid log setting passed through, e.g. --log root.thres:info (repeatable; default: silent)")
         ->check(simgrid_log_setting());
     sub->add_flag("--quiet,-q", quiet_, "No progress on stderr (shown only on a terminal anyway)");
+    sub->add_flag("--trace-gpus", trace_.gpu_tracks,
+                  "trace.json with one track per GPU (default: one per instance, its TP group's identical "
+                  "GPU tracks shown once)");
+    sub->add_flag("--trace-requests", trace_.requests,
+                  "trace.json also shows every LLM call as a slice (queue, prefill, decode) on its "
+                  "instance, with arrows between a trajectory's turns (RL and serve runs)");
     sub->add_flag("--compare-profile", compare_profile_,
                   "Also run the scenario priced by the datasheet roofline alone and print what its profile "
                   "changed, per phase (RL scenarios with a profile:)");
@@ -46,6 +52,7 @@ class RunCommand : public Command {
         "  rlsim run scenarios/quickstart.yaml --out out/quickstart\n"
         "  rlsim run scenarios/quickstart.yaml --out out/ledger --set cluster.dataplane.ledger=true\n"
         "  rlsim run scenarios/quickstart.yaml --out out/q2 --set workload.steps=10 --seed 7\n"
+        "  rlsim run scenarios/agentic.yaml --out out/agentic --trace-requests   (every call in the trace)\n"
         "  rlsim run scenarios/afd-step3.yaml --out out/afd --set afd.batch=2048   (kind: afd)");
     return sub;
   }
@@ -54,6 +61,10 @@ class RunCommand : public Command {
     const LoadOptions options = args_.load_options();
     const std::unique_ptr<ScenarioKind> kind = scenario_kind_of(args_.file, options);
     const std::unique_ptr<CheckedScenario> scenario = kind->load(args_.file, options);
+    if (trace_.requests && !kind->has_requests())
+      throw InputError(
+          flag_location("--trace-requests"),
+          "a run of kind " + kind->name() + " has no LLM requests to trace; drop --trace-requests");
     StagedOutput output(out_);
     // Before this process creates its engine: the datasheet-only run in a child (one engine each).
     const nlohmann::json datasheet = compare_profile_ ? datasheet_metrics(*kind, options) : nlohmann::json();
@@ -72,7 +83,7 @@ class RunCommand : public Command {
     };
     const std::unique_ptr<FinishedRun> run = scenario->simulate(simulation);
     progress.reset();  // ends the progress line before the summary
-    run->write_outputs(output);
+    run->write_outputs(output, trace_);
     output.commit();
     std::string files;
     for (const auto& file : output.files()) files += (files.empty() ? "" : ",") + file;
@@ -113,6 +124,7 @@ class RunCommand : public Command {
   std::vector<std::string> logs_;
   bool quiet_ = false;
   bool compare_profile_ = false;
+  TraceOptions trace_;
 };
 
 }  // namespace

@@ -97,7 +97,7 @@ class ValidationCommand : public Command {
               scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
           const auto run = scenario->simulate(SimulationOptions{});
           StagedOutput output(out / c.name);
-          run->write_outputs(output);
+          run->write_outputs(output, TraceOptions{});
           output.commit();
           return slurp(out / c.name / "metrics.json");
         },

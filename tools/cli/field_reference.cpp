@@ -90,6 +90,30 @@ std::vector<FieldDoc> explain_query(const FieldReference& reference, const std::
   throw InputError(flag_location("FIELD"), message + " (`rlsim explain` lists every field)");
 }
 
+std::string field_axis_label(const std::string& path) {
+  FieldReference reference;
+  try {
+    reference = gather_field_reference();
+  } catch (const std::exception&) {
+    return path;  // no bundled scenarios to read the reference from
+  }
+  // A list item may be named ("cluster.pools.rollout.nodes"): try each part as an index too.
+  std::vector<std::string> candidates{path};
+  for (size_t from = 0, dot; (dot = path.find('.', from)) != std::string::npos; from = dot + 1) {
+    const size_t end = path.find('.', dot + 1);
+    if (end != std::string::npos) candidates.push_back(path.substr(0, dot + 1) + "0" + path.substr(end));
+  }
+  for (const std::string& candidate : candidates) {
+    const std::string wanted = without_brackets(field_path(candidate));
+    for (const auto& field : reference.fields) {
+      if (without_brackets(field.path) != wanted) continue;
+      if (!field.unit.empty()) return path + " (" + field.unit + ")";
+      return field.type == "integer" ? path + " (count)" : path;
+    }
+  }
+  return path;
+}
+
 std::string field_text(const FieldDoc& field) {
   std::ostringstream out;
   out << field.path << "\n  " << field.help << "\n";

@@ -26,6 +26,11 @@ FieldReference gather_field_reference(const std::string& data_dir = "");
 /// InputError (at the `FIELD` argument) naming the nearest fields when none matches.
 std::vector<FieldDoc> explain_query(const FieldReference& reference, const std::string& query);
 
+/// A plot axis title for swept field `path` ("cluster.pools.0.nodes (nodes)"): the path and the
+/// field's unit from the reference, "count" for an integer without one, nothing for names and
+/// choices; the path alone when the reference does not know it.
+std::string field_axis_label(const std::string& path);
+
 /// One field, several lines: meaning, type, unit, default, range, read by.
 std::string field_text(const FieldDoc& field);
 /// Every field, two lines each (`rlsim explain` without a field).

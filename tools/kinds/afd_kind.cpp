@@ -20,7 +20,7 @@ class FinishedAfdRun : public FinishedRun {
   FinishedAfdRun(std::shared_ptr<const LoadedAfdScenario> loaded, AfdResult result)
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
-  void write_outputs(StagedOutput& output) const override {
+  void write_outputs(StagedOutput& output, const TraceOptions&) const override {
     output.write("metrics.json", afd_metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
     output.write("trace.json", afd_trace_json(loaded_->scenario, result_.timeline));
     output.write("resolved.yaml", loaded_->resolved_yaml);
@@ -107,6 +107,7 @@ class AfdKind : public ScenarioKind {
   }
   const std::vector<std::string>& sweep_columns() const override { return afd_sweep_columns(); }
   std::string default_sweep_objective() const override { return "tokens_per_s_per_gpu"; }
+  bool has_requests() const override { return false; }  // one decode instance, layer by layer
   SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
     SweepKindReport report;
     // The batch is the table's own "batch" column; the other axes name each row's series.

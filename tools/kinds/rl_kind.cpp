@@ -37,9 +37,9 @@ class FinishedRlRun : public FinishedRun {
   FinishedRlRun(std::shared_ptr<const LoadedScenario> loaded, SimulationResult result)
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
-  void write_outputs(StagedOutput& output) const override {
+  void write_outputs(StagedOutput& output, const TraceOptions& trace) const override {
     output.write("metrics.json", metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
-    output.write("trace.json", trace_json(loaded_->scenario, result_.timeline, result_.instance_load));
+    output.write("trace.json", trace_json(loaded_->scenario, result_.timeline, result_.instance_load, trace));
     output.write("resolved.yaml", loaded_->resolved_yaml);
     if (loaded_->scenario.cluster.dataplane.ledger)
       output.write("trajectories.jsonl", ledger_jsonl(result_.ledger));

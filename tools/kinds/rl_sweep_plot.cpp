@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "tools/cli/field_reference.h"
 #include "tools/report/text_format.h"
 
 namespace rlsim {
@@ -72,7 +73,7 @@ std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManife
   for (const auto& a : manifest.axes) swept += (swept.empty() ? "" : ", ") + a.path;
   plot.title = "RL step time vs " + axis.path + " (" + setup.model + ")";
   plot.subtitle = "base " + setup.cards + "; swept " + swept;
-  plot.x_label = axis.path;
+  plot.x_label = field_axis_label(axis.path);
   if (categorical) plot.x_categories = axis.values;
   plot.left_label = "steady-state step time (s)";
 

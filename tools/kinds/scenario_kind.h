@@ -14,6 +14,7 @@
 #include "models/registry/registry.h"
 #include "sim/platform/simulation_options.h"
 #include "sim/scenario/scenario_loader.h"
+#include "tools/report/chrome_trace.h"
 #include "tools/report/output_dir.h"
 #include "tools/sweep/sweep_grid.h"
 #include "tools/sweep/sweep_report.h"
@@ -25,8 +26,9 @@ namespace rlsim {
 class FinishedRun {
  public:
   virtual ~FinishedRun() = default;
-  /// Writes the files `rlsim run` writes (metrics.json, trace.json, resolved.yaml, …) in order.
-  virtual void write_outputs(StagedOutput& output) const = 0;
+  /// Writes the files `rlsim run` writes (metrics.json, trace.json, resolved.yaml, …) in order,
+  /// trace.json as `trace` asks.
+  virtual void write_outputs(StagedOutput& output, const TraceOptions& trace) const = 0;
   /// The summary `rlsim run` prints before the line naming the outputs.
   virtual std::string summary() const = 0;
   /// The metric cells of a sweep row, in the kind's sweep_columns() order.
@@ -64,6 +66,8 @@ class ScenarioKind {
                                                 const LoadOptions& options) const = 0;
   /// The metric columns of a sweep over scenarios of this kind.
   virtual const std::vector<std::string>& sweep_columns() const = 0;
+  /// Whether its runs have LLM requests to trace (`rlsim run --trace-requests`).
+  virtual bool has_requests() const { return true; }
   /// The column a sweep ranks its points by unless `--objective` names another.
   virtual std::string default_sweep_objective() const = 0;
   /// This kind's part of the summary of a finished sweep (`table` may hold only some points).

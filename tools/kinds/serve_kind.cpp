@@ -1,8 +1,7 @@
 // The serving scenario kind (`kind: serve`): a stream of requests against one inference deployment,
 // simulated by sim/engine/serving on the RL engine's own instances, schedulers and router. A run
 // writes metrics.json (its `serving` object), requests.csv, trace.json, resolved.yaml and report.html; a
-// sweep records TTFT/TPOT percentiles, throughput, goodput and cost per point and plots TTFT and TPOT p50
-// against the first numeric axis.
+// sweep records TTFT/TPOT percentiles, throughput, goodput and cost per point (no plot yet).
 #include <algorithm>
 
 #include "sim/engine/serving/serve_simulation.h"
@@ -20,10 +19,10 @@ class FinishedServeRun : public FinishedRun {
   FinishedServeRun(std::shared_ptr<const LoadedServeScenario> loaded, ServeResult result)
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
-  void write_outputs(StagedOutput& output) const override {
+  void write_outputs(StagedOutput& output, const TraceOptions& trace) const override {
     output.write("metrics.json", serve_metrics_json(loaded_->scenario, result_).dump(2) + "\n");
     output.write("requests.csv", serve_requests_csv(result_));
-    output.write("trace.json", serve_trace_json(loaded_->scenario, result_));
+    output.write("trace.json", serve_trace_json(loaded_->scenario, result_, trace));
     output.write("resolved.yaml", loaded_->resolved_yaml);
     output.write("report.html", serve_report_html(loaded_->scenario, result_, loaded_->resolved_yaml));
   }

@@ -13,6 +13,12 @@
 
 namespace rlsim {
 
+/// What `rlsim run` puts in trace.json beyond the default (--trace-gpus, --trace-requests).
+struct TraceOptions {
+  bool gpu_tracks = false;  ///< one track per GPU, also for GPUs that work in lockstep
+  bool requests = false;    ///< per-request slices with flows between a trajectory's turns
+};
+
 struct ChromeTraceStyle {
   /// Process label for a track group ("pool rollout", "attention GPUs").
   std::function<std::string(const std::string& group)> process_name;
@@ -20,6 +26,9 @@ struct ChromeTraceStyle {
   std::string index_key = "step";
   /// Also carry the full state string in each event's args.
   bool state_arg = false;
+  /// One track per lockstep set (Timeline::track_sets: an instance's TP group, the trainer) whose
+  /// members' intervals are identical, named by the set and its GPUs; false: one track per GPU.
+  bool collapse_track_sets = true;
   /// Top-level "otherData" object (scenario, seed, ...).
   nlohmann::json other_data = nlohmann::json::object();
   /// More events, already rendered as JSON objects separated by commas (e.g. counter tracks),
@@ -31,9 +40,28 @@ struct ChromeTraceStyle {
 /// nanosecond so files are stable and small.
 std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style);
 
+/// How a timeline track appears in the trace: under its own name, under its lockstep set's label
+/// (the one member shown for the set), or not at all (a member the set's track stands for).
+struct TrackView {
+  std::string label;
+  bool shown = true;
+};
+/// Per track of `timeline`: the sets whose members (within one pool) have identical intervals
+/// collapse onto their first member, named by the set (a one-GPU instance too); a track belongs to
+/// the first such set that holds it.
+std::vector<TrackView> track_views(const Timeline& timeline, bool collapse_sets);
+
+/// Seconds as trace microseconds, rounded to the nanosecond; appended with three decimals.
+double trace_micros(double seconds);
+void append_micros(std::string& out, double micros);
+
+/// Process id of instance k's process ("instance k"): its counters and, optionally, its requests.
+inline constexpr int kFirstInstancePid = 1000;
+
 /// Counter tracks of inference instances, for ChromeTraceStyle::extra_events: one process per
-/// instance ("instance k load", pids from 1000) with its running and waiting sequences and the KV
-/// slots they hold, as sampled at its iteration boundaries (one track per instance, not per GPU).
+/// instance ("instance k", pid kFirstInstancePid + k) with its running and waiting sequences, the
+/// KV slots they hold and the sequences preempted so far, as sampled at its iteration boundaries
+/// (one track per instance, not per GPU).
 std::string instance_load_counters(const std::vector<std::vector<LoadSample>>& per_instance);
 
 }  // namespace rlsim

@@ -8,6 +8,7 @@
 
 #include "sim/scenario/memory_check.h"
 #include "tools/report/chrome_trace.h"
+#include "tools/report/request_slices.h"
 #include "tools/report/text_format.h"
 #include "tools/report/training_mfu.h"
 #include "tools/report/verl_timing.h"
@@ -148,13 +149,17 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
 }
 
 std::string trace_json(const Scenario& scenario, const Timeline& timeline,
-                       const std::vector<std::vector<LoadSample>>& instance_load) {
+                       const std::vector<std::vector<LoadSample>>& instance_load,
+                       const TraceOptions& options) {
   ChromeTraceStyle style;
+  style.collapse_track_sets = !options.gpu_tracks;
   style.process_name = [](const std::string& group) { return "pool " + group; };
   style.index_key = "step";
   style.state_arg = true;
   style.other_data = {{"scenario", scenario.name}, {"seed", scenario.seed}, {"policy", scenario.policy.name}};
   style.extra_events = instance_load_counters(instance_load);
+  if (options.requests)
+    append_request_slices(style.extra_events, timeline.calls(), RequestNaming::trajectory_turn);
   return chrome_trace(timeline, style);
 }
 

@@ -1,6 +1,6 @@
-// What a run writes and prints: metrics.json (docs/design.md §5 keys), trace.json (Chrome trace events, one
-// track per GPU, opens in Perfetto or chrome://tracing), the summary table on stdout and, when the
-// scenario asks, trajectories.jsonl (the data plane's ledger of calls).
+// What a run writes and prints: metrics.json (docs/design.md §5 keys), trace.json (Chrome trace events,
+// one track per instance or GPU, opens in Perfetto or chrome://tracing), the summary table on stdout
+// and, when the scenario asks, trajectories.jsonl (the data plane's ledger of calls).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,14 +9,17 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/scenario/scenario.h"
+#include "tools/report/chrome_trace.h"
 
 namespace rlsim {
 
 nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& metrics);
-/// trace.json's text.
-/// The run's trace: a track per GPU, and a counter track per rollout instance (`instance_load`).
+/// trace.json's text: a track per instance (per GPU with `options.gpu_tracks`) and per GPU outside
+/// instances, counter tracks per rollout instance (`instance_load`) and, with `options.requests`,
+/// a slice per LLM call (tools/report/request_slices.h).
 std::string trace_json(const Scenario& scenario, const Timeline& timeline,
-                       const std::vector<std::vector<LoadSample>>& instance_load);
+                       const std::vector<std::vector<LoadSample>>& instance_load,
+                       const TraceOptions& options);
 std::string summary_table(const Scenario& scenario, const RunMetrics& metrics);
 /// trajectories.jsonl: one JSON object per recorded LLM call, in recording order.
 std::string ledger_jsonl(const std::vector<LedgerEntry>& ledger);

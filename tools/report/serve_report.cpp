@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tools/report/chrome_trace.h"
+#include "tools/report/request_slices.h"
 #include "tools/report/text_format.h"
 #include "tools/sweep/sweep_csv.h"
 
@@ -113,14 +114,18 @@ std::string serve_requests_csv(const ServeResult& result) {
   return out;
 }
 
-std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& result) {
+std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& result,
+                             const TraceOptions& options) {
   const Scenario& s = scenario.deployment;
   ChromeTraceStyle style;
+  style.collapse_track_sets = !options.gpu_tracks;
   style.process_name = [](const std::string& group) { return "pool " + group; };
   style.index_key = "step";
   style.state_arg = true;
   style.other_data = {{"scenario", s.name}, {"seed", s.seed}, {"kind", "serve"}};
   style.extra_events = instance_load_counters(result.load);
+  if (options.requests)
+    append_request_slices(style.extra_events, result.timeline.calls(), RequestNaming::request);
   return chrome_trace(result.timeline, style);
 }
 

@@ -12,12 +12,15 @@
 
 #include "sim/engine/serving/serve_simulation.h"
 #include "sim/scenario/serve_spec.h"
+#include "tools/report/chrome_trace.h"
 
 namespace rlsim {
 
 nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResult& result);
 std::string serve_requests_csv(const ServeResult& result);
-std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& result);
+/// trace.json: as trace_json (run_report.h), requests named by their id.
+std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& result,
+                             const TraceOptions& options);
 std::string serve_summary(const ServeScenario& scenario, const ServeResult& result);
 
 const std::vector<std::string>& serve_sweep_columns();

@@ -34,6 +34,7 @@ std::string latency_plot(const std::string& what, const std::vector<double>& val
   plot.subtitle = setup + (slo_s ? "; SLO " + format_quantity(*slo_s, Quantity::duration) : std::string());
   plot.x_label = what + " (ms)";
   plot.left_label = "requests at or below (%)";
+  plot.left_top = 100.0;
   plot.series.push_back(distribution(what, values_ms));
   return render_svg(plot);
 }

@@ -49,6 +49,14 @@ Axis value_axis(double top) {
   return axis;
 }
 
+/// An axis from 0 to exactly `top` (a percentage ends at 100, not at the next step past it).
+Axis fixed_axis(double top) {
+  Axis axis;
+  axis.step = nice_step(top);
+  axis.hi = top;
+  return axis;
+}
+
 /// The x values where ticks go: each category, or each distinct value when they are at most 12
 /// integers (no 4.5 nodes), else evenly spaced nice steps.
 std::vector<std::pair<double, std::string>> x_ticks(const LinePlot& plot, const Axis& x) {
@@ -98,7 +106,8 @@ std::string render_svg(const LinePlot& plot) {
   // A margin of half a step either side, so the end points are not on the frame.
   const double pad = !plot.x_categories.empty() ? 0.5 : 0.04 * (x_hi - x_lo);
   Axis x{x_lo - pad, x_hi + pad, nice_step(x_hi - x_lo)};
-  const Axis left = value_axis(left_top), right = value_axis(right_top);
+  const Axis left = plot.left_top ? fixed_axis(*plot.left_top) : value_axis(left_top),
+             right = value_axis(right_top);
   // Legend: two entries per row below the x label; the figure grows with it.
   const double legend_rows = std::ceil(static_cast<double>(plot.series.size() + (plot.best ? 1 : 0)) / 2.0);
   const double height = kTop + kPlotHeight + legend_rows * kLegendRow + 6;

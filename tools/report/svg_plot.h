@@ -35,6 +35,8 @@ struct LinePlot {
   /// Non-empty: x is categorical, point x = index into these names (ticks at each, named).
   std::vector<std::string> x_categories;
   std::string left_label;
+  /// The left axis's top, fixed (100 for a percentage); empty: a little above the highest point.
+  std::optional<double> left_top;
   std::string right_label;  ///< empty: no right axis
   std::vector<PlotSeries> series;
   std::optional<double> reference;  ///< horizontal line at this left-axis value
