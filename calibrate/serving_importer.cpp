@@ -2,8 +2,15 @@
 #include "calibrate/serving_importer.h"
 
 #include "calibrate/csv_table.h"
+#include "models/units.h"
 
 namespace rlsim {
+namespace {
+
+/// One engine iteration measured at more than an hour is not a timing of an engine.
+constexpr double kLongestIterationMs = 3.6e6;
+
+}  // namespace
 
 std::vector<ServingMeasurement> import_serving_csv(const std::string& path) {
   const CsvTable table = CsvTable::read(path);
@@ -30,7 +37,10 @@ std::vector<ServingMeasurement> import_serving_csv(const std::string& path) {
     m.prefill = kind == "prefill";
     m.prompt_tokens = table.integer(row, prompt, m.prefill ? 1 : 0, 1LL << 24);
     const double ms = table.number(row, measured);
-    if (!(ms > 0.0)) throw InputError(table.where(&row, measured), "expected a positive measured_ms");
+    if (!(ms > 0.0) || ms > kLongestIterationMs)
+      throw InputError(table.where(&row, measured),
+                       "expected a positive measured_ms of at most " + format_number(kLongestIterationMs) +
+                           " (an hour: one engine iteration takes far less), found " + format_number(ms));
     m.measured_s = ms * 1e-3;
     out.push_back(std::move(m));
   }

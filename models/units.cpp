@@ -102,6 +102,14 @@ double smallest_positive_quantity(Quantity kind) {
   return kind == Quantity::bandwidth ? 1e6 / 8 : 0.0;
 }
 
+std::optional<double> parse_number(std::string_view text) {
+  const std::string copy(text);
+  char* end = nullptr;
+  const double number = std::strtod(copy.c_str(), &end);  // underflow: the nearest double, kept
+  if (end == copy.c_str() || end != copy.c_str() + copy.size() || !std::isfinite(number)) return std::nullopt;
+  return number;
+}
+
 std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::string* why) {
   auto fail = [&]() -> std::optional<double> {
     if (why) *why = std::string(quantity_examples(kind));

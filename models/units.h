@@ -38,6 +38,11 @@ std::string format_quantity(double value, Quantity kind);
 /// What a value of this kind looks like, for error messages.
 std::string_view quantity_examples(Quantity kind);
 
+/// The whole of `text` as a finite number (strtod's syntax), or nullopt: "5abc", "", "inf" and
+/// values past a double's range are refused; one too small for a normal double (1e-320) reads as
+/// the nearest double, as any number in range does.
+std::optional<double> parse_number(std::string_view text);
+
 /// Shortest decimal text that reads back to the same double ("0.1", "1e+21").
 std::string format_number(double value);
 

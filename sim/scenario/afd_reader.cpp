@@ -153,7 +153,7 @@ void check_every_pool_used(const AfdScenario& s) {
 LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& options) {
   YamlSource source = load_yaml_file(path);
   source.fields = options.fields;
-  for (const auto& assignment : options.overrides) apply_override(source, assignment);
+  apply_load_overrides(source, options);
 
   YAML::Node resolved(YAML::NodeType::Map);
   YamlReader root(source, source.root, "", resolved);

@@ -108,13 +108,9 @@ Distribution read_distribution(YamlReader& parent, const Field& field, std::opti
       ok = parsed.has_value();
       value = parsed.value_or(0.0);
     } else {
-      try {
-        size_t used = 0;
-        value = std::stod(node.Scalar(), &used);
-        ok = used == node.Scalar().size() && std::isfinite(value);
-      } catch (const std::exception&) {
-        ok = false;
-      }
+      const std::optional<double> parsed = parse_number(node.Scalar());
+      ok = parsed.has_value();
+      value = parsed.value_or(0.0);
       why = "a number or a distribution such as {lognormal: {mean: 1024, sigma: 1.0}}";
     }
     if (!ok || value < min_allowed || value > max_allowed) {
@@ -176,15 +172,9 @@ Distribution read_distribution(YamlReader& parent, const Field& field, std::opti
         std::optional<double> v = unit ? parse_quantity(bin[0].Scalar(), *unit) : std::nullopt;
         // Whole cells only: "5abc" is not 5.
         const auto whole_number = [&ok](const std::string& text) {
-          size_t used = 0;
-          double parsed = 0.0;
-          try {
-            parsed = std::stod(text, &used);
-          } catch (const std::exception&) {
-            used = 0;
-          }
-          ok = ok && used == text.size() && used > 0;
-          return parsed;
+          const std::optional<double> parsed = parse_number(text);
+          ok = ok && parsed.has_value();
+          return parsed.value_or(0.0);
         };
         value = unit ? v.value_or(-1.0) : whole_number(bin[0].Scalar());
         weight = whole_number(bin[1].Scalar());

@@ -24,6 +24,15 @@ std::string number(const char* format, double value) {
 }
 
 const HardwareSpec& rollout_card(const Scenario& s) { return s.cluster.pool(s.rollout.pool)->card; }
+
+/// The smallest fix for FFN weights that need `need` GPUs of `field` where at most `most` can be
+/// given: that many GPUs when they can be had, else what is left (fp8 weights, another card).
+std::string ffn_weights_fix(const std::string& field, int need, int most, Precision weights) {
+  if (need <= most) return field + " >= " + std::to_string(need);
+  return std::string(weights != Precision::fp8 ? "weights: fp8 or " : "") + "a card with more memory (" +
+         field + " would need " + std::to_string(need) + ", more than the " + std::to_string(most) +
+         " the pool has)";
+}
 const HardwareSpec& training_card(const Scenario& s) { return s.cluster.pool(s.training.pool)->card; }
 
 std::string training_terms(const TrainingMemory& m) {
@@ -106,11 +115,12 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
     const double ffn_room = ffn.mem_capacity_bytes * (1.0 - r.activation_memory_fraction);
     if (ffn_bytes > ffn_room) {
       const int need = static_cast<int>(std::ceil(r.afd->ffn_gpus * ffn_bytes / ffn_room));
-      throw MemoryFitError(rollout.where("afd"),
-                           s.model.name + " FFN weights do not fit on " + ffn.name + ": each of the " +
-                               std::to_string(r.afd->ffn_gpus) + " FFN GPUs needs " + gigabytes(ffn_bytes) +
-                               " against " + gigabytes(ffn_room) +
-                               " after the reserve; smallest fix: afd.ffn_gpus >= " + std::to_string(need));
+      throw MemoryFitError(
+          rollout.where("afd"),
+          s.model.name + " FFN weights do not fit on " + ffn.name + ": each of the " +
+              std::to_string(r.afd->ffn_gpus) + " FFN GPUs needs " + gigabytes(ffn_bytes) + " against " +
+              gigabytes(ffn_room) + " after the reserve; smallest fix: " +
+              ffn_weights_fix("afd.ffn_gpus", need, s.cluster.pool(r.afd->ffn_pool)->gpus(), r.weights));
     }
     return;
   }
@@ -196,7 +206,8 @@ void check_afd_memory(const AfdScenario& s, const YamlReader& afd) {
       }
     }
     const std::string fix = largest > 0 ? "batch <= " + std::to_string(largest) + " (or more attention GPUs)"
-                                        : "more attention GPUs or kv_cache: fp8";
+                            : d.precisions.kv != Precision::fp8 ? "more attention GPUs or kv_cache: fp8"
+                                                                : "more attention GPUs";
     throw MemoryFitError(afd.where("batch"),
                          "the KV cache does not fit on " + card.name + ": the busiest attention GPU holds " +
                              number("%.0f", held) + " sequences of " + std::to_string(d.context) +
@@ -212,11 +223,13 @@ void check_afd_memory(const AfdScenario& s, const YamlReader& afd) {
       afd_ffn_memory_fraction(s.model, ffn, d.ffn_gpus, d.precisions.weights, d.activation_memory_fraction);
   if (ffn_fraction > 1.0) {
     const int need = static_cast<int>(std::ceil(d.ffn_gpus * ffn_fraction));
-    throw MemoryFitError(
-        afd.where("ffn"),
-        s.model.name + " expert weights do not fit on " + ffn.name + ": each of the " +
-            std::to_string(d.ffn_gpus) + " FFN GPUs needs " + number("%.0f%%", 100.0 * ffn_fraction) +
-            " of its memory (reserve included); smallest fix: ffn gpus >= " + std::to_string(need));
+    const int most =
+        s.cluster.pool(d.ffn_pool)->gpus() - (d.ffn_pool == d.attention_pool ? d.attention_gpus : 0);
+    throw MemoryFitError(afd.where("ffn"), s.model.name + " expert weights do not fit on " + ffn.name +
+                                               ": each of the " + std::to_string(d.ffn_gpus) +
+                                               " FFN GPUs needs " + number("%.0f%%", 100.0 * ffn_fraction) +
+                                               " of its memory (reserve included); smallest fix: " +
+                                               ffn_weights_fix("ffn gpus", need, most, d.precisions.weights));
   }
 }
 

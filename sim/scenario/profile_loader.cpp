@@ -74,14 +74,8 @@ std::vector<double> positive_numbers(YamlReader& r, const std::string& key) {
   for (size_t i = 0; i < value.size(); ++i) {
     const YAML::Node item = value[i];
     const std::string text = item.IsScalar() ? item.Scalar() : "";
-    size_t used = 0;
-    double x = 0.0;
-    try {
-      x = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != text.size() || !(x > 0.0) || !std::isfinite(x)) {
+    const double x = parse_number(text).value_or(0.0);
+    if (!(x > 0.0)) {
       throw InputError(r.source().locate(item, r.path() + "." + key + "." + std::to_string(i)),
                        "expected a positive number in '" + key + "', found '" + text + "'");
     }

@@ -15,6 +15,7 @@
 #include "sim/scenario/fault_reader.h"
 #include "sim/scenario/labels_reader.h"
 #include "sim/scenario/memory_check.h"
+#include "sim/scenario/parallelism_check.h"
 #include "sim/scenario/param_reader.h"
 #include "sim/scenario/plugins.h"
 #include "sim/scenario/profile_loader.h"
@@ -359,11 +360,16 @@ Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const L
   return catalog;
 }
 
+void apply_load_overrides(YamlSource& source, const LoadOptions& options) {
+  for (const auto& assignment : options.overrides) apply_override(source, assignment);
+  for (const auto& assignment : options.params) apply_override(source, assignment, "--param");
+}
+
 std::string scenario_kind(const std::string& path, const LoadOptions& options,
                           const std::vector<std::string>& kinds) {
   assert(!kinds.empty() && "the CLI registers at least one scenario kind");
   YamlSource source = load_yaml_file(path);
-  for (const auto& assignment : options.overrides) apply_override(source, assignment);
+  apply_load_overrides(source, options);
   YAML::Node ignored(YAML::NodeType::Map);
   YamlReader root(source, source.root, "", ignored);
   return root.choice_or("kind", kinds, kinds.front());
@@ -372,7 +378,7 @@ std::string scenario_kind(const std::string& path, const LoadOptions& options,
 LoadedScenario load_scenario(const std::string& path, const LoadOptions& options) {
   YamlSource source = load_yaml_file(path);
   source.fields = options.fields;
-  for (const auto& assignment : options.overrides) apply_override(source, assignment);
+  apply_load_overrides(source, options);
   if (!options.policy.empty()) switch_policy(source, options.policy);
 
   YAML::Node resolved(YAML::NodeType::Map);
@@ -439,6 +445,8 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   read_cost_model(root, path, options, s);
 
   check_every_pool_used(s);
+  check_rollout_tensor_parallel(s, rollout);
+  check_training_tensor_parallel(s, training);
   check_resource_limits(s, workload, cluster);
   check_training_dp(s, training);
   if (options.check_memory) {

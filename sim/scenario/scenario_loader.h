@@ -27,6 +27,7 @@ struct LoadOptions {
   /// skipped, since the grid's values replace the ones checked; every point is loaded, and so
   /// checked, on its own before anything runs.
   bool check_memory = true;
+  std::vector<std::string> params{};  ///< "a.b=value" from a sweep point's --param, after the --set
 };
 
 struct LoadedScenario {
@@ -34,6 +35,9 @@ struct LoadedScenario {
   Catalog catalog;            ///< built-in rows plus the scenario's own catalog files
   std::string resolved_yaml;  ///< text of resolved.yaml
 };
+
+/// Applies `options`' --set overrides, then its --param assignments, to `source`.
+void apply_load_overrides(YamlSource& source, const LoadOptions& options);
 
 /// What the scenario at `path` describes after `--set` overrides: its top-level `kind:`, one of
 /// `kinds` (the CLI's registered kinds, e.g. "rl" for an RL post-training run or "afd" for one

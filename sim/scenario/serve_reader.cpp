@@ -9,6 +9,7 @@
 #include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/memory_check.h"
+#include "sim/scenario/parallelism_check.h"
 #include "sim/scenario/request_trace_reader.h"
 #include "sim/scenario/scenario_header.h"
 
@@ -105,7 +106,7 @@ void check_every_pool_used(const Scenario& s) {
 LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptions& options) {
   YamlSource source = load_yaml_file(path);
   source.fields = options.fields;
-  for (const auto& assignment : options.overrides) apply_override(source, assignment);
+  apply_load_overrides(source, options);
 
   YAML::Node resolved(YAML::NodeType::Map);
   YamlReader root(source, source.root, "", resolved);
@@ -129,6 +130,7 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   read_cost_model(root, path, options, s);
 
   check_every_pool_used(s);
+  check_rollout_tensor_parallel(s, serve);
   if (options.check_memory) {
     check_rollout_memory(s, serve);
     const ServeWorkloadSpec& w = loaded.scenario.workload;

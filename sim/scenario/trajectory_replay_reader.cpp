@@ -7,7 +7,9 @@
 #include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "models/input_file.h"
 #include "models/units.h"
@@ -63,6 +65,26 @@ struct LedgerCall {
   double finish_s = 0.0;
 };
 
+/// A key that appears twice in one JSON object (nlohmann would keep one of them without a word).
+struct DuplicateKey {
+  std::string key;
+};
+
+/// One JSONL line parsed, refusing an object that gives a key twice.
+nlohmann::json parse_line(const std::string& line) {
+  std::vector<std::set<std::string>> keys;  // per object being read, its keys so far
+  const nlohmann::json::parser_callback_t unique_keys = [&keys](int, nlohmann::json::parse_event_t event,
+                                                                nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) keys.emplace_back();
+    if (event == Event::object_end) keys.pop_back();
+    if (event == Event::key && !keys.back().insert(parsed.get<std::string>()).second)
+      throw DuplicateKey{parsed.get<std::string>()};
+    return true;
+  };
+  return nlohmann::json::parse(line, unique_keys);
+}
+
 }  // namespace
 
 std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file) {
@@ -78,7 +100,9 @@ std::vector<ReplayedTrajectory> read_trajectories_jsonl(const std::string& file)
     const SourceLocation at{file, number_of_line, 1};
     nlohmann::json object;
     try {
-      object = nlohmann::json::parse(line);
+      object = parse_line(line);
+    } catch (const DuplicateKey& duplicate) {
+      throw InputError(at, "key '" + duplicate.key + "' given twice in one object; expected each key once");
     } catch (const nlohmann::json::parse_error& e) {
       throw InputError({file, number_of_line, static_cast<int>(e.byte)}, "expected one JSON object per line");
     } catch (const nlohmann::json::exception&) {  // a number too large for a double, e.g. 1e999

@@ -171,7 +171,9 @@ std::optional<std::string> nearest_key(const std::string& key, const std::vector
 SourceLocation YamlSource::locate(const YAML::Node& node, const std::string& path) const {
   for (const auto& [overridden, argument] : overrides) {
     if (path == overridden || path.rfind(overridden + ".", 0) == 0) {
-      return {"--set " + argument, 1, static_cast<int>(argument.find('=') + 2)};
+      // The column of the value within the assignment, after the flag's "--set ".
+      const size_t assignment = argument.find(' ') + 1;
+      return {argument, 1, static_cast<int>(argument.find('=') - assignment + 2)};
     }
   }
   const YAML::Mark mark = node.Mark();
@@ -183,32 +185,33 @@ YamlSource load_yaml_file(const std::string& path) { return parse(read_input_fil
 
 YamlSource load_yaml_text(const std::string& text, const std::string& file) { return parse(text, file); }
 
-void apply_override(YamlSource& source, const std::string& assignment) {
-  const SourceLocation arg_where{"--set " + assignment, 1, 1};
+void apply_override(YamlSource& source, const std::string& assignment, const std::string& flag) {
+  const std::string argument = flag + " " + assignment;
+  const SourceLocation arg_where{argument, 1, 1};
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
-    throw InputError(arg_where, "expected --set path.to.field=value, found no '='");
+    throw InputError(arg_where, "expected " + flag + " path.to.field=value, found no '='");
   }
   const std::string path = assignment.substr(0, eq);
   const std::string value_text = assignment.substr(eq + 1);
   if (value_text.find_first_not_of(" \t") == std::string::npos) {
-    throw InputError({"--set " + assignment, 1, static_cast<int>(eq + 2)},
-                     "expected a value after '=' (to use a field's default, leave out the --set)");
+    throw InputError({argument, 1, static_cast<int>(eq + 2)},
+                     "expected a value after '=' (to use a field's default, leave out the " + flag + ")");
   }
   if (const auto bad = first_invalid_utf8(assignment)) {
-    throw InputError({"--set " + assignment, 1, static_cast<int>(*bad + 1)}, "expected UTF-8 text");
+    throw InputError({argument, 1, static_cast<int>(*bad + 1)}, "expected UTF-8 text");
   }
   YAML::Node value;
   try {
     value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
-    throw InputError({"--set " + assignment, 1, static_cast<int>(eq + 2)}, "invalid YAML value: " + e.msg);
+    throw InputError({argument, 1, static_cast<int>(eq + 2)}, "invalid YAML value: " + e.msg);
   }
   // `~` and `null` are YAML's null, which a reader takes as an absent field: the default, silently.
   if (value.IsNull()) {
-    throw InputError({"--set " + assignment, 1, static_cast<int>(eq + 2)},
+    throw InputError({argument, 1, static_cast<int>(eq + 2)},
                      "expected a value after '=', found '" + value_text +
-                         "' (YAML's null); to use a field's default, leave out the --set");
+                         "' (YAML's null); to use a field's default, leave out the " + flag);
   }
   const auto parts = split_path(path);
   YAML::Node current = source.root;
@@ -250,7 +253,7 @@ void apply_override(YamlSource& source, const std::string& assignment) {
                        "'" + resolved_path + "' is a single value; it has no field '" + part + "'");
     }
   }
-  source.overrides[resolved_path] = assignment;
+  source.overrides[resolved_path] = argument;
 }
 
 YamlReader::YamlReader(const YamlSource& source, YAML::Node node, std::string path, YAML::Node resolved)
@@ -386,18 +389,11 @@ double YamlReader::number(const Field& field, double min, double max) {
   const std::string expected = "a number from " + format_number(min) + " to " + format_number(max);
   YAML::Node value = scalar_node(key, expected.c_str());
   const std::string& s = value.Scalar();
-  size_t used = 0;
-  double parsed = 0.0;
-  try {
-    parsed = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || used == 0 || !std::isfinite(parsed) || parsed < min || parsed > max) {
+  const std::optional<double> parsed = parse_number(s);
+  if (!parsed || *parsed < min || *parsed > max)
     fail(key, "expected " + expected + " for '" + key + "', found '" + s + "'");
-  }
-  record(key, YAML::Node(format_number(parsed)));
-  return parsed;
+  record(key, YAML::Node(format_number(*parsed)));
+  return *parsed;
 }
 
 double YamlReader::number_or(const Field& field, double fallback, double min, double max) {

@@ -27,7 +27,8 @@ namespace rlsim {
 struct YamlSource {
   std::string file;  ///< path shown in messages
   YAML::Node root;
-  /// Paths ("cluster.pools.0.nodes") replaced by `--set`, with the argument that set them.
+  /// Paths ("cluster.pools.0.nodes") replaced by `--set` (or a sweep's `--param`), with the
+  /// argument that set them as the user wrote it ("--set rollout.tp=2").
   std::map<std::string, std::string> overrides;
   /// Set (by `rlsim explain`): every getter notes the field it reads here.
   FieldLog* fields = nullptr;
@@ -41,8 +42,9 @@ YamlSource load_yaml_file(const std::string& path);
 /// Parses YAML text already in memory (tests, `--set` values); `file` names it in messages.
 YamlSource load_yaml_text(const std::string& text, const std::string& file);
 
-/// Applies `--set a.b.c=value` (list items by index or by their `name`) to a loaded document.
-void apply_override(YamlSource& source, const std::string& assignment);
+/// Applies `--set a.b.c=value` (list items by index or by their `name`) to a loaded document;
+/// messages name it as `flag` gave it (`--set`, or a sweep's `--param`).
+void apply_override(YamlSource& source, const std::string& assignment, const std::string& flag = "--set");
 
 /// A field as a getter reads it: its key and, for the reference, what it means — declared at the
 /// read, where its type, default and range are, so the two cannot drift apart. A bare key converts.

@@ -55,3 +55,17 @@ TEST_CASE("compare shows each policy with elapsed time and ETA on a terminal, an
   REQUIRE(piped.exit_code == 0);
   CHECK(piped.err.empty());
 }
+
+TEST_CASE("sweep shows its check of every point with elapsed time and ETA on a terminal, nothing piped") {
+  const auto out = scratch_dir("sweep-check-progress");
+  const std::string sweep =
+      "sweep scenarios/quickstart.yaml --param rollout.max_batch=8,16,32 --set workload.steps=1 --set "
+      "workload.prompts_per_step=4 --out '";
+  const CliResult r = run_on_terminal(sweep + out.string() + "/a'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("[1/3] checked point 0: took ") && Contains("[3/3] checked point 2: took ") &&
+                        Contains(", ETA "));
+  const CliResult piped = run_rlsim(sweep + out.string() + "/b'");
+  REQUIRE(piped.exit_code == 0);
+  CHECK_THAT(piped.err, !Contains("checked point"));
+}

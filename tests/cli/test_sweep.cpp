@@ -246,7 +246,7 @@ TEST_CASE("bad sweep input fails with exit code 2 before anything is written") {
   const std::string out = " --out '" + (base / "out").string() + "'";
   CliResult zero = run_rlsim(std::string("sweep ") + kStep3 + " --param afd.batch=0,64" + out);
   CHECK(zero.exit_code == 2);
-  CHECK_THAT(zero.err, Catch::Contains("--set afd.batch=0"));
+  CHECK_THAT(zero.err, Catch::Contains("--param afd.batch=0"));
   CliResult typo = run_rlsim(std::string("sweep ") + kStep3 + " --param afd.bach=64" + out);
   CHECK(typo.exit_code == 2);
   CHECK_THAT(typo.err, Catch::Contains("did you mean 'batch'"));

@@ -14,6 +14,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/process/child_pool.h"
+#include "sim/scenario/plugins.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
 #include "tools/kinds/rl_sweep_plot.h"
@@ -77,6 +78,7 @@ class CompareCommand : public Command {
         throw InputError({"--policies", 0, 0}, "policy '" + policies[i] + "' is listed twice");
     }
     if (policies.empty()) throw InputError({"--policies", 0, 0}, "no policy named in --policies");
+    for (const auto& policy : policies) PolicyRegistry::instance().at(policy, {"--policies", 0, 0}, "policy");
     const std::optional<CompareObjective> objective = find_compare_objective(objective_);
     if (!objective) {
       std::string known;

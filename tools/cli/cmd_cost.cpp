@@ -10,6 +10,7 @@
 
 #include "models/cost/cost_model_registry.h"
 #include "models/cost/profiled_cost_model.h"
+#include "models/tensor_parallel.h"
 #include "models/timing/collectives.h"
 #include "models/units.h"
 #include "sim/scenario/profile_loader.h"
@@ -57,6 +58,9 @@ struct AttentionFlags {
     if (!prefill) sub->add_option("--kv-dtype", kv_dtype, "KV-cache precision (default: --dtype)");
   }
   AttentionShape shape(bool prefill) const {
+    if (const std::string problem = head_grouping_problem(q_heads, kv_heads); !problem.empty())
+      throw InputError(flag_location("--kv-heads"),
+                       "expected K/V heads that group the query heads: " + problem);
     AttentionShape s;
     s.batch = batch;
     s.q_len = prefill ? q_len : 1;

@@ -99,9 +99,14 @@ class SweepCommand : public Command {
     std::vector<long> mine;
     std::map<long, std::vector<std::string>> invalid;
     std::unordered_map<size_t, long> loading;  // hash of a resolved scenario → first point that gives it
+    long to_check = 0;
+    for (long point = 0; point < grid.size(); ++point) to_check += shard.holds(point) ? 1 : 0;
+    // On a terminal, "[k/N] checked point p: took …, ETA …": a large grid takes minutes to check.
+    std::optional<Progress> checking(std::in_place, to_check, !quiet_);
     for (long point = 0; point < grid.size(); ++point) {
       if (!shard.holds(point)) continue;
       mine.push_back(point);
+      const auto check_start = std::chrono::steady_clock::now();
       try {
         const std::string resolved =
             kind->load(args_.file, point_options(base, grid, point))->resolved_yaml();
@@ -113,7 +118,11 @@ class SweepCommand : public Command {
         if (!skip_invalid_) throw;
         invalid[point] = invalid_row(*kind, grid, point, error);
       }
+      checking->finished(
+          "checked point " + std::to_string(point),
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - check_start).count());
     }
+    checking.reset();  // ends the line before the points run
 
     // Every input file is read by now (each point was loaded above).
     manifest.inputs = inputs_fingerprint();
@@ -233,7 +242,7 @@ class SweepCommand : public Command {
 
   static LoadOptions point_options(const LoadOptions& base, const SweepGrid& grid, long point) {
     LoadOptions options = base;
-    for (auto& assignment : grid.assignments(point)) options.overrides.push_back(std::move(assignment));
+    for (auto& assignment : grid.assignments(point)) options.params.push_back(std::move(assignment));
     return options;
   }
 

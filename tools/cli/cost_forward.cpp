@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "models/tensor_parallel.h"
 #include "models/timing/engine_overhead.h"
 #include "sim/scenario/profile_loader.h"
 #include "sim/scenario/scenario.h"
@@ -49,6 +50,12 @@ void ForwardCost::add_to(CLI::App* cost) {
 int ForwardCost::run(const Catalog& catalog) const {
   const HardwareSpec& card = catalog.card(target_.hardware, flag_location("--hardware"));
   const ModelArch& model = catalog.model(model_, flag_location("--model"));
+  if (const std::string problem = tensor_parallel_problem(model, tp_); !problem.empty()) {
+    std::string degrees;
+    for (int d : tensor_parallel_degrees(model, 16))
+      degrees += (degrees.empty() ? "" : ", ") + std::to_string(d);
+    throw InputError(flag_location("--tp"), problem + "; tp values up to 16 that split it: " + degrees);
+  }
   const std::string engine_name = engine_.empty() ? RolloutSpec{}.engine : engine_;
   EngineOverhead engine = catalog.engine(engine_name, flag_location("--engine"));
   const Precision weights = precision_option(weights_, "--weights");
