@@ -11,8 +11,8 @@ std::string tensor_parallel_problem(const ModelArch& model, int tp) {
   if (a.kind == AttentionKind::mla || a.kv_heads <= 0) return "";
   if (a.kv_heads % tp != 0 && tp % a.kv_heads != 0)
     return model.name + "'s " + std::to_string(a.kv_heads) + " K/V heads neither divide over tp " +
-           std::to_string(tp) + " nor replicate evenly onto it (tp a multiple of " + std::to_string(a.kv_heads) +
-           ")";
+           std::to_string(tp) + " nor replicate evenly onto it (tp a multiple of " +
+           std::to_string(a.kv_heads) + ")";
   return "";
 }
 
