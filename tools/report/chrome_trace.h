@@ -1,5 +1,6 @@
 // Chrome trace (Perfetto, chrome://tracing) of a Timeline: one process per track group, one
-// thread per track, one complete ("X") event per interval named by its state (`busy:rollout`
+// thread per track (or one per lockstep set of tracks whose intervals are identical: an
+// instance's TP group), one complete ("X") event per interval named by its state (`busy:rollout`
 // becomes name `rollout`, category `busy`). Written straight into a string, not built as a JSON
 // tree: a 1024-GPU step has ~10^5 intervals and the tree would cost more than the simulation.
 #pragma once
