@@ -18,7 +18,8 @@ void GroupTimeline::set_step(int step) {
 
 void GroupTimeline::record(GpuState state, double start_s) const {
   const double end_s = simgrid::s4u::Engine::get_clock();
-  // The step changes inside (start_s, end_s), latest first: each cuts the span.
+  // Cut the span at each step change inside (start_s, end_s); the first such change is found by
+  // walking back from the latest, as spans end now and most begin after the last change.
   auto change = step_changes_.end();
   while (change != step_changes_.begin() && std::prev(change)->first > start_s) --change;
   double from = start_s;
