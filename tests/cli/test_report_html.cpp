@@ -26,8 +26,11 @@ TEST_CASE("run writes a self-contained report.html with the timeline, bubble and
   const std::string html = slurp(out / "report.html");
   REQUIRE(html.rfind("<!DOCTYPE html>", 0) == 0);
   CHECK(self_contained(html));
-  CHECK_THAT(html, Catch::Contains("Timeline per pool") && Catch::Contains("pool rollout (8 GPUs)") &&
-                       Catch::Contains("pool train (8 GPUs)") && Catch::Contains("step 1 ends"));
+  CHECK_THAT(html, Catch::Contains("Timeline per pool") && Catch::Contains("pool rollout (8 GPUs, 4 rows)") &&
+                       Catch::Contains("pool train (8 GPUs, 1 row)") && Catch::Contains("step 1 ends"));
+  // One row per TP-2 instance, named as trace.json names its track (hovered as the segment's title).
+  CHECK_THAT(html,
+             Catch::Contains("<title>instance 3 (rollout-node0-gpu6, rollout-node0-gpu7) busy:rollout"));
   const std::string rollout = rlsim::to_string(rlsim::GpuState::busy(rlsim::Phase::rollout));
   const std::string waiting = rlsim::to_string(rlsim::GpuState::wait(rlsim::WaitCause::train_waits_rollout));
   CHECK_THAT(html, Catch::Contains(rollout + ":") && Catch::Contains(waiting + ":"));
@@ -58,7 +61,8 @@ TEST_CASE("run writes a self-contained report.html with the timeline, bubble and
           0);
   const std::string parsed = slurp(dom);
   CHECK_THAT(parsed, Catch::Contains("step time, steady state") && Catch::Contains("<svg") &&
-                         Catch::Contains("Bubble by cause") && Catch::Contains("pool rollout (8 GPUs)"));
+                         Catch::Contains("Bubble by cause") &&
+                         Catch::Contains("pool rollout (8 GPUs, 4 rows)"));
 }
 
 TEST_CASE("compare and sweep write a report.html too") {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "tools/report/chrome_trace.h"
 #include "tools/report/state_colours.h"
 #include "tools/report/text_format.h"
 
@@ -79,9 +80,11 @@ std::string html_page(const std::string& title, const std::vector<HtmlSection>& 
 }
 
 std::string timeline_svg(const Timeline& timeline) {
-  constexpr double kLabel = 150, kWidth = 960, kRow = 7, kTop = 20;
+  constexpr double kLabel = 200, kWidth = 940, kTop = 20;
   const auto& tracks = timeline.tracks();
-  std::vector<int> rows;  // GPU tracks, grouped by pool in first-seen order
+  // One row per instance (or trainer) whose GPUs do the same work, as trace.json shows them.
+  const std::vector<TrackView> views = track_views(timeline, true);
+  std::vector<int> rows;  // GPU tracks shown, grouped by pool in first-seen order
   std::vector<std::string> groups;
   for (const auto& t : tracks) {
     if (t.is_gpu && std::find(groups.begin(), groups.end(), t.group) == groups.end())
@@ -90,17 +93,19 @@ std::string timeline_svg(const Timeline& timeline) {
   std::map<int, int> row_of;
   for (const auto& g : groups) {
     for (size_t i = 0; i < tracks.size(); ++i) {
-      if (tracks[i].is_gpu && tracks[i].group == g) {
+      if (tracks[i].is_gpu && tracks[i].group == g && views[i].shown) {
         row_of[static_cast<int>(i)] = static_cast<int>(rows.size());
         rows.push_back(static_cast<int>(i));
       }
     }
   }
+  // Rows of 14 px while few (an instance per row), 7 px when a pool is shown per GPU at scale.
+  const double row_height = rows.size() <= 24 ? 14.0 : 7.0;
   double end_s = 0.0;
   for (const auto& s : timeline.steps()) end_s = std::max(end_s, s.end_s);
   for (const auto& i : timeline.intervals()) end_s = std::max(end_s, i.end_s);
   if (!(end_s > 0.0)) end_s = 1.0;
-  const double height = kTop + static_cast<double>(rows.size()) * kRow + 40;
+  const double height = kTop + static_cast<double>(rows.size()) * row_height + 40;
   auto x = [&](double t) { return kLabel + t / end_s * kWidth; };
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + px(kLabel + kWidth + 20) +
                     "\" height=\"" + px(height) + "\" font-size=\"11\" font-family=\"sans-serif\">\n";
@@ -120,23 +125,26 @@ std::string timeline_svg(const Timeline& timeline) {
     const double w = x(merged.end_s) - x(merged.start_s);
     if (w < 0.2) continue;
     const std::string state = to_string(merged.state);
-    svg += "<rect x=\"" + fixed(x(merged.start_s), 2) + "\" y=\"" + px(kTop + row_of[merged.track] * kRow) +
-           "\" width=\"" + fixed(w, 2) + "\" height=\"" + px(kRow - 1) + "\" fill=\"" + state_colour(state) +
-           "\"><title>" + xml_escape(tracks[static_cast<size_t>(merged.track)].name) + " " + state + ": " +
+    svg += "<rect x=\"" + fixed(x(merged.start_s), 2) + "\" y=\"" +
+           px(kTop + row_of[merged.track] * row_height) + "\" width=\"" + fixed(w, 2) + "\" height=\"" +
+           px(row_height - 1) + "\" fill=\"" + state_colour(state) + "\"><title>" +
+           xml_escape(views[static_cast<size_t>(merged.track)].label) + " " + state + ": " +
            readable_duration(merged.start_s) + " to " + readable_duration(merged.end_s) + "</title></rect>\n";
   }
   // Pool labels, step boundaries, time axis.
   for (const auto& g : groups) {
-    int first = -1, count = 0;
+    int first = -1, count = 0, gpus = 0;
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
       if (tracks[static_cast<size_t>(rows[static_cast<size_t>(r)])].group != g) continue;
       if (first < 0) first = r;
       ++count;
     }
-    svg += "<text x=\"" + px(kLabel - 6) + "\" y=\"" + px(kTop + (first + count / 2.0) * kRow + 4) +
-           "\" text-anchor=\"end\">pool " + xml_escape(g) + " (" + std::to_string(count) + " GPUs)</text>\n";
+    for (const auto& t : tracks) gpus += t.is_gpu && t.group == g ? 1 : 0;
+    svg += "<text x=\"" + px(kLabel - 6) + "\" y=\"" + px(kTop + (first + count / 2.0) * row_height + 4) +
+           "\" text-anchor=\"end\">pool " + xml_escape(g) + " (" + std::to_string(gpus) + " GPUs, " +
+           std::to_string(count) + (count == 1 ? " row" : " rows") + ")</text>\n";
   }
-  const double bottom = kTop + static_cast<double>(rows.size()) * kRow;
+  const double bottom = kTop + static_cast<double>(rows.size()) * row_height;
   for (const auto& s : timeline.steps()) {
     svg += "<line x1=\"" + px(x(s.end_s)) + "\" y1=\"" + px(kTop - 4) + "\" x2=\"" + px(x(s.end_s)) +
            "\" y2=\"" + px(bottom) + "\" stroke=\"#000\" stroke-dasharray=\"2,2\"/><text x=\"" +
@@ -148,7 +156,8 @@ std::string timeline_svg(const Timeline& timeline) {
            readable_duration(end_s * t / 5) + "</text>";
   }
   svg += "<text x=\"" + px(kLabel) + "\" y=\"" + px(bottom + 32) +
-         "\">simulated time; one row per GPU; hover a segment for its state and span</text>\n";
+         "\">simulated time; one row per instance or trainer (per GPU where their work differs); hover a "
+         "segment for its state and span</text>\n";
   return svg + "</svg>\n";
 }
 
