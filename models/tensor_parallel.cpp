@@ -23,6 +23,13 @@ std::vector<int> tensor_parallel_degrees(const ModelArch& model, int max_tp) {
   return degrees;
 }
 
+std::string tensor_parallel_degrees_text(const ModelArch& model, int max_tp) {
+  std::string text;
+  for (int tp : tensor_parallel_degrees(model, max_tp))
+    text += (text.empty() ? "" : ", ") + std::to_string(tp);
+  return text;
+}
+
 std::string head_grouping_problem(int q_heads, int kv_heads) {
   if (kv_heads > q_heads)
     return "more K/V heads (" + std::to_string(kv_heads) + ") than query heads (" + std::to_string(q_heads) +

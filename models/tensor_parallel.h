@@ -18,6 +18,8 @@ std::string tensor_parallel_problem(const ModelArch& model, int tp);
 
 /// The degrees from 1 to `max_tp` that `model` can run at, ascending.
 std::vector<int> tensor_parallel_degrees(const ModelArch& model, int max_tp);
+/// The same as text for messages: "1, 2, 4, 8".
+std::string tensor_parallel_degrees_text(const ModelArch& model, int max_tp);
 
 /// Why a GPU cannot hold `q_heads` query heads against `kv_heads` K/V heads (more K/V heads than
 /// query heads, or query heads that do not group evenly over them), or empty.

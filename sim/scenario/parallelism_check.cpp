@@ -9,11 +9,8 @@ namespace {
 void check_tp(const ModelArch& model, int tp, int gpus_per_node, const YamlReader& block) {
   const std::string problem = tensor_parallel_problem(model, tp);
   if (problem.empty()) return;
-  std::string degrees;
-  for (int d : tensor_parallel_degrees(model, gpus_per_node))
-    degrees += (degrees.empty() ? "" : ", ") + std::to_string(d);
   block.fail("tp", problem + "; tp values that split it on this pool's " + std::to_string(gpus_per_node) +
-                       "-GPU nodes: " + degrees);
+                       "-GPU nodes: " + tensor_parallel_degrees_text(model, gpus_per_node));
 }
 
 }  // namespace

@@ -51,10 +51,8 @@ int ForwardCost::run(const Catalog& catalog) const {
   const HardwareSpec& card = catalog.card(target_.hardware, flag_location("--hardware"));
   const ModelArch& model = catalog.model(model_, flag_location("--model"));
   if (const std::string problem = tensor_parallel_problem(model, tp_); !problem.empty()) {
-    std::string degrees;
-    for (int d : tensor_parallel_degrees(model, 16))
-      degrees += (degrees.empty() ? "" : ", ") + std::to_string(d);
-    throw InputError(flag_location("--tp"), problem + "; tp values up to 16 that split it: " + degrees);
+    throw InputError(flag_location("--tp"), problem + "; tp values up to 16 that split it: " +
+                                                tensor_parallel_degrees_text(model, 16));
   }
   const std::string engine_name = engine_.empty() ? RolloutSpec{}.engine : engine_;
   EngineOverhead engine = catalog.engine(engine_name, flag_location("--engine"));
