@@ -56,7 +56,7 @@ void InferenceInstance::post_receive() { receive_ = mailbox_->get_async<Instance
 
 void InferenceInstance::handle_arrival() {
   if (arrived_->kind == InstanceMessage::Kind::request) {
-    take_call(arrived_->call);
+    for (LlmRequest* call : arrived_->calls) take_call(call);
   } else {
     control_.on_message(*arrived_, sg4::Engine::get_clock());
   }

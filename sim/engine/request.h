@@ -6,6 +6,7 @@
 #pragma once
 
 #include <simgrid/s4u.hpp>
+#include <vector>
 
 #include "sim/scenario/choices.h"
 
@@ -35,38 +36,46 @@ struct LlmRequest {
   double generated_tokens = 0.0;  ///< tokens already generated when the call moves to another instance
 };
 
-/// What arrives in an instance's mailbox: a request, or a control signal from the orchestrator,
+/// Calls that travel together: sent at one simulated instant from one host to one destination, as
+/// one transfer (sim/engine/transport/call_batcher.h).
+using CallBatch = std::vector<LlmRequest*>;
+
+/// What arrives in an instance's mailbox: calls, or a control signal from the orchestrator,
 /// built by the named constructors below. `preempt` stops the instance (it answers on `ack` once its
 /// GPUs are free); `resume` restarts it with `weight_version` loaded; `fail` (a fault) loses its work
 /// and stops it for `pause_s`. Sent by pointer; the instance deletes it.
 struct InstanceMessage {
   enum class Kind { request, update_weights, stop, preempt, resume, fail };
   Kind kind = Kind::request;
-  LlmRequest* call = nullptr;  ///< request: the call to serve
-  int weight_version = 0;      ///< update_weights, resume: the new version
+  CallBatch calls;         ///< request: the calls to serve, in the order they were sent
+  int weight_version = 0;  ///< update_weights, resume: the new version
   double pause_s =
       0.0;  ///< update_weights, resume: time the instance stops to swap weights in; fail: until repaired
   Preemption preemption = Preemption::save_kv;  ///< preempt: what happens to in-flight sequences
   simgrid::s4u::Mailbox* ack = nullptr;         ///< preempt: where the instance reports it stopped
 
   /// An LLM call to serve.
-  static InstanceMessage request(LlmRequest* call) { return {.kind = Kind::request, .call = call}; }
+  static InstanceMessage request(LlmRequest* call) { return {.kind = Kind::request, .calls = {call}}; }
+  /// LLM calls sent together, to serve in their order.
+  static InstanceMessage requests(CallBatch calls) {
+    return {.kind = Kind::request, .calls = std::move(calls)};
+  }
   /// Load weights `version` at the next iteration boundary, pausing `pause_s` to swap them in.
   static InstanceMessage weights(int version, double pause_s) {
-    return {.kind = Kind::update_weights, .weight_version = version, .pause_s = pause_s};
+    return {.kind = Kind::update_weights, .calls = {}, .weight_version = version, .pause_s = pause_s};
   }
   /// Finish the work in hand, then end the actor.
-  static InstanceMessage stop() { return {.kind = Kind::stop}; }
+  static InstanceMessage stop() { return {.kind = Kind::stop, .calls = {}}; }
   /// Leave rollout at the next iteration boundary, handling in-flight calls as `mode` says.
   static InstanceMessage preempt(Preemption mode, simgrid::s4u::Mailbox* ack) {
-    return {.kind = Kind::preempt, .preemption = mode, .ack = ack};
+    return {.kind = Kind::preempt, .calls = {}, .preemption = mode, .ack = ack};
   }
   /// Return to rollout with weights `version`, pausing `pause_s` first.
   static InstanceMessage resume(int version, double pause_s) {
-    return {.kind = Kind::resume, .weight_version = version, .pause_s = pause_s};
+    return {.kind = Kind::resume, .calls = {}, .weight_version = version, .pause_s = pause_s};
   }
   /// A fault: lose the work in flight and stay down `down_s`.
-  static InstanceMessage fail(double down_s) { return {.kind = Kind::fail, .pause_s = down_s}; }
+  static InstanceMessage fail(double down_s) { return {.kind = Kind::fail, .calls = {}, .pause_s = down_s}; }
 };
 
 }  // namespace rlsim

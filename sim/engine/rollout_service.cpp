@@ -125,6 +125,15 @@ void RolloutService::start() {
     actors_.push_back(
         sg4::Actor::create("instance", instance->group().leader(), [i = instance.get()]() { i->serve(); }));
   }
+  // Calls an agent host sends at one instant to one destination travel as one transfer.
+  for (sg4::Host* host : context_.platform.agent_hosts) {
+    call_batchers_.push_back(
+        std::make_unique<CallBatcher>(host, [this](sg4::Mailbox* to, CallBatch calls) -> void* {
+          if (data_plane_) return data_plane_->wrap_calls(to, std::move(calls));
+          return new InstanceMessage(InstanceMessage::requests(std::move(calls)));
+        }));
+    actors_.push_back(call_batchers_.back()->actor());
+  }
   if (data_plane_) {
     actors_.push_back(sg4::Actor::create("trajectory-manager", context_.platform.dataplane,
                                          [tm = data_plane_.get()]() { tm->serve(); }));
@@ -183,12 +192,12 @@ void RolloutService::set_step(int step) {
 }
 
 void RolloutService::send_call(LlmRequest& request, size_t agent_host, uint64_t bytes) {
+  CallBatcher& batcher = *call_batchers_[agent_host];
   if (data_plane_) {
-    data_plane_->send_call(&request, static_cast<int>(agent_host), static_cast<double>(bytes));
+    batcher.send(data_plane_->calls_mailbox(static_cast<int>(agent_host)), &request, bytes);
   } else {
     request.instance = router_->route(request);
-    auto* message = new InstanceMessage(InstanceMessage::request(&request));
-    instances_[static_cast<size_t>(request.instance)]->mailbox()->put(message, bytes);
+    batcher.send(instances_[static_cast<size_t>(request.instance)]->mailbox(), &request, bytes);
   }
 }
 
@@ -247,6 +256,7 @@ void RolloutService::reroute(LlmRequest* request, int from) {
 
 void RolloutService::stop() {
   agents_.stop();
+  for (auto& batcher : call_batchers_) batcher->close();
   for (size_t i = 0; i < instances_.size(); ++i) post(static_cast<int>(i), InstanceMessage::stop());
   if (data_plane_) data_plane_->stop();
   for (auto& actor : actors_) actor->join();

@@ -18,6 +18,7 @@
 #include "sim/engine/rollout_monitor.h"
 #include "sim/engine/routers/router.h"
 #include "sim/engine/trajectory_manager.h"
+#include "sim/engine/transport/call_batcher.h"
 #include "sim/engine/workload.h"
 
 namespace rlsim {
@@ -73,6 +74,7 @@ class RolloutService {
   std::unique_ptr<Router> router_;
   std::vector<std::unique_ptr<InferenceInstance>> instances_;
   std::unique_ptr<TrajectoryManager> data_plane_;
+  std::vector<std::unique_ptr<CallBatcher>> call_batchers_;  ///< one per agent host, made by start()
   std::vector<simgrid::s4u::ActorPtr> actors_;
   AgentPool agents_;
   std::vector<LlmRequest*> parked_;  ///< calls waiting for any instance to return to rollout

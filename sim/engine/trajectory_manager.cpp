@@ -2,6 +2,7 @@
 #include "sim/engine/trajectory_manager.h"
 
 #include <cassert>
+#include <memory>
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -30,19 +31,19 @@ void TrajectoryManager::push(Arrival arrival) {
   arrived_->release();
 }
 
-void TrajectoryManager::send_call(LlmRequest* request, int agent_host, double bytes) {
-  sg4::Mailbox* to = calls_[static_cast<size_t>(agent_host)];
-  push(Arrival{request, to, Direction::to_llm});
-  to->put(request, static_cast<uint64_t>(bytes));
+void* TrajectoryManager::wrap_calls(sg4::Mailbox* to, CallBatch calls) {
+  auto* batch = new CallBatch(std::move(calls));
+  push(Arrival{to, Direction::to_llm, batch});
+  return batch;
 }
 
 sg4::CommPtr TrajectoryManager::send_reply(LlmRequest* request, double bytes) {
   sg4::Mailbox* to = replies_[static_cast<size_t>(request->instance)];
-  push(Arrival{request, to, Direction::to_agent});
+  push(Arrival{to, Direction::to_agent, request});
   return to->put_async(request, static_cast<uint64_t>(bytes));
 }
 
-void TrajectoryManager::stop() { push(Arrival{nullptr, nullptr, Direction::to_llm}); }
+void TrajectoryManager::stop() { push(Arrival{nullptr, Direction::to_llm, nullptr}); }
 
 void TrajectoryManager::serve() {
   // Permanent receiver: messages travel while a record is being written.
@@ -53,15 +54,24 @@ void TrajectoryManager::serve() {
     arrived_->acquire();
     const Arrival arrival = arrivals_.front();
     arrivals_.pop_front();
-    if (!arrival.request) break;
-    [[maybe_unused]] LlmRequest* got = arrival.from->get<LlmRequest>();
-    assert(got == arrival.request && "a mailbox delivers in the order its messages were sent");
-    record(*arrival.request, arrival.direction);
-    forward(arrival.request, arrival.direction);
+    if (!arrival.from) break;
+    [[maybe_unused]] void* got = arrival.from->get<void>();
+    assert(got == arrival.payload && "a mailbox delivers in the order its messages were sent");
+    if (arrival.direction == Direction::to_agent) {
+      handle(static_cast<LlmRequest*>(arrival.payload), arrival.direction);
+    } else {
+      const std::unique_ptr<CallBatch> calls(static_cast<CallBatch*>(arrival.payload));
+      for (LlmRequest* call : *calls) handle(call, arrival.direction);
+    }
   }
   for (auto* mailbox : calls_) mailbox->set_receiver(nullptr);
   for (auto* mailbox : replies_) mailbox->set_receiver(nullptr);
   for (auto& queue : sends_) queue->close();
+}
+
+void TrajectoryManager::handle(LlmRequest* request, Direction direction) {
+  record(*request, direction);
+  forward(request, direction);
 }
 
 double TrajectoryManager::message_bytes(const LlmRequest& request, Direction direction) const {

@@ -20,6 +20,7 @@
 #include "sim/engine/ledger.h"
 #include "sim/engine/request.h"
 #include "sim/engine/routers/router.h"
+#include "sim/engine/transport/call_batcher.h"
 #include "sim/engine/transport/send_queue.h"
 #include "sim/platform/timeline.h"
 
@@ -31,9 +32,14 @@ class TrajectoryManager {
                     double bytes_per_token, Router& router, std::vector<simgrid::s4u::Mailbox*> instances,
                     int agent_hosts, Timeline& timeline);
 
-  /// An agent's call from agent host `agent_host`: returns once its `bytes` have arrived (the
-  /// reply comes to request->agent_inbox).
-  void send_call(LlmRequest* request, int agent_host, double bytes);
+  /// Where calls from agent host `agent_host` arrive (sent there by its CallBatcher).
+  simgrid::s4u::Mailbox* calls_mailbox(int agent_host) const {
+    return calls_[static_cast<size_t>(agent_host)];
+  }
+  /// The message `calls` travel to calls_mailbox(h) as: call it from the actor that sends it, just
+  /// before sending (the manager handles arrivals in the order they were sent). Each call's reply
+  /// comes to its agent_inbox.
+  void* wrap_calls(simgrid::s4u::Mailbox* to, CallBatch calls);
   /// An instance's reply (request->instance set), sent now from the calling actor; returns the
   /// send, which that actor retires (sim/engine/transport/activity_retirement.h).
   simgrid::s4u::CommPtr send_reply(LlmRequest* request, double bytes);
@@ -47,13 +53,15 @@ class TrajectoryManager {
  private:
   enum class Direction { to_llm, to_agent };
   struct Arrival {
-    LlmRequest* request;          ///< nullptr: stop
-    simgrid::s4u::Mailbox* from;  ///< where it arrives
-    Direction direction;          ///< a call (to_llm) or a reply (to_agent)
+    simgrid::s4u::Mailbox* from;  ///< where it arrives; nullptr: stop
+    Direction direction;          ///< calls (to_llm, a CallBatch) or a reply (to_agent, an LlmRequest)
+    void* payload;                ///< what `from` delivers, to check the order
   };
   void push(Arrival arrival);
   /// What the message carries: the call's new tokens toward the LLM, the output back.
   double message_bytes(const LlmRequest& request, Direction direction) const;
+  /// Records and forwards one call or reply.
+  void handle(LlmRequest* request, Direction direction);
   void record(const LlmRequest& request, Direction direction);
   void forward(LlmRequest* request, Direction direction);
 
