@@ -57,6 +57,7 @@ void InferenceInstance::post_receive() { receive_ = mailbox_->get_async<Instance
 void InferenceInstance::handle_arrival() {
   if (arrived_->kind == InstanceMessage::Kind::request) {
     for (LlmRequest* call : arrived_->calls) take_call(call);
+    if (arrived_->windowed) links_.taken(arrived_->calls.size());
   } else {
     control_.on_message(*arrived_, sg4::Engine::get_clock());
   }

@@ -37,6 +37,8 @@ struct InstanceLinks {
   /// Takes a call the instance gives up (preemption, a fault) or receives while paused, carrying
   /// the tokens it already generated.
   std::function<void(LlmRequest* call)> displace;
+  /// The instance took in `count` calls the data plane sent under its window (its flow control).
+  std::function<void(size_t count)> taken;
 };
 
 class InferenceInstance {

@@ -48,6 +48,7 @@ struct InstanceMessage {
   enum class Kind { request, update_weights, stop, preempt, resume, fail };
   Kind kind = Kind::request;
   CallBatch calls;         ///< request: the calls to serve, in the order they were sent
+  bool windowed = false;   ///< request: sent under the data plane's window (it is told when taken in)
   int weight_version = 0;  ///< update_weights, resume: the new version
   double pause_s =
       0.0;  ///< update_weights, resume: time the instance stops to swap weights in; fail: until repaired

@@ -113,6 +113,7 @@ InstanceLinks RolloutService::links_of(int i) {
                        : r.agent_inbox->put_async(&r, static_cast<uint64_t>(bytes));
   };
   links.displace = [this, i](LlmRequest* r) { reroute(r, i); };
+  links.taken = [this, i](size_t count) { data_plane_->calls_taken(i, count); };
   return links;
 }
 

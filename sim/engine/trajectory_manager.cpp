@@ -50,6 +50,8 @@ void TrajectoryManager::serve() {
   for (auto* mailbox : calls_) mailbox->set_receiver(sg4::Actor::self());
   for (auto* mailbox : replies_) mailbox->set_receiver(sg4::Actor::self());
   for (size_t i = 0; i < instances_.size(); ++i) sends_.push_back(std::make_unique<SendQueue>(host_));
+  outstanding_.assign(instances_.size(), 0);
+  held_.resize(instances_.size());
   while (true) {
     arrived_->acquire();
     const Arrival arrival = arrivals_.front();
@@ -58,10 +60,10 @@ void TrajectoryManager::serve() {
     [[maybe_unused]] void* got = arrival.from->get<void>();
     assert(got == arrival.payload && "a mailbox delivers in the order its messages were sent");
     if (arrival.direction == Direction::to_agent) {
-      handle(static_cast<LlmRequest*>(arrival.payload), arrival.direction);
+      take_reply(static_cast<LlmRequest*>(arrival.payload));
     } else {
       const std::unique_ptr<CallBatch> calls(static_cast<CallBatch*>(arrival.payload));
-      for (LlmRequest* call : *calls) handle(call, arrival.direction);
+      take_calls(*calls);
     }
   }
   for (auto* mailbox : calls_) mailbox->set_receiver(nullptr);
@@ -69,43 +71,66 @@ void TrajectoryManager::serve() {
   for (auto& queue : sends_) queue->close();
 }
 
-void TrajectoryManager::handle(LlmRequest* request, Direction direction) {
-  record(*request, direction);
-  forward(request, direction);
-}
-
 double TrajectoryManager::message_bytes(const LlmRequest& request, Direction direction) const {
   return (direction == Direction::to_agent ? request.output_tokens : request.new_tokens) * bytes_per_token_;
 }
 
-void TrajectoryManager::record(const LlmRequest& request, Direction direction) {
-  const double record_s =
-      seconds_per_record_ +
-      (record_bytes_per_s_ > 0.0 ? message_bytes(request, direction) / record_bytes_per_s_ : 0.0);
-  if (record_s > 0.0) {
-    const double start = sg4::Engine::get_clock();
-    sg4::this_actor::execute(record_s);
-    timeline_.record(track_, GpuState::busy(Phase::record), start, sg4::Engine::get_clock(), step_);
-  }
-  if (direction == Direction::to_agent) {
-    ledger_.push_back(
-        LedgerEntry{request.trajectory, request.turn, request.step, request.instance,
-                    request.output_tokens > 0.0 ? request.version_token_sum / request.output_tokens : 0.0,
-                    request.new_tokens, request.prefilled_tokens, request.output_tokens, request.submit_s,
-                    request.first_token_s, request.finish_s});
+double TrajectoryManager::record_s(const LlmRequest& request, Direction direction) const {
+  return seconds_per_record_ +
+         (record_bytes_per_s_ > 0.0 ? message_bytes(request, direction) / record_bytes_per_s_ : 0.0);
+}
+
+void TrajectoryManager::write_records(double seconds) {
+  if (seconds <= 0.0) return;
+  const double start = sg4::Engine::get_clock();
+  sg4::this_actor::execute(seconds);
+  timeline_.record(track_, GpuState::busy(Phase::record), start, sg4::Engine::get_clock(), step_);
+}
+
+void TrajectoryManager::take_reply(LlmRequest* reply) {
+  write_records(record_s(*reply, Direction::to_agent));
+  ledger_.push_back(LedgerEntry{
+      reply->trajectory, reply->turn, reply->step, reply->instance,
+      reply->output_tokens > 0.0 ? reply->version_token_sum / reply->output_tokens : 0.0, reply->new_tokens,
+      reply->prefilled_tokens, reply->output_tokens, reply->submit_s, reply->first_token_s, reply->finish_s});
+  sends_[static_cast<size_t>(reply->instance)]->send(
+      reply->agent_inbox, reply, static_cast<uint64_t>(message_bytes(*reply, Direction::to_agent)));
+}
+
+void TrajectoryManager::take_calls(const CallBatch& calls) {
+  for (LlmRequest* call : calls) {
+    write_records(record_s(*call, Direction::to_llm));
+    call->instance = router_.route(*call);
+    const auto i = static_cast<size_t>(call->instance);
+    if (held_[i].empty() && outstanding_[i] < kCallWindow) {
+      ++outstanding_[i];
+      send_calls(i, {call}, static_cast<uint64_t>(message_bytes(*call, Direction::to_llm)));
+    } else {
+      held_[i].push_back(call);
+    }
   }
 }
 
-void TrajectoryManager::forward(LlmRequest* request, Direction direction) {
-  const auto bytes = static_cast<uint64_t>(message_bytes(*request, direction));
-  if (direction == Direction::to_agent) {
-    sends_[static_cast<size_t>(request->instance)]->send(request->agent_inbox, request, bytes);
-  } else {
-    request->instance = router_.route(*request);
-    auto* message = new InstanceMessage(InstanceMessage::request(request));
-    sends_[static_cast<size_t>(request->instance)]->send(instances_[static_cast<size_t>(request->instance)],
-                                                         message, bytes);
+void TrajectoryManager::calls_taken(int instance, size_t count) {
+  const auto i = static_cast<size_t>(instance);
+  outstanding_[i] -= count;
+  if (held_[i].empty() || outstanding_[i] > kCallWindow / 2) return;
+  // The window is half empty again: the calls held for it leave together, in their order.
+  CallBatch batch;
+  uint64_t bytes = 0;
+  while (!held_[i].empty() && outstanding_[i] + batch.size() < kCallWindow) {
+    bytes += static_cast<uint64_t>(message_bytes(*held_[i].front(), Direction::to_llm));
+    batch.push_back(held_[i].front());
+    held_[i].pop_front();
   }
+  outstanding_[i] += batch.size();
+  send_calls(i, std::move(batch), bytes);
+}
+
+void TrajectoryManager::send_calls(size_t instance, CallBatch calls, uint64_t bytes) {
+  auto* message = new InstanceMessage(InstanceMessage::requests(std::move(calls)));
+  message->windowed = true;
+  sends_[instance]->send(instances_[instance], message, bytes);
 }
 
 }  // namespace rlsim
