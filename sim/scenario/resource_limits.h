@@ -1,7 +1,9 @@
 // What one scenario may ask the simulator to do, checked after loading and before anything runs:
 // products of fields that are each within their own range (prompts × samples, trajectories ×
 // turns × steps, nodes × GPUs per node) can still ask for more actors, events and memory than a
-// run can have, or overflow the counters that hold them. A scenario past a limit is an input error
+// run can have, or overflow the counters that hold them. Memory is estimated from measured costs
+// per trajectory in a step, per LLM call and per GPU, against one budget for every machine (the
+// same scenario is accepted or refused everywhere). A scenario past a limit is an input error
 // (exit 2) at the field to change, saying what it asks for and what the limit is.
 #pragma once
 
@@ -26,7 +28,22 @@ struct ResourceLimits {
   /// at 50 turns: 51,200 calls in 2.7 s), so the limit is a run of about 20 minutes; the
   /// 65,536-GPU scale point makes 2.1 million.
   double llm_calls = 20'000'000;
+
+  /// Memory one run may take, and what its parts cost, measured with jemalloc on the quickstart
+  /// and rl-scale shapes (2026-12-02; peak RSS against each count, the others held):
+  double memory_bytes = 16.0 * (1ull << 30);
+  /// An agent actor and its trajectory's state while the step runs (80,000 -> 160,000 one-turn
+  /// trajectories: 814 -> 1,791 MB).
+  double bytes_per_trajectory = 12e3;
+  /// What each LLM call leaves behind for the metrics, the trace and the report (5,000 prompts × 8,
+  /// 1 -> 3 steps: 437 -> 626 MB for 80,000 more calls).
+  double bytes_per_llm_call = 2.5e3;
+  /// A GPU's host, links and instance (1,024 -> 8,192 GPUs with 64 trajectories: 57 -> 163 MB).
+  double bytes_per_gpu = 15e3;
 };
+
+/// Peak memory a run of `scenario` is estimated to take (bytes), from `limits`' costs.
+double estimated_memory_bytes(const Scenario& scenario, const ResourceLimits& limits = {});
 
 /// Throws InputError at the field of `workload` or `cluster` (the readers the scenario was read
 /// with) whose value takes the scenario past `limits`.
