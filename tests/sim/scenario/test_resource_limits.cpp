@@ -7,6 +7,20 @@
 
 using namespace rlsim;
 
+namespace {
+
+/// test::kTwoPools loaded, with the readers check_resource_limits locates its errors with.
+struct TwoPools {
+  LoadedScenario loaded = test::load_inline("ok", test::kTwoPools);
+  YAML::Node resolved{YAML::NodeType::Map};
+  YamlSource source = load_yaml_text(test::kTwoPools, "inline.yaml");
+  YamlReader root{source, source.root, "", resolved};
+  YamlReader workload = root.map("workload");
+  YamlReader cluster = root.map("cluster");
+};
+
+}  // namespace
+
 TEST_CASE("prompts × samples past the limit is refused at prompts_per_step, without overflowing") {
   // 1,000,000 × 4,096 overflows a 32-bit int: the product must be computed wide and refused.
   const InputError e = test::load_error(
@@ -20,23 +34,21 @@ TEST_CASE("a mean of a million turns per trajectory is refused at turns") {
 }
 
 TEST_CASE("a run of too many LLM calls is refused and the limit itself is allowed") {
-  const LoadedScenario loaded = test::load_inline("ok", test::kTwoPools);
-  YAML::Node resolved(YAML::NodeType::Map);
-  const YamlSource source = load_yaml_text(test::kTwoPools, "inline.yaml");
-  YamlReader root(source, source.root, "", resolved);
-  const YamlReader workload = root.map("workload");
-  const YamlReader cluster = root.map("cluster");
+  const TwoPools two_pools;
+  const Scenario& scenario = two_pools.loaded.scenario;
+  const YamlReader& workload = two_pools.workload;
+  const YamlReader& cluster = two_pools.cluster;
   // 2 prompts × 8 samples × 1 turn × 3 steps = 48 calls on 16 GPUs.
   ResourceLimits limits;
   limits.llm_calls = 48;
   limits.gpus = 16;
-  CHECK_NOTHROW(check_resource_limits(loaded.scenario, workload, cluster, limits));
+  CHECK_NOTHROW(check_resource_limits(scenario, workload, cluster, limits));
   limits.llm_calls = 47;
-  CHECK_THROWS_WITH(check_resource_limits(loaded.scenario, workload, cluster, limits),
+  CHECK_THROWS_WITH(check_resource_limits(scenario, workload, cluster, limits),
                     Catch::Contains("about 48 LLM calls"));
   limits.llm_calls = 48;
   limits.gpus = 15;
-  CHECK_THROWS_WITH(check_resource_limits(loaded.scenario, workload, cluster, limits),
+  CHECK_THROWS_WITH(check_resource_limits(scenario, workload, cluster, limits),
                     Catch::Contains("16 GPUs") && Catch::Contains("inline.yaml:"));
 }
 
@@ -47,29 +59,27 @@ TEST_CASE("a context limit not above the prompt is refused as the run would gene
 }
 
 TEST_CASE("a run whose estimated memory is past the budget is refused at the field that weighs most") {
-  const LoadedScenario loaded = test::load_inline("ok", test::kTwoPools);
-  YAML::Node resolved(YAML::NodeType::Map);
-  const YamlSource source = load_yaml_text(test::kTwoPools, "inline.yaml");
-  YamlReader root(source, source.root, "", resolved);
-  const YamlReader workload = root.map("workload");
-  const YamlReader cluster = root.map("cluster");
+  const TwoPools two_pools;
+  const Scenario& scenario = two_pools.loaded.scenario;
+  const YamlReader& workload = two_pools.workload;
+  const YamlReader& cluster = two_pools.cluster;
   // 16 trajectories a step, 48 LLM calls, 16 GPUs.
   ResourceLimits limits;
   limits.bytes_per_trajectory = 1e9;
   limits.bytes_per_llm_call = 0.1e9;
   limits.bytes_per_gpu = 0.2e9;
-  CHECK(estimated_memory_bytes(loaded.scenario, limits) == Approx(16e9 + 4.8e9 + 3.2e9));
+  CHECK(estimated_memory_bytes(scenario, limits) == Approx(16e9 + 4.8e9 + 3.2e9));
   limits.memory_bytes = 24e9;
-  CHECK_NOTHROW(check_resource_limits(loaded.scenario, workload, cluster, limits));
+  CHECK_NOTHROW(check_resource_limits(scenario, workload, cluster, limits));
   limits.memory_bytes = 23e9;
-  CHECK_THROWS_WITH(check_resource_limits(loaded.scenario, workload, cluster, limits),
+  CHECK_THROWS_WITH(check_resource_limits(scenario, workload, cluster, limits),
                     Catch::Contains("about 22.4 GiB of memory") &&
                         Catch::Contains("at most 21.5 GiB: fewer prompts per step"));
   limits.bytes_per_llm_call = 1e9;  // the calls weigh most now
-  CHECK_THROWS_WITH(check_resource_limits(loaded.scenario, workload, cluster, limits),
+  CHECK_THROWS_WITH(check_resource_limits(scenario, workload, cluster, limits),
                     Catch::Contains("48 LLM calls 44.8 GiB") && Catch::Contains(": fewer steps"));
   limits.bytes_per_gpu = 10e9;  // and now the GPUs
-  CHECK_THROWS_WITH(check_resource_limits(loaded.scenario, workload, cluster, limits),
+  CHECK_THROWS_WITH(check_resource_limits(scenario, workload, cluster, limits),
                     Catch::Contains("16 GPUs 149.1 GiB") && Catch::Contains(": fewer GPUs"));
 }
 
