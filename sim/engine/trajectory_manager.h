@@ -29,7 +29,6 @@
 #include "sim/engine/ledger.h"
 #include "sim/engine/request.h"
 #include "sim/engine/routers/router.h"
-#include "sim/engine/transport/call_batcher.h"
 #include "sim/engine/transport/send_queue.h"
 #include "sim/platform/timeline.h"
 
