@@ -11,8 +11,9 @@
 // and at most the batch's serialisation time (bytes over the route's bandwidth) later than the
 // first would have.
 //
-// A batch holds the calls sent while its first call's flush is pending: the actor wakes in the
-// scheduling round after the first send, so every agent that runs in the same round joins it.
+// A batch holds every call sent at its instant: the first call sets a SimGrid timer at the current
+// time, which fires only after the last scheduling round of that instant (the orchestrator starts
+// agents one round after another, so waking the actor at once gave batches of one or two calls).
 #pragma once
 
 #include <cstdint>
