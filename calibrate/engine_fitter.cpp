@@ -21,10 +21,6 @@ EngineOverhead with_terms(EngineOverhead e, const std::vector<double>& x) {
   return e;
 }
 
-double predicted(const EngineOverhead& e, const ServingSample& s) {
-  return iteration_terms(e, s.shape, s.kernels_s, s.allreduce_s).total_s();
-}
-
 struct Scored {
   double mape = 0.0, max_error = 0.0;
   int points = 0;
@@ -33,7 +29,7 @@ struct Scored {
 Scored score(const EngineOverhead& e, const std::vector<const ServingSample*>& samples) {
   Scored out;
   for (const ServingSample* s : samples) {
-    const double error = std::abs(predicted(e, *s) - s->measured_s) / s->measured_s;
+    const double error = std::abs(predicted_seconds(e, *s) - s->measured_s) / s->measured_s;
     out.mape += error;
     out.max_error = std::max(out.max_error, error);
     ++out.points;
@@ -53,6 +49,13 @@ EngineOverhead fit(const std::vector<const ServingSample*>& samples, const Engin
 
 }  // namespace
 
+double predicted_seconds(const EngineOverhead& engine, const ServingSample& sample) {
+  double total = 0.0;
+  for (const ServingIteration& i : sample.iterations)
+    total += i.count * iteration_terms(engine, i.shape, i.kernels_s, i.allreduce_s).total_s();
+  return total;
+}
+
 EngineFit fit_engine_terms(const std::vector<ServingSample>& samples, const EngineOverhead& preset) {
   std::vector<const ServingSample*> all, train, held;
   for (size_t i = 0; i < samples.size(); ++i) {
@@ -71,8 +74,10 @@ EngineFit fit_engine_terms(const std::vector<ServingSample>& samples, const Engi
   out.error.fit_points = static_cast<int>(all.size());
   bool eager = false, graph = false;
   for (const ServingSample& s : samples) {
-    const bool replays = iteration_terms(preset, s.shape, s.kernels_s, s.allreduce_s).cuda_graph;
-    (replays ? graph : eager) = true;
+    for (const ServingIteration& i : s.iterations) {
+      const bool replays = iteration_terms(preset, i.shape, i.kernels_s, i.allreduce_s).cuda_graph;
+      (replays ? graph : eager) = true;
+    }
   }
   out.terms.cpu_fixed_s = fitted.cpu_fixed_s;
   out.terms.cpu_per_sequence_s = fitted.cpu_per_sequence_s;

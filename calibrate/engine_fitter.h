@@ -1,6 +1,7 @@
 // Fitting an inference engine's time beyond kernels (models/timing/engine_overhead.h) to measured
-// iteration times: each sample's kernels and TP all-reduces are predicted by the caller (from the
-// cost model and collective fit the profile will hold); the five terms (CPU fixed, per sequence,
+// times of iterations, or of whole static batches (a prefill and its decodes, summed): each
+// iteration's kernels and TP all-reduces are predicted by the caller (from the cost model and
+// collective fit the profile will hold); the five terms (CPU fixed, per sequence,
 // per token; launch and graph gaps per layer) are fitted by Nelder-Mead on mean relative error,
 // non-negative. Held-out error as for kernels: every fifth sample is scored by a fit that did not
 // see it; the stored terms are then refitted on all samples. Only the terms the samples constrain
@@ -14,12 +15,22 @@
 
 namespace rlsim {
 
-struct ServingSample {
+/// One iteration of a measured sample, run `count` times alike.
+struct ServingIteration {
   IterationShape shape;
   double kernels_s = 0.0;
   double allreduce_s = 0.0;
+  double count = 1.0;
+};
+
+/// What one measurement timed: one iteration, or a batch's iterations one after another.
+struct ServingSample {
+  std::vector<ServingIteration> iterations;
   double measured_s = 0.0;
 };
+
+/// The time `engine` predicts for `sample`: its iterations' totals, summed.
+double predicted_seconds(const EngineOverhead& engine, const ServingSample& sample);
 
 struct EngineFit {
   EngineOverheadOverride terms;

@@ -32,10 +32,12 @@ std::string percent_note(double ratio) {
   return format_number(static_cast<double>(static_cast<long long>(ratio * 1000.0 + 0.5)) / 10.0) + "%";
 }
 
-void write_error(std::ostringstream& out, const FitError& e, const std::string& indent, bool references) {
+/// `held_out` says which points were held out (each fitter holds out its own).
+void write_error(std::ostringstream& out, const FitError& e, const std::string& indent, bool references,
+                 const char* held_out) {
   out << indent << "error:  # relative; held-out points scored by fits that did not see them\n";
   out << indent << "  fit_points: " << e.fit_points << "\n";
-  out << indent << "  held_out_points: " << e.held_out_points << "  # cross-shape: other models' shapes\n";
+  out << indent << "  held_out_points: " << e.held_out_points << "  # " << held_out << "\n";
   out << indent << "  held_out_mape: " << number(e.held_out_mape) << "  # " << percent_note(e.held_out_mape)
       << "\n";
   out << indent << "  held_out_max_error: " << number(e.held_out_max_error) << "  # "
@@ -106,7 +108,7 @@ std::string profile_to_yaml(const HardwareProfile& p, const std::optional<Engine
         << "    overlap_exponent: " << number(f.overlap_exponent) << "\n"
         << "    wave_quantization: " << number(f.wave_quantization) << "\n"
         << "    l2_band: " << number(f.l2_band) << "\n";
-    write_error(out, op.error, "    ", true);
+    write_error(out, op.error, "    ", true, "cross-shape: other models' shapes");
   }
   out << "collectives:" << (p.collectives.empty() ? " []" : "") << "\n";
   for (const auto& c : p.collectives) {
@@ -118,7 +120,7 @@ std::string profile_to_yaml(const HardwareProfile& p, const std::optional<Engine
         << "  # message bytes / time\n"
         << "    min_message: " << quantity(c.min_bytes, Quantity::bytes) << "\n"
         << "    max_message: " << quantity(c.max_bytes, Quantity::bytes) << "\n";
-    write_error(out, c.error, "    ", false);
+    write_error(out, c.error, "    ", false, "every fifth message size");
   }
   // The engine block: terms fitted from measured iterations (p.engine, `--format serving`) and the
   // launch and graph gaps the kernel suite measured (`engine`), which take precedence.
@@ -146,7 +148,7 @@ std::string profile_to_yaml(const HardwareProfile& p, const std::optional<Engine
     if (engine)
       out << "  # measured, not used: prefill-shape gap " << number(engine->prefill_launch_gap_per_layer_s)
           << " s per layer; empty-kernel launch " << number(engine->kernel_launch_s) << " s\n";
-    if (!p.engine.empty()) write_error(out, p.engine_error, "  ", false);
+    if (!p.engine.empty()) write_error(out, p.engine_error, "  ", false, "every fifth measurement");
   }
   write_measured_shapes(out, p.measured_shapes);
   return out.str();

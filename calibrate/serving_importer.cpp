@@ -30,12 +30,25 @@ std::vector<ServingMeasurement> import_serving_csv(const std::string& path) {
     m.batch = table.integer(row, batch, 1, 1 << 20);
     m.context_tokens = table.integer(row, context, 0, 1LL << 30);
     const std::string& kind = table.text(row, phase);
-    if (kind != "prefill" && kind != "decode") {
+    if (kind == "prefill") {
+      m.phase = ServingPhase::prefill;
+    } else if (kind == "decode") {
+      m.phase = ServingPhase::decode;
+    } else if (kind == "generate") {
+      m.phase = ServingPhase::generate;
+    } else {
       throw InputError(table.where(&row, phase),
-                       "expected phase 'prefill' or 'decode', found '" + kind + "'");
+                       "expected phase 'prefill', 'decode' or 'generate', found '" + kind + "'");
     }
-    m.prefill = kind == "prefill";
-    m.prompt_tokens = table.integer(row, prompt, m.prefill ? 1 : 0, 1LL << 24);
+    m.prompt_tokens = table.integer(row, prompt, m.phase == ServingPhase::decode ? 0 : 1, 1LL << 24);
+    if (m.phase == ServingPhase::generate &&
+        (m.generated_tokens() < 1 || m.generated_tokens() > kMostGeneratedTokens)) {
+      throw InputError(
+          table.where(&row, context),
+          "expected a generate row's context_tokens (prompt + output) to exceed its prompt_tokens " +
+              std::to_string(m.prompt_tokens) + " by 1 to " + std::to_string(kMostGeneratedTokens) +
+              " output tokens, found " + std::to_string(m.context_tokens));
+    }
     const double ms = table.number(row, measured);
     if (!(ms > 0.0) || ms > kLongestIterationMs)
       throw InputError(table.where(&row, measured),

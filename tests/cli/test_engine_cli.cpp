@@ -102,6 +102,48 @@ TEST_CASE("serving calibration recovers the terms of the engine that produced th
   CHECK(*c.fit.terms.cpu_per_sequence_s == Approx(truth.cpu_per_sequence_s).epsilon(0.1));
 }
 
+TEST_CASE("serving calibration fits whole-batch latencies as the sum of their iterations",
+          "[cli][calibrate]") {
+  // A static batch as latency benchmarks time it: one prefill, then output − 1 decodes, decode k at
+  // prompt + k tokens of context. Synthesised here iteration by iteration with a known engine; the
+  // calibration must recover its terms from the batches' totals alone (long outputs are priced in
+  // runs of decodes, so the 600-token rows also check that the runs keep the total).
+  const Catalog catalog = load_builtin_catalog(RLSIM_TEST_SOURCE_DIR);
+  const HardwareSpec& card = catalog.hardware.at("H100");
+  const ModelArch& model = catalog.models.at("llama-2-7b");
+  const EngineOverhead& truth = catalog.engines.at("vllm-v0");
+  const RooflineCostModel roofline;
+  auto seconds = [&](const IterationQuery& q) {
+    const PricedIteration p = price_iteration(q, model, card, roofline, nullptr);
+    return iteration_terms(truth, p.shape, p.kernels_s, p.allreduce_s).total_s();
+  };
+  const auto dir = test::scratch_dir("serving-generate");
+  const auto csv = dir / "batches.csv";
+  {
+    std::ofstream f(csv);
+    f << "model,hardware,tp,batch,prompt_tokens,context_tokens,phase,measured_ms\n";
+    for (int tp : {1, 2}) {
+      for (int64_t batch : {1, 4, 16, 64, 200}) {
+        for (int64_t output : {20, 600}) {
+          const int64_t prompt = 128;
+          double total = seconds({tp, batch, prompt, 0, true});
+          for (int64_t k = 1; k < output; ++k) total += seconds({tp, batch, 0, prompt + k, false});
+          f << "llama-2-7b,H100," << tp << "," << batch << "," << prompt << "," << prompt + output
+            << ",generate," << total * 1e3 << "\n";
+        }
+      }
+    }
+  }
+  const ServingCalibration c = calibrate_serving(catalog, card, {csv.string()}, "", "vllm-v0");
+  CHECK(c.samples == 20);
+  CHECK(c.fit.error.held_out_points == 4);
+  CHECK(c.fit.error.held_out_mape < 0.005);
+  REQUIRE(c.fit.terms.cpu_fixed_s);
+  REQUIRE(c.fit.terms.cpu_per_sequence_s);
+  CHECK(*c.fit.terms.cpu_fixed_s == Approx(truth.cpu_fixed_s).epsilon(0.1));
+  CHECK(*c.fit.terms.cpu_per_sequence_s == Approx(truth.cpu_per_sequence_s).epsilon(0.1));
+}
+
 TEST_CASE("rlsim calibrate --format serving writes an engine block, deterministically", "[cli][calibrate]") {
   const auto dir = test::scratch_dir("serving");
   const std::string args =
@@ -133,7 +175,7 @@ TEST_CASE("rlsim calibrate --format serving rejects bad rows at their cell", "[c
       out.string() + "'");
   CHECK(phase.exit_code == 2);
   CHECK(phase.err.find("bad-phase.csv:3:") != std::string::npos);
-  CHECK(phase.err.find("expected phase 'prefill' or 'decode'") != std::string::npos);
+  CHECK(phase.err.find("expected phase 'prefill', 'decode' or 'generate'") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(out));
   const auto card = test::run_rlsim(
       "calibrate --format serving --hardware A100 --input "

@@ -1,6 +1,7 @@
 // Serving calibration: kernels predicted per measured iteration, engine terms fitted to the rest.
 #include "tools/cli/calibrate_serving.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "calibrate/device_facts.h"
@@ -12,6 +13,32 @@
 #include "tools/cli/iteration_pricing.h"
 
 namespace rlsim {
+namespace {
+
+/// Decode iterations priced one by one up to this many; past it, in this many runs of equal length.
+constexpr int64_t kMostDecodeRuns = 256;
+
+struct DecodeRun {
+  int64_t context_tokens = 0;  ///< each sequence's context in the run's middle iteration
+  double iterations = 0.0;
+};
+
+/// The decode iterations after a prefill of `prompt` tokens that generate `output` tokens (the
+/// prefill makes the first): iteration k (1 … output − 1) sees prompt + k tokens of context, as an
+/// instance counts them. Long outputs are priced in runs, each at its middle iteration's context
+/// (a decode's cost grows linearly in context, so the run's total is kept).
+std::vector<DecodeRun> decode_runs(int64_t prompt, int64_t output) {
+  const int64_t decodes = output - 1;
+  const int64_t runs = std::min(decodes, kMostDecodeRuns);
+  std::vector<DecodeRun> out;
+  for (int64_t r = 0; r < runs; ++r) {
+    const int64_t first = 1 + decodes * r / runs, last = decodes * (r + 1) / runs;  // inclusive
+    out.push_back(DecodeRun{prompt + (first + last) / 2, static_cast<double>(last - first + 1)});
+  }
+  return out;
+}
+
+}  // namespace
 
 ServingCalibration calibrate_serving(const Catalog& catalog, const HardwareSpec& card,
                                      const std::vector<std::string>& inputs, const std::string& base_profile,
@@ -44,10 +71,22 @@ ServingCalibration calibrate_serving(const Catalog& catalog, const HardwareSpec&
       }
       const ModelArch& model = catalog.model(m.model, m.model_where);
       const std::optional<CollectiveFit> allreduce = tp_allreduce_fit(out.profile, m.tp);
-      const IterationQuery query{m.tp, m.batch, m.prompt_tokens, m.context_tokens, m.prefill};
-      const PricedIteration priced =
-          price_iteration(query, model, card, *cost, allreduce ? &*allreduce : nullptr);
-      samples.push_back(ServingSample{priced.shape, priced.kernels_s, priced.allreduce_s, m.measured_s});
+      const auto priced = [&](const IterationQuery& query, double count) {
+        const PricedIteration p =
+            price_iteration(query, model, card, *cost, allreduce ? &*allreduce : nullptr);
+        return ServingIteration{p.shape, p.kernels_s, p.allreduce_s, count};
+      };
+      ServingSample sample;
+      sample.measured_s = m.measured_s;
+      if (m.phase == ServingPhase::generate) {
+        sample.iterations.push_back(priced({m.tp, m.batch, m.prompt_tokens, 0, true}, 1.0));
+        for (const DecodeRun& run : decode_runs(m.prompt_tokens, m.generated_tokens()))
+          sample.iterations.push_back(priced({m.tp, m.batch, 0, run.context_tokens, false}, run.iterations));
+      } else {
+        const bool prefill = m.phase == ServingPhase::prefill;
+        sample.iterations.push_back(priced({m.tp, m.batch, m.prompt_tokens, m.context_tokens, prefill}, 1.0));
+      }
+      samples.push_back(std::move(sample));
     }
     out.profile.sources.push_back(ProfileSource{input, static_cast<int>(rows.size())});
   }

@@ -1,8 +1,8 @@
 // `rlsim calibrate --format serving`: fits an engine's time beyond kernels (CPU work, launch and
-// graph gaps) to measured per-iteration times (calibrate/serving_importer.h) and returns the
-// profile to write: the base profile given with --profile (its kernel fits and all-reduce then
-// predict the kernels the engine terms sit on; else the datasheet roofline) with an `engine:`
-// block and its held-out error.
+// graph gaps) to measured times of iterations or of whole static batches
+// (calibrate/serving_importer.h) and returns the profile to write: the base profile given with
+// --profile (its kernel fits and all-reduce then predict the kernels the engine terms sit on; else
+// the datasheet roofline) with an `engine:` block and its held-out error.
 #pragma once
 
 #include <string>

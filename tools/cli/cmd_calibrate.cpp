@@ -1,6 +1,7 @@
 // `rlsim calibrate --input F... --hardware H --out P.yaml`: fits a hardware profile from measured
 // kernel and collective timings (our kernel suite's JSON, or vidur CSVs) and prints its error; with
-// --format serving, an engine's time beyond kernels from measured iterations (calibrate_serving.h).
+// --format serving, an engine's time beyond kernels from measured iterations or batches
+// (calibrate_serving.h).
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -58,9 +59,10 @@ class CalibrateCommand : public Command {
         "      --profile calibrate/profiles/h100.yaml --out h100-serving.yaml");
     sub->add_option("--input", inputs_, "Measurement files (repeat the flag for several)")->required();
     sub->add_option("--format", format_,
-                    "rlsim (kernel-suite JSON), vidur (CSV) or serving (measured iterations: "
-                    "model,hardware,tp,batch,prompt_tokens,context_tokens,phase,measured_ms); default: by "
-                    "file extension")
+                    "rlsim (kernel-suite JSON), vidur (CSV) or serving (measured iterations or whole "
+                    "batches: model,hardware,tp,batch,prompt_tokens,context_tokens,phase,measured_ms; "
+                    "phase prefill, decode, or generate = a static batch's latency, context_tokens its "
+                    "prompt + output); default: by file extension")
         ->check(CLI::IsMember({"rlsim", "vidur", "serving"}));
     sub->add_option("--hardware", hardware_,
                     "Catalog card the efficiencies are relative to (rlsim list hardware)")
@@ -109,20 +111,22 @@ class CalibrateCommand : public Command {
                                              engine_.empty() ? RolloutSpec{}.engine : engine_);
     if (!date_.empty()) c.profile.date = date_;
     if (c.profile.date.empty()) c.profile.date = "unknown";  // as --help says: the loader needs one
-    write_atomically(profile_to_yaml(c.profile));
+    write_atomically("# Made from the repository root by: " + command_line() + "\n" +
+                     profile_to_yaml(c.profile));
     const EngineOverheadOverride& t = c.fit.terms;
     auto us = [](const std::optional<double>& v) {
       return v ? short_quantity(*v, Quantity::duration) : std::string("- (not constrained)");
     };
     std::cout << "engine terms for " << card.name << " from " << c.samples
-              << " measured iterations written to " << out_ << "\n"
+              << " measurements (iterations or whole batches) written to " << out_ << "\n"
               << "  cpu_fixed " << us(t.cpu_fixed_s) << ", cpu_per_sequence " << us(t.cpu_per_sequence_s)
               << ", cpu_per_token " << us(t.cpu_per_token_s) << "\n"
               << "  launch_gap_per_layer " << us(t.launch_gap_per_layer_s) << ", graph_gap_per_layer "
               << us(t.graph_gap_per_layer_s) << "\n"
               << "held-out MAPE " << percent(c.fit.error.held_out_mape) << " (max "
               << percent(c.fit.error.held_out_max_error) << ") on " << c.fit.error.held_out_points
-              << " iterations; the preset's own terms: " << percent(c.fit.preset_held_out_mape) << "\n";
+              << " held-out measurements; the preset's own terms: " << percent(c.fit.preset_held_out_mape)
+              << "\n";
     return kExitOk;
   }
 
@@ -149,6 +153,8 @@ class CalibrateCommand : public Command {
     if (!date_.empty()) line += " --date " + date_;
     if (sm_count_ > 0) line += " --sm-count " + std::to_string(sm_count_);
     if (!l2_text_.empty()) line += " --l2-cache " + l2_text_;
+    if (!base_profile_.empty()) line += " --profile " + base_profile_;
+    if (!engine_.empty()) line += " --engine " + engine_;
     line += " --out <this file>";  // the same inputs give the same bytes wherever written
     for (const std::string& input : inputs_) line += " --input " + input;
     return line;
