@@ -10,8 +10,8 @@ namespace rlsim {
 namespace {
 
 constexpr double kWeightBytes = 2.0;      // bf16 weight
-constexpr double kGradientBytes = 2.0;    // bf16 gradient
 constexpr double kOptimizerBytes = 12.0;  // fp32 master weight, Adam momentum and variance (ZeRO's K)
+constexpr double kLogitBytes = 6.0;       // bf16 logits and their fp32 copy, per token and vocabulary entry
 
 struct ModelStates {
   double weights, gradients, optimizer;
@@ -19,7 +19,7 @@ struct ModelStates {
 
 ModelStates model_states(double params_per_gpu, const TrainingLayout& l) {
   const double dp = l.dp;
-  ModelStates s{kWeightBytes * params_per_gpu, kGradientBytes * params_per_gpu,
+  ModelStates s{kWeightBytes * params_per_gpu, l.gradient_bytes_per_param * params_per_gpu,
                 kOptimizerBytes * params_per_gpu};
   if (l.sharding >= Sharding::zero1) s.optimizer /= dp;
   if (l.sharding >= Sharding::zero2) s.gradients /= dp;
@@ -36,20 +36,29 @@ double model_state_bytes_per_gpu(double params, const TrainingLayout& layout) {
 }
 
 double activation_bytes_per_layer(const ModelArch& model, const TrainingLayout& layout) {
-  const double s = layout.micro_batch_tokens, h = model.hidden_size, t = layout.tp;
-  const double a = model.attention.q_heads;
+  const double s = layout.sequence_tokens, b = layout.micro_batch_sequences, h = model.hidden_size;
+  const double t = layout.tp, a = model.attention.q_heads;
+  // Korthikanti et al. Table 2: 24 s·b·h split over TP in any case; the layer-norm inputs, the
+  // inputs of the attention and MLP blocks and the dropout masks split only under sequence
+  // parallelism (or without TP).
+  const double replicated = layout.dropout ? 10.0 : 8.0;
+  const double sbh = s * b * h;
+  const double full_layer_input = 2.0 * sbh / (layout.sequence_parallel ? t : 1.0);
+  const double kept = sbh * (layout.sequence_parallel ? (replicated + 24.0) / t : replicated + 24.0 / t);
+  const double scores = (layout.dropout ? 5.0 : 2.0) * a * s * s * b / t;
+  const bool stores_scores = layout.attention == AttentionBackend::unfused;
   switch (layout.recompute) {
-    case Recompute::none: return s * h * (34.0 + 5.0 * a * s / h) / t;
-    case Recompute::selective: return s * h * 34.0 / t;
-    case Recompute::full: return s * h * 2.0 / t;
+    case Recompute::none: return kept + (stores_scores ? scores : 0.0);
+    case Recompute::selective: return kept;
+    case Recompute::full: return full_layer_input;
   }
   return 0.0;
 }
 
 TrainingMemory training_memory(const ModelArch& model, const HardwareSpec& card,
                                const TrainingLayout& layout) {
-  assert(layout.dp >= 1 && layout.tp >= 1 && layout.pp >= 1 && layout.micro_batch_tokens > 0.0 &&
-         "a training layout has positive degrees and tokens");
+  assert(layout.dp >= 1 && layout.tp >= 1 && layout.pp >= 1 && layout.sequence_tokens > 0.0 &&
+         layout.micro_batch_sequences >= 1 && "a training layout has positive degrees and tokens");
   TrainingMemory m;
   m.capacity_bytes = card.mem_capacity_bytes;
   const double params_per_gpu = total_params(model) / (static_cast<double>(layout.tp) * layout.pp);
@@ -63,12 +72,12 @@ TrainingMemory training_memory(const ModelArch& model, const HardwareSpec& card,
   double layers_held = model.layers;
   double activations = layers_held * activation_bytes_per_layer(model, layout);
   if (layout.recompute == Recompute::full) {
-    // The layer being rematerialised in backward holds its full (selective-level) activations.
-    TrainingLayout selective = layout;
-    selective.recompute = Recompute::selective;
-    activations += activation_bytes_per_layer(model, selective);
+    // The layer being rematerialised in backward holds all it stores without recomputation.
+    TrainingLayout whole = layout;
+    whole.recompute = Recompute::none;
+    activations += activation_bytes_per_layer(model, whole);
   }
-  const double logits = 4.0 * layout.micro_batch_tokens * model.vocab_size / layout.tp;
+  const double logits = kLogitBytes * layout.micro_batch_tokens() * model.vocab_size / layout.tp;
   m.activation_bytes = layout.trained_models * (activations + logits);
   return m;
 }

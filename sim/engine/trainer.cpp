@@ -107,6 +107,7 @@ void Trainer::train_once(double tokens, int step) {
   options.recompute = t.recompute;
   options.sharding = t.sharding;
   options.mini_batches = t.mini_batches;
+  options.gradients = t.gradients;
   const auto whole = static_cast<int64_t>(std::max<double>(dp_, std::round(tokens)));
   const TrainingStepTime cost = training_step_time(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
   context_.trained_tokens += static_cast<double>(whole);
@@ -114,7 +115,7 @@ void Trainer::train_once(double tokens, int step) {
   const double pipelined = 1.0 + cost.pipeline_bubble_fraction;
 
   // Extra forward passes over the whole batch before the update.
-  const int extra_forwards = t.algorithm == RlAlgorithm::ppo ? 3 : 2;
+  const auto extra_forwards = static_cast<double>(t.extra_forwards().size());
   run_on_all(extra_forwards * cost.forward_s * pipelined, GpuState::busy(Phase::ref_logprob), step);
 
   const int models = t.algorithm == RlAlgorithm::ppo ? 2 : 1;  // PPO trains the critic too

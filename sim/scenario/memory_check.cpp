@@ -57,9 +57,14 @@ TrainingLayout training_layout(const Scenario& s) {
   l.pp = t.pp;
   l.sharding = t.sharding;
   l.recompute = t.recompute;
-  l.micro_batch_tokens = t.sequence_tokens;
+  l.sequence_tokens = t.sequence_tokens;
+  l.micro_batch_sequences = t.micro_batch_sequences;
+  l.sequence_parallel = t.sequence_parallel;
+  l.attention = t.attention_backend;
+  l.dropout = t.dropout;
+  l.gradient_bytes_per_param = bytes_per_element(t.gradients);
   l.offload_optimizer = t.offload_optimizer;
-  l.reference_models = 1;
+  l.reference_models = t.reference_model ? 1 : 0;
   l.trained_models = t.algorithm == RlAlgorithm::ppo ? 2 : 1;  // PPO trains a critic too
   return l;
 }

@@ -151,7 +151,26 @@ struct TrainingSpec {
   /// Activation recomputation; selective is Megatron-LM's default (Korthikanti et al. 2022).
   Recompute recompute = Recompute::selective;
   bool offload_optimizer = false;  ///< optimizer states in host memory (ZeRO-Offload)
-  SourceLocation where;            ///< of the `training:` mapping, for errors found later
+  /// Gradient precision: bf16, or fp32 (Megatron-LM's default with bf16 weights, FSDP2's
+  /// reduce_dtype as verl and torchtitan set it): the gradient buffers and the DP gradient traffic.
+  Precision gradients = Precision::bf16;
+  int micro_batch_sequences = 1;  ///< sequences of sequence_tokens in one micro-batch
+  bool sequence_parallel = true;  ///< activations outside TP regions split over TP (Megatron SP)
+  AttentionBackend attention_backend = AttentionBackend::flash;
+  bool dropout = false;  ///< dropout layers (and their masks); RL fine-tuning runs without
+  /// A frozen reference model beside the policy (its forward pass each step): GRPO and PPO's KL
+  /// term; DAPO and other KL-free recipes run without one.
+  bool reference_model = true;
+  SourceLocation where;  ///< of the `training:` mapping, for errors found later
+
+  /// The forward passes over the step's batch before the update, by verl's names: the old
+  /// policy's log-probs, the reference model's where one is kept, PPO's critic values.
+  std::vector<std::string> extra_forwards() const {
+    std::vector<std::string> passes{"old_log_prob"};
+    if (reference_model) passes.emplace_back("ref");
+    if (algorithm == RlAlgorithm::ppo) passes.emplace_back("values");
+    return passes;
+  }
 };
 
 /// Costs of switching a colocated GPU between training and rollout.

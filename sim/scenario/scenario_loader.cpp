@@ -234,6 +234,30 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster, const std:
       r.choice_or({"recompute", "activation recomputation: less memory for more FLOPs"}, d.recompute);
   s.offload_optimizer = r.flag_or(
       {"offload_optimizer", "keep optimizer states in host memory (ZeRO-Offload)"}, d.offload_optimizer);
+  s.gradients = *parse_precision(r.choice_or(
+      {"gradient_precision",
+       "precision of the gradient buffers and of the DP gradient exchange (fp32: Megatron-LM's default "
+       "with bf16 weights, FSDP2's reduce_dtype in verl and torchtitan)"},
+      {"bf16", "fp32"}, std::string(to_string(d.gradients))));
+  s.micro_batch_sequences = static_cast<int>(
+      r.integer_or({"micro_batch_sequences",
+                    "sequences of sequence_tokens in one micro-batch (activation memory)", "sequences"},
+                   d.micro_batch_sequences, 1, 4096));
+  s.sequence_parallel = r.flag_or(
+      {"sequence_parallel",
+       "split the activations outside tensor-parallel regions over TP (Megatron-LM sequence parallelism)"},
+      d.sequence_parallel);
+  s.attention_backend = r.choice_or(
+      {"attention_backend",
+       "flash: attention scores never stored (FlashAttention, cuDNN); unfused: the softmax is kept for "
+       "backward unless recomputed"},
+      d.attention_backend);
+  s.dropout = r.flag_or({"dropout", "dropout layers, whose masks are kept for backward"}, d.dropout);
+  s.reference_model = r.flag_or(
+      {"reference_model",
+       "keep a frozen reference model and run its forward pass each step (the KL term of GRPO and PPO; "
+       "false for KL-free recipes such as DAPO)"},
+      d.reference_model);
   s.where = r.where();
   r.finish();
   return s;

@@ -79,3 +79,19 @@ TEST_CASE("colocated over two pools: each pool that trained has its figure, its 
   CHECK_THAT(m["mfu"]["training"]["update_actor"].get<double>(),
              WithinRel(tokens * 3.0 * forward / (update_s * peak_bf16("H800")), 1e-9));
 }
+
+TEST_CASE("a KL-free recipe keeps no reference model: one forward pass and its weights fewer") {
+  const std::string args = "scenarios/quickstart.yaml --set workload.steps=2";
+  const json grpo = run_metrics("ref-grpo", args);
+  const json dapo = run_metrics("ref-dapo", args + " --set training.reference_model=false");
+  // The extra forwards take one stretch: two passes (old log-probs, reference) against one.
+  CHECK_THAT(dapo["gpu_seconds_by_state"]["busy:ref_logprob"].get<double>(),
+             WithinRel(grpo["gpu_seconds_by_state"]["busy:ref_logprob"].get<double>() / 2.0, 1e-9));
+  CHECK(grpo["verl_timing_s"].contains("ref"));
+  CHECK_FALSE(dapo["verl_timing_s"].contains("ref"));
+  CHECK_FALSE(dapo["mfu"]["training"].contains("ref"));
+  CHECK_THAT(dapo["verl_timing_s"]["old_log_prob"].get<double>(),
+             WithinRel(grpo["verl_timing_s"]["old_log_prob"].get<double>(), 1e-9));
+  CHECK(grpo["memory"]["training"]["reference_bytes_per_gpu"].get<double>() > 0.0);
+  CHECK(dapo["memory"]["training"]["reference_bytes_per_gpu"].get<double>() == 0.0);
+}

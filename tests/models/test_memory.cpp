@@ -94,15 +94,52 @@ TEST_CASE("training: model states follow ZeRO's 2 + 2 + 12 bytes per parameter",
 TEST_CASE("training: activations per layer follow Korthikanti et al. Table 2", "[memory]") {
   const ModelArch m = test::llama2_7b();  // h 4096, a 32
   TrainingLayout l;
-  l.micro_batch_tokens = 2048;
+  l.sequence_tokens = 2048;
+  l.micro_batch_sequences = 3;
   l.tp = 4;
+  l.dropout = true;
+  l.attention = AttentionBackend::unfused;
   l.recompute = Recompute::none;
-  const double sh = 2048.0 * 4096;
-  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sh * (34 + 5.0 * 32 * 2048 / 4096) / 4, 1e-12));
+  const double sbh = 2048.0 * 3 * 4096, scores = 32.0 * 2048 * 2048 * 3;  // a·s²·b
+  // Sequence parallelism (the default): everything split over TP.
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel((sbh * 34 + 5 * scores) / 4, 1e-12));
   l.recompute = Recompute::selective;
-  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sh * 34 / 4, 1e-12));
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sbh * 34 / 4, 1e-12));
   l.recompute = Recompute::full;
-  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sh * 2 / 4, 1e-12));
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sbh * 2 / 4, 1e-12));
+  // Without it, the layer-norm and block inputs and the dropout masks stay whole on every rank.
+  l.sequence_parallel = false;
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sbh * 2, 1e-12));
+  l.recompute = Recompute::none;
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sbh * (10 + 24.0 / 4) + 5 * scores / 4, 1e-12));
+  // No dropout: two one-byte masks fewer per s·b·h, and the scores keep only the softmax.
+  l.dropout = false;
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sbh * (8 + 24.0 / 4) + 2 * scores / 4, 1e-12));
+  // Flash attention never stores the scores.
+  l.attention = AttentionBackend::flash;
+  CHECK_THAT(activation_bytes_per_layer(m, l), WithinRel(sbh * (8 + 24.0 / 4), 1e-12));
+}
+
+TEST_CASE("training: fp32 gradients, the logits and a rematerialised layer", "[memory]") {
+  const ModelArch m = test::llama2_7b();
+  TrainingLayout l;
+  l.dp = 8;
+  l.sharding = Sharding::zero1;
+  l.gradient_bytes_per_param = 4.0;
+  // Megatron-LM's distributed optimizer with bf16 weights and fp32 gradients: 6 + 12/d bytes.
+  CHECK_THAT(model_state_bytes_per_gpu(1e9, l), WithinRel(6e9 + 12e9 / 8, 1e-12));
+  l.reference_models = 0;
+  l.sequence_tokens = 1000;
+  l.micro_batch_sequences = 2;
+  l.recompute = Recompute::full;
+  const TrainingMemory mem = training_memory(m, test::h800(), l);
+  TrainingLayout whole = l;
+  whole.recompute = Recompute::none;
+  const double logits = 6.0 * 2000 * m.vocab_size;  // bf16 logits and their fp32 copy
+  CHECK_THAT(mem.activation_bytes, WithinRel(m.layers * activation_bytes_per_layer(m, l) +
+                                                 activation_bytes_per_layer(m, whole) + logits,
+                                             1e-12));
+  CHECK(mem.reference_bytes == 0.0);
 }
 
 TEST_CASE("training: the reference model and PPO's critic count, and fixes are offered smallest first",

@@ -23,10 +23,9 @@ TrainingMfu training_mfu(const Scenario& s, const RunMetrics& m) {
   mfu.model_flops_per_token_forward = forward;
   if (m.trained_tokens <= 0.0) return mfu;
   const bool ppo = s.training.algorithm == RlAlgorithm::ppo;
-  // As the trainer runs them (sim/engine/trainer.cpp): GRPO two extra forwards, PPO three; the
-  // update trains the actor, and with PPO the critic too.
-  std::vector<std::string> forwards{"old_log_prob", "ref"};
-  if (ppo) forwards.emplace_back("values");
+  // As the trainer runs them (sim/engine/trainer.cpp): the extra forwards, then the update of the
+  // actor, and with PPO the critic too.
+  const std::vector<std::string> forwards = s.training.extra_forwards();
   const double trained_models = ppo ? 2.0 : 1.0;
   const std::vector<PhaseWork> phases{
       {GpuState::busy(Phase::train), m.trained_tokens * trained_models * 3.0 * forward, {"update_actor"}},
