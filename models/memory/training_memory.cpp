@@ -100,6 +100,14 @@ std::vector<std::string> training_memory_fixes(const ModelArch& model, const Har
     changed.recompute = Recompute::full;
     if (training_memory(model, card, changed).fits()) fixes.emplace_back("recompute: full");
   }
+  for (int sequences = layout.micro_batch_sequences / 2; sequences >= 1; sequences /= 2) {
+    TrainingLayout changed = layout;
+    changed.micro_batch_sequences = sequences;
+    if (training_memory(model, card, changed).fits()) {
+      fixes.push_back("micro_batch_sequences: " + std::to_string(sequences));
+      break;
+    }
+  }
   const int gpus = layout.dp * layout.tp;
   for (int tp = layout.tp * 2; tp <= max_tp && gpus % tp == 0; tp *= 2) {
     TrainingLayout changed = layout;

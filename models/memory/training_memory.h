@@ -87,8 +87,9 @@ TrainingMemory training_memory(const ModelArch& model, const HardwareSpec& card,
                                const TrainingLayout& layout);
 
 /// Changes to a layout that does not fit that make it fit, smallest first, each as the scenario
-/// field and value to write ("sharding: zero3", "recompute: full", "tp: 4" with dp adjusted to
-/// keep the GPU count; TP up to `max_tp`). Empty when the layout fits or nothing tried fits.
+/// field and value to write ("sharding: zero3", "recompute: full", the largest
+/// "micro_batch_sequences: 2" that fits, "tp: 4" with dp adjusted to keep the GPU count; TP up to
+/// `max_tp`). Empty when the layout fits or nothing tried fits.
 std::vector<std::string> training_memory_fixes(const ModelArch& model, const HardwareSpec& card,
                                                const TrainingLayout& layout, int max_tp);
 

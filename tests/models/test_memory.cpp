@@ -142,6 +142,24 @@ TEST_CASE("training: fp32 gradients, the logits and a rematerialised layer", "[m
   CHECK(mem.reference_bytes == 0.0);
 }
 
+TEST_CASE("training: a micro-batch too large for the card gets the largest one that fits", "[memory]") {
+  const ModelArch m = test::llama2_7b();
+  TrainingLayout l;
+  l.dp = 8;
+  l.sharding = Sharding::zero3;
+  l.recompute = Recompute::full;
+  l.sequence_tokens = 8192;
+  l.micro_batch_sequences = 64;
+  REQUIRE_FALSE(training_memory(m, test::h800(), l).fits());
+  const std::vector<std::string> fixes = training_memory_fixes(m, test::h800(), l, 1);
+  REQUIRE(fixes.size() == 1);
+  const int offered = std::stoi(fixes.front().substr(std::string("micro_batch_sequences: ").size()));
+  l.micro_batch_sequences = offered;
+  CHECK(training_memory(m, test::h800(), l).fits());
+  l.micro_batch_sequences = offered * 2;
+  CHECK_FALSE(training_memory(m, test::h800(), l).fits());
+}
+
 TEST_CASE("training: the reference model and PPO's critic count, and fixes are offered smallest first",
           "[memory]") {
   const ModelArch m = test::llama2_7b();
