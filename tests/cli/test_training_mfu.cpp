@@ -95,3 +95,17 @@ TEST_CASE("a KL-free recipe keeps no reference model: one forward pass and its w
   CHECK(grpo["memory"]["training"]["reference_bytes_per_gpu"].get<double>() > 0.0);
   CHECK(dapo["memory"]["training"]["reference_bytes_per_gpu"].get<double>() == 0.0);
 }
+
+TEST_CASE("fp32 gradients double the gradient buffers and lengthen the DP exchange") {
+  const std::string args = "scenarios/quickstart.yaml --set workload.steps=2";
+  const json bf16 = run_metrics("grad-bf16", args);
+  const json fp32 = run_metrics("grad-fp32", args + " --set training.gradient_precision=fp32");
+  // ZeRO-3 over 8 GPUs: the sharded gradient buffer goes from 2 to 4 bytes a parameter.
+  CHECK_THAT(fp32["memory"]["training"]["gradient_bytes_per_gpu"].get<double>(),
+             WithinRel(2.0 * bf16["memory"]["training"]["gradient_bytes_per_gpu"].get<double>(), 1e-12));
+  // The forward passes are the same; the gradient exchange across DP carries twice the bytes.
+  CHECK(fp32["phases_s"]["train"].get<double>() > bf16["phases_s"]["train"].get<double>());
+  CHECK(fp32["phases_s"]["rollout"] == bf16["phases_s"]["rollout"]);
+  CHECK_THAT(fp32["gpu_seconds_by_state"]["busy:ref_logprob"].get<double>(),
+             WithinRel(bf16["gpu_seconds_by_state"]["busy:ref_logprob"].get<double>(), 1e-12));
+}
