@@ -8,6 +8,7 @@
 #include <cassert>
 #include <cstdlib>
 #include <limits>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +33,25 @@ struct ZoneHandle {
   simgrid::kernel::routing::NetPoint* gateway = nullptr;
 };
 
+// Zones are built apart from the platform tree and attached under the root once all are built
+// (build_platform). SimGrid 3.32 checks every new host's and link's name against the whole tree,
+// zone by zone, and seals a zone's hosts by walking every host of the tree: building thousands of
+// node zones in place made each later name and each node's seal cost a walk over all the earlier
+// ones, quadratic in nodes (a fifth of one step at 65,536 GPUs). A detached zone gets the root's
+// models so it can hold hosts and links, its hosts are sealed where they are made, and its names
+// stay unique by construction: each carries its pool's (or service's) name, and pool names are
+// checked by the scenario loader.
+sg4::NetZone* detached(sg4::NetZone* zone, const sg4::NetZone* root) {
+  auto* impl = zone->get_impl();
+  const auto* models = root->get_impl();
+  impl->set_network_model(models->get_network_model());
+  impl->set_cpu_pm_model(models->get_cpu_pm_model());
+  impl->set_cpu_vm_model(models->get_cpu_vm_model());
+  impl->set_disk_model(models->get_disk_model());
+  impl->set_host_model(models->get_host_model());
+  return zone;
+}
+
 // One node: GPUs with a scale-up port and a NIC each, and a gateway router behind the NICs.
 ZoneHandle build_node(sg4::NetZone* pool_zone, const PoolSpec& pool, int node, PoolPlatform& out) {
   const std::string prefix = pool.name + "-node" + std::to_string(node);
@@ -53,6 +73,7 @@ ZoneHandle build_node(sg4::NetZone* pool_zone, const PoolSpec& pool, int node, P
                       {sg4::LinkInRoute(ports[i]), sg4::LinkInRoute(ports[j])});
     }
   }
+  for (auto* gpu : gpus) gpu->seal();  // the zone, detached, cannot find its hosts to seal them
   zone->seal();
   out.gpus.insert(out.gpus.end(), gpus.begin(), gpus.end());
   return {zone, gateway};
@@ -62,8 +83,7 @@ ZoneHandle build_pool(sg4::NetZone* root, const PoolSpec& pool, const LinkParams
   // A star: each node (and the spine) reaches the centre over the fabric link, and SimGrid counts a
   // link once per route, so node to node and node to spine cross the fabric once. Routes are one per
   // node (linear), where a full zone would hold one per pair of nodes.
-  auto* zone = sg4::create_star_zone(pool.name);
-  zone->set_parent(root);
+  auto* zone = detached(sg4::create_star_zone(pool.name), root);
   // The pool's switch sits in a zone of its own: SimGrid routes join zones to zones, not to routers.
   auto* spine = sg4::create_full_zone(pool.name + "-spine");
   spine->set_parent(zone);
@@ -84,8 +104,7 @@ ZoneHandle build_pool(sg4::NetZone* root, const PoolSpec& pool, const LinkParams
     zone->add_route(handle.zone->get_netpoint(), nullptr, handle.gateway, nullptr, {sg4::LinkInRoute(link)},
                     true);
   }
-  zone->seal();
-  return {zone, gateway};
+  return {zone, gateway};  // detached and unsealed: build_platform attaches it
 }
 
 // A zone of single-NIC hosts (agent CPU hosts or the data-plane host) behind a gateway router: a
@@ -93,8 +112,7 @@ ZoneHandle build_pool(sg4::NetZone* root, const PoolSpec& pool, const LinkParams
 // per host.
 ZoneHandle build_host_zone(sg4::NetZone* root, const std::string& name, int hosts, int cores,
                            const LinkParams& nic, std::vector<sg4::Host*>& out) {
-  auto* zone = sg4::create_star_zone(name);
-  zone->set_parent(root);
+  auto* zone = detached(sg4::create_star_zone(name), root);
   auto* gateway = zone->create_router(name + "-gw");
   for (int i = 0; i < hosts; ++i) {
     const std::string host_name = hosts == 1 ? name : name + std::to_string(i);
@@ -103,9 +121,9 @@ ZoneHandle build_host_zone(sg4::NetZone* root, const std::string& name, int host
     out.push_back(host);
     auto* host_nic = make_link(zone, host_name + "-nic", nic);
     zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(host_nic)}, true);
+    host->seal();
   }
-  zone->seal();
-  return {zone, gateway};
+  return {zone, gateway};  // detached and unsealed: build_platform attaches it
 }
 
 }  // namespace
@@ -185,6 +203,7 @@ Platform build_platform(const ClusterSpec& cluster, const Topology& topology) {
   std::vector<sg4::Host*> dataplane;
   zones.push_back(build_host_zone(root, "dataplane", 1, 1, cluster.dataplane.nic, dataplane));
   platform.dataplane = dataplane.front();
+  for (const ZoneHandle& built : zones) built.zone->set_parent(root);
 
   std::vector<sg4::Link*> links;
   for (const auto& link : cluster.links) {
