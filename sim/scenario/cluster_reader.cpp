@@ -2,6 +2,7 @@
 #include "sim/scenario/cluster_reader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace rlsim {
@@ -10,6 +11,27 @@ namespace {
 constexpr int64_t kMaxCount = 1'000'000;
 const std::vector<std::string> kReservedEndpoints{"agents", "dataplane"};
 const std::string kCardDatasheet = "the card's datasheet (rlsim list hardware)";
+
+/// The platform names its zones, hosts and links after the pools ("rollout-node3-gpu5",
+/// "rollout-fabric") and the services ("agents0", "dataplane-gw") under one root zone "cluster", and
+/// SimGrid refuses a name given twice. A pool name of letters, digits and '_', other than "cluster"
+/// and the services' names with a number, can never meet another.
+void check_platform_name(YamlReader& r, const std::string& name) {
+  const bool simple = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+  if (!simple)
+    r.fail("name", "expected a pool name of letters, digits and '_' (rlsim names each GPU '" + name +
+                       "-node<k>-gpu<j>' and its links with '-'), found '" + name + "'");
+  auto numbered = [&](const std::string& service) {
+    return name.size() > service.size() && name.compare(0, service.size(), service) == 0 &&
+           std::all_of(name.begin() + static_cast<std::ptrdiff_t>(service.size()), name.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  };
+  if (name == "cluster" || numbered("agents") || numbered("dataplane"))
+    r.fail("name", "'" + name + "' is a name rlsim gives the platform itself (the root zone 'cluster', " +
+                       "agent hosts 'agents0', 'agents1', …); pick another pool name");
+}
 
 PoolSpec read_pool(YamlReader& r, const Catalog& catalog, const std::optional<LinkParams>& intra_default,
                    const std::optional<LinkParams>& nic_default) {
@@ -22,6 +44,7 @@ PoolSpec read_pool(YamlReader& r, const Catalog& catalog, const std::optional<Li
       r.fail("name",
              "'" + reserved + "' is reserved for the cluster's " + reserved + "; pick another pool name");
   }
+  check_platform_name(r, pool.name);
   const std::string gpu = r.text({"gpu", "the card in every node of the pool (rlsim list hardware)"});
   pool.card = catalog.card(gpu, r.where("gpu"));
   pool.nodes = static_cast<int>(r.integer({"nodes", "nodes in the pool", "nodes"}, 1, kMaxCount));
