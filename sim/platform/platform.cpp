@@ -38,9 +38,9 @@ struct ZoneHandle {
 // zone by zone, and seals a zone's hosts by walking every host of the tree: building thousands of
 // node zones in place made each later name and each node's seal cost a walk over all the earlier
 // ones, quadratic in nodes (a fifth of one step at 65,536 GPUs). A detached zone gets the root's
-// models so it can hold hosts and links, its hosts are sealed where they are made, and its names
-// stay unique by construction: each carries its pool's (or service's) name, and pool names are
-// checked by the scenario loader.
+// models so it can hold hosts and links; a node zone, sealed while detached, seals its own hosts
+// (the others are sealed with the root, attached); names stay unique by construction: each
+// carries its pool's (or service's) name, and pool names are checked by the scenario loader.
 sg4::NetZone* detached(sg4::NetZone* zone, const sg4::NetZone* root) {
   auto* impl = zone->get_impl();
   const auto* models = root->get_impl();
@@ -121,7 +121,6 @@ ZoneHandle build_host_zone(sg4::NetZone* root, const std::string& name, int host
     out.push_back(host);
     auto* host_nic = make_link(zone, host_name + "-nic", nic);
     zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(host_nic)}, true);
-    host->seal();
   }
   return {zone, gateway};  // detached and unsealed: build_platform attaches it
 }
