@@ -1,6 +1,7 @@
 // Building the AFD plan (see afd_plan.h).
 #include "sim/afd/afd_plan.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -98,6 +99,19 @@ AfdPlan make_afd_plan(const AfdScenario& scenario, const CostModel& cost) {
     plan.layers.push_back(std::move(lp));
   }
   return plan;
+}
+
+double afd_attention_layer_seconds(const AfdPlan& plan) {
+  const size_t layers = plan.layers.size() > 1 ? plan.layers.size() - 1 : plan.layers.size();
+  double sum = 0.0;
+  double slots = 0.0;
+  for (size_t l = 0; l < layers; ++l) {
+    for (const auto& per_gpu : plan.layers[l].attention_s) {
+      sum += *std::max_element(per_gpu.begin(), per_gpu.end());
+      slots += 1.0;
+    }
+  }
+  return slots > 0.0 ? sum / slots : 0.0;
 }
 
 }  // namespace rlsim

@@ -44,4 +44,10 @@ struct AfdPlan {
 /// The plan of `scenario` with op times from `cost`. Pure arithmetic; the scenario is already valid.
 AfdPlan make_afd_plan(const AfdScenario& scenario, const CostModel& cost);
 
+/// Seconds of one attention layer (norms, projections, core attention, router) for one micro-batch
+/// on its busiest attention GPU, the mean over micro-batches and over every layer but the last,
+/// which also runs the embedding and lm_head (a one-layer model keeps it). This is what kernel
+/// benchmarks of an attention layer time, e.g. Step-3's Table 9.
+double afd_attention_layer_seconds(const AfdPlan& plan);
+
 }  // namespace rlsim

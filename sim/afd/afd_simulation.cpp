@@ -252,6 +252,7 @@ void fill_metrics(const AfdScenario& scenario, const AfdPlan& plan, const AfdIns
   m.attention_s_per_layer = instance.attention_busy_s() / layer_slots;
   m.transfer_s_per_layer = instance.transfer_s() / layer_slots;
   m.ffn_s_per_layer = instance.ffn_busy_s() / layer_slots;
+  m.attention_layer_s = afd_attention_layer_seconds(plan);
   m.attention_busy_fraction = instance.attention_busy_s() / last;
   m.ffn_busy_fraction = instance.ffn_busy_s() / last;
   m.ffn_utilization = plan.ffn_flops_per_iteration /

@@ -25,6 +25,9 @@ struct AfdMetrics {
   double attention_s_per_layer = 0.0;
   double transfer_s_per_layer = 0.0;  ///< dispatch + combine, as simulated (contention included)
   double ffn_s_per_layer = 0.0;
+  /// One attention layer of one micro-batch on the busiest attention GPU, head left out
+  /// (afd_attention_layer_seconds): what an attention-layer benchmark measures.
+  double attention_layer_s = 0.0;
   double ffn_utilization = 0.0;  ///< FFN FLOPs / (nF × peak × TPOT)
   double attention_busy_fraction = 0.0;
   double ffn_busy_fraction = 0.0;

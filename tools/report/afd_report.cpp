@@ -30,7 +30,8 @@ nlohmann::json afd_metrics_json(const AfdScenario& s, const AfdMetrics& m) {
   j["throughput"] = {{"tokens_per_s", m.tokens_per_s}, {"tokens_per_s_per_gpu", m.tokens_per_s_per_gpu}};
   j["per_layer_s"] = {{"attention", m.attention_s_per_layer},
                       {"transfer", m.transfer_s_per_layer},
-                      {"ffn", m.ffn_s_per_layer}};
+                      {"ffn", m.ffn_s_per_layer},
+                      {"attention_layer", m.attention_layer_s}};
   j["ffn_utilization"] = m.ffn_utilization;
   j["busy_fraction"] = {{"attention", m.attention_busy_fraction}, {"ffn", m.ffn_busy_fraction}};
   j["link_utilization"] = {{"max", m.max_link_utilization}, {"busiest_link", m.busiest_link}};

@@ -1,8 +1,10 @@
 // The layer-level AFD simulation against the analytical ping-pong model: within 5% while the
 // network is uncongested, diverging once the transfers queue on saturated NICs; the pipeline's
-// overlap, determinism and the number of SimGrid activities it issues.
+// overlap, determinism and the number of SimGrid activities it issues; the attention-layer figure.
 #include <catch2/catch.hpp>
 
+#include "models/cost/cost_model_registry.h"
+#include "sim/afd/afd_plan.h"
 #include "tests/sim/afd/afd_test_support.h"
 
 using namespace rlsim;
@@ -65,4 +67,29 @@ TEST_CASE("TPOT grows with batch and throughput per GPU rises") {
     last_tpot = f.tpot_s;
     last_throughput = f.tokens_per_s_per_gpu;
   }
+}
+
+TEST_CASE("the attention-layer figure is one micro-batch on the busiest GPU, head left out") {
+  // 6145 sequences in 3 micro-batches over 16 attention GPUs: 2049, 2048, 2048, so one GPU of the
+  // first micro-batch holds 129 sequences and every other GPU 128.
+  const AfdScenario s = load_afd(step3_file(), {"afd.batch=6145"}).scenario;
+  const auto cost = make_cost_model(s.cost_model, s.profile);
+  const AfdPlan plan = make_afd_plan(s, *cost);
+  const HardwareSpec& card = s.cluster.pool(s.afd.attention_pool)->card;
+  const int layers = s.model.layers;
+  double expected = 0.0;
+  for (int layer = 0; layer + 1 < layers; ++layer) {
+    auto seconds = [&](int64_t sequences) {
+      return afd_attention_seconds(s.model, card, *cost, layer, sequences, s.afd.context, s.afd.precisions,
+                                   false);
+    };
+    expected += (seconds(129) + 2.0 * seconds(128)) / 3.0;
+  }
+  expected /= layers - 1;
+  CHECK(afd_attention_layer_seconds(plan) == Approx(expected).epsilon(1e-12));
+  // The last layer, which adds the lm_head, is slower and left out.
+  const double last =
+      afd_attention_seconds(s.model, card, *cost, layers - 1, 128, s.afd.context, s.afd.precisions, true);
+  CHECK(last >
+        afd_attention_seconds(s.model, card, *cost, layers - 1, 128, s.afd.context, s.afd.precisions, false));
 }
