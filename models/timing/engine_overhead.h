@@ -32,6 +32,9 @@ struct EngineOverhead {
   /// The CPU work of iteration n overlaps the GPU work of iteration n+1 (SGLang's overlap
   /// scheduler): an iteration takes max(GPU, CPU) instead of GPU + CPU.
   bool overlap_cpu = false;
+  /// The engine's default batching (a replica scheduler's name, sim/engine/scheduling/): what a
+  /// rollout or serve block that names no `scheduler` runs.
+  std::string scheduler = "prefill_first";
 };
 
 /// A calibrated profile's `engine:` block: the terms it measured for its card, each optional.

@@ -1,6 +1,8 @@
 // Engine presets and profile engine blocks from YAML.
 #include "sim/scenario/engine_reader.h"
 
+#include "sim/scenario/plugins.h"
+
 namespace rlsim {
 namespace {
 
@@ -33,6 +35,7 @@ EngineOverhead read_engine_preset(YamlReader& r) {
   e.graph_max_tokens = r.integer_or("graph_max_tokens", d.graph_max_tokens, 0, int64_t{1} << 24);
   e.graph_mixed = r.flag_or("graph_mixed", d.graph_mixed);
   e.overlap_cpu = r.flag_or("overlap_cpu", d.overlap_cpu);
+  e.scheduler = r.choice_or("scheduler", ReplicaSchedulerRegistry::instance().names(), d.scheduler);
   r.finish();
   return e;
 }

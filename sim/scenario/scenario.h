@@ -133,7 +133,7 @@ struct RolloutSpec {
   double swap_bandwidth_bytes_per_s = 25e9;       ///< host link per GPU for KV swap
   double activation_memory_fraction = 0.1;        ///< card memory kept for activations and workspace
   std::optional<AfdRolloutSpec> afd;              ///< set: the instances are AFD instances
-  PluginSpec scheduler{"prefill_first"};          ///< batching of each replica (sim/engine/scheduling/)
+  PluginSpec scheduler{"prefill_first"};          ///< batching of each replica; YAML default: the engine's
   std::string engine = "vllm-v1";                 ///< engine preset (scenarios/catalog/engines.yaml)
   EngineOverhead engine_overhead;                 ///< that preset's terms, resolved by the loader
 };

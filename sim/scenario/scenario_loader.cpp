@@ -168,13 +168,17 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
   s.activation_memory_fraction = r.number_or(
       {"activation_memory_fraction", "share of card memory kept for activations and workspace, not KV"},
       d.activation_memory_fraction, 0.0, 0.9);
-  s.scheduler =
-      read_plugin(r, "scheduler", ReplicaSchedulerRegistry::instance(), "scheduler", d.scheduler.name);
-  s.engine = r.text_or(
-      {"engine",
-       "engine preset: time beyond the kernels (rlsim list engines; scenarios/catalog/engines.yaml)"},
-      d.engine);
+  s.engine =
+      r.text_or({"engine",
+                 "engine preset: time beyond the kernels and the default batching (rlsim list engines; "
+                 "scenarios/catalog/engines.yaml)"},
+                d.engine);
   s.engine_overhead = catalog.engine(s.engine, r.has("engine") ? r.where("engine") : r.where());
+  s.scheduler = read_plugin(r,
+                            {"scheduler",
+                             "batching of each instance (rlsim list schedulers); default: the engine "
+                             "preset's (vllm-v1, sglang: chunked_prefill; vllm-v0, trtllm: prefill_first)"},
+                            ReplicaSchedulerRegistry::instance(), "scheduler", s.engine_overhead.scheduler);
   const Field afd{"afd", "makes the instances attention-FFN-disaggregated (docs/afd.md); replaces tp"};
   r.describe(afd, {"", "mapping", "", "none", "", "", {}});
   if (r.has("afd")) {

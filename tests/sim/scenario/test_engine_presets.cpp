@@ -1,6 +1,6 @@
 // The engine catalog and a rollout's `engine:` and `scheduler:`: the built-in presets (each with
-// its source), the default, a chosen preset and scheduler with parameters, and located errors for
-// an unknown preset or a parameter out of range.
+// its source), the default, each preset's default batching, a chosen preset and scheduler with
+// parameters, and located errors for an unknown preset, scheduler or parameter out of range.
 #include <catch2/catch.hpp>
 
 #include "sim/scenario/catalog.h"
@@ -28,11 +28,42 @@ TEST_CASE("engine presets: the built-in catalog has ideal and production engines
   CHECK(trtllm.graph_max_tokens == 8192);
 }
 
-TEST_CASE("engine presets: a rollout defaults to the production engine and prefill_first") {
+TEST_CASE("engine presets: a rollout defaults to the production engine and its batching") {
   const Scenario s = test::load_inline("two-pools", test::kTwoPools).scenario;
   CHECK(s.rollout.engine == RolloutSpec{}.engine);
   CHECK(s.rollout.engine_overhead.name == RolloutSpec{}.engine);
-  CHECK(s.rollout.scheduler.name == "prefill_first");
+  CHECK(s.rollout.scheduler.name == "chunked_prefill");  // vLLM V1 always chunks
+}
+
+TEST_CASE("engine presets: a rollout naming no scheduler runs its engine's default batching") {
+  const Catalog catalog = load_builtin_catalog(RLSIM_TEST_SOURCE_DIR);
+  CHECK(catalog.engines.at("vllm-v1").scheduler == "chunked_prefill");
+  CHECK(catalog.engines.at("sglang").scheduler == "chunked_prefill");
+  CHECK(catalog.engines.at("vllm-v0").scheduler == "prefill_first");
+  CHECK(catalog.engines.at("trtllm").scheduler == "prefill_first");
+  const Scenario trtllm =
+      test::load_inline("two-pools", std::string(test::kTwoPools) + "rollout:\n  engine: trtllm\n").scenario;
+  CHECK(trtllm.rollout.scheduler.name == "prefill_first");
+  // A scheduler the block names wins over the engine's.
+  const Scenario chosen =
+      test::load_inline("two-pools", std::string(test::kTwoPools) +
+                                         "rollout:\n  engine: trtllm\n  scheduler: chunked_prefill\n")
+          .scenario;
+  CHECK(chosen.rollout.scheduler.name == "chunked_prefill");
+  CHECK(chosen.rollout.scheduler.params.integer("token_budget") > 0);
+}
+
+TEST_CASE("engine presets: a catalog preset naming an unknown scheduler is an error at its line") {
+  const std::string path = test::write_scenario(
+      "engines-bad-scheduler", "engines:\n  - name: mine\n    source: test\n    scheduler: fifo\n");
+  Catalog catalog = load_builtin_catalog(RLSIM_TEST_SOURCE_DIR);
+  try {
+    load_catalog_file(path, catalog);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.where().line == 4);
+    CHECK_THAT(e.what(), Catch::Contains("fifo") && Catch::Contains("chunked_prefill"));
+  }
 }
 
 TEST_CASE("engine presets: a rollout picks an engine and a scheduler with its parameters") {
