@@ -3,8 +3,10 @@
 // and per layer and micro-batch the seconds of every exec and the bytes of every transfer. Exec
 // times come from models/afd/afd_stages.h (the scenario's cost model over layer_ops); transfers are
 // rail-aligned: attention GPU i sends one message per FFN node, to the node's GPU on i's rail
-// (local rank i mod the node's FFN GPUs), which forwards inside the node over NVLink (not modelled:
-// it is an order of magnitude faster than the NICs).
+// (local rank i mod the node's FFN GPUs), which forwards inside the node over NVLink. Not modelled:
+// NVLink gives a GPU 200 (H800) to 450 (H100) GB/s a direction against a 400 Gbps NIC's 50, but the
+// forward copies a token to every GPU of the node holding one of its experts, so on H800 it is a
+// real fraction of the NIC time (docs/afd.md, Limits).
 #pragma once
 
 #include <cstdint>
