@@ -57,7 +57,10 @@ std::vector<ServingMeasurement> import_serving_csv(const std::string& path) {
     m.measured_s = ms * 1e-3;
     out.push_back(std::move(m));
   }
-  if (out.empty()) throw InputError({path, 0, 0}, "expected at least one measured iteration, found none");
+  if (out.empty()) {
+    throw InputError(table.where(nullptr, model),
+                     "expected at least one measured iteration after the header, found none");
+  }
   return out;
 }
 
