@@ -177,7 +177,7 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
   s.scheduler = read_plugin(r,
                             {"scheduler",
                              "batching of each instance (rlsim list schedulers); default: the engine "
-                             "preset's (vllm-v1, sglang: chunked_prefill; vllm-v0, trtllm: prefill_first)"},
+                             "preset's own (the batching column of rlsim list engines)"},
                             ReplicaSchedulerRegistry::instance(), "scheduler", s.engine_overhead.scheduler);
   const Field afd{"afd", "makes the instances attention-FFN-disaggregated (docs/afd.md); replaces tp"};
   r.describe(afd, {"", "mapping", "", "none", "", "", {}});
