@@ -262,6 +262,7 @@ void RolloutService::stop() {
   if (data_plane_) data_plane_->stop();
   for (auto& actor : actors_) actor->join();
   actors_.clear();
+  agents_.join();
   if (data_plane_) {
     const auto& ledger = data_plane_->ledger();
     context_.ledger.insert(context_.ledger.end(), ledger.begin(), ledger.end());

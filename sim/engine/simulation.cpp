@@ -104,17 +104,19 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
   FaultState faults(scenario.faults, context.pools);
   faults.set_single_job(single_job);
   context.faults = &faults;
+  // The simulator's unit of work: every exec started (finished or cancelled) and every message
+  // sent. Counted where each starts, once: completion signals fire once per side of a comm and
+  // again whenever a finished comm is waited on (sim/engine/transport/activity_retirement.h). And
+  // every actor created.
+  long execs = 0, messages = 0, actors = 0;
+  sg4::Exec::on_start_cb([&execs](const sg4::Exec&) { ++execs; });
+  sg4::Comm::on_send_cb([&messages](const sg4::Comm&) { ++messages; });
+  sg4::Actor::on_creation_cb([&actors](sg4::Actor&) { ++actors; });
   sg4::Actor::create("orchestrator", platform.dataplane,
                      [&orchestrate, &context]() { orchestrate(context); });
   start_link_faults(scenario.faults, platform);
-  // The simulator's unit of work: every exec started (finished or cancelled) and every message
-  // sent. Counted where each starts, once: completion signals fire once per side of a comm and
-  // again whenever a finished comm is waited on (sim/engine/transport/activity_retirement.h).
-  long execs = 0, messages = 0;
-  sg4::Exec::on_start_cb([&execs](const sg4::Exec&) { ++execs; });
-  sg4::Comm::on_send_cb([&messages](const sg4::Comm&) { ++messages; });
   run_engine(*engine);
-  after(EngineRun{context, faults, execs, messages, cost.tally()});
+  after(EngineRun{context, faults, execs, messages, actors, cost.tally()});
 }
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
@@ -145,6 +147,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
             compute_metrics(timeline, scenario.policy.name, scenario.seed, !scenario.rollout.afd);
         result.metrics.simgrid_execs = run.execs;
         result.metrics.simgrid_messages = run.messages;
+        result.metrics.simgrid_actors = run.actors;
         result.metrics.cost_model = scenario.cost_model.name;
         result.metrics.prices = run.prices;
         result.ledger = std::move(context.ledger);

@@ -32,12 +32,13 @@ void check_policy(const Scenario& scenario);
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
 
 /// What is left once the engine has run: the context the orchestrator worked in, the run's
-/// failures, and the engine's work (execs started, messages sent).
+/// failures, and the engine's work (execs started, messages sent, actors created).
 struct EngineRun {
   RlContext& context;
   FaultState& faults;
   long execs = 0;
   long messages = 0;
+  long actors = 0;
   PriceTally prices{};  ///< per op class, what answered the ops the engine priced
 };
 using Orchestrate = std::function<void(RlContext& context)>;

@@ -18,8 +18,8 @@ struct ResourceLimits {
   /// GPUs in the whole cluster: each is a SimGrid host with its links and actors. Twice the
   /// 65,536 GPUs the scale benchmark (tools/bench/cluster-scale) targets.
   int64_t gpus = 131'072;
-  /// Trajectories of one RL step: each is an actor with its own records (16 per GPU at the limit
-  /// above, twice the 8 per GPU of the scale benchmark).
+  /// Trajectories of one RL step: each has its agent's state and its own records (16 per GPU at
+  /// the limit above, twice the 8 per GPU of the scale benchmark).
   int64_t trajectories_per_step = 2'097'152;
   /// LLM calls a trajectory makes on average (`workload.turns`): agentic runs use tens to hundreds.
   double turns_per_trajectory = 10'000;
@@ -32,9 +32,9 @@ struct ResourceLimits {
   /// Memory one run may take, and what its parts cost, measured with jemalloc on the quickstart
   /// and rl-scale shapes (2026-12-02; peak RSS against each count, the others held):
   double memory_bytes = 16.0 * (1ull << 30);
-  /// An agent actor and its trajectory's state while the step runs (80,000 -> 160,000 one-turn
-  /// trajectories: 814 -> 1,791 MB).
-  double bytes_per_trajectory = 12e3;
+  /// A trajectory's state while the step runs, its one call's records included (80,000 -> 160,000
+  /// one-turn trajectories: 239 -> 395 MB, 2026-12-03; 12 KB when each had its own actor).
+  double bytes_per_trajectory = 2e3;
   /// What each LLM call leaves behind for the metrics, the trace and the report (5,000 prompts × 8,
   /// 1 -> 3 steps: 437 -> 626 MB for 80,000 more calls).
   double bytes_per_llm_call = 2.5e3;

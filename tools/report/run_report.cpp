@@ -126,7 +126,8 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["memory"] = memory_json(scenario);
   j["engine"] = {{"simgrid_activities", m.simgrid_activities()},
                  {"simgrid_execs", m.simgrid_execs},
-                 {"simgrid_messages", m.simgrid_messages}};
+                 {"simgrid_messages", m.simgrid_messages},
+                 {"simgrid_actors", m.simgrid_actors}};
   j["pricing"] = {
       {"cost_model", m.cost_model}, {"profile", profile_file(scenario)}, {"ops_priced", m.prices}};
   j["agents"] = {{"agent_waits_llm", m.agent_waits_llm}};

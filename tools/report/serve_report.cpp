@@ -97,7 +97,8 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
   j["serving"] = serving;
   j["engine"] = {{"simgrid_activities", result.simgrid_execs + result.simgrid_messages},
                  {"simgrid_execs", result.simgrid_execs},
-                 {"simgrid_messages", result.simgrid_messages}};
+                 {"simgrid_messages", result.simgrid_messages},
+                 {"simgrid_actors", result.simgrid_actors}};
   return j;
 }
 

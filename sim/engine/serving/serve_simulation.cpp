@@ -115,6 +115,7 @@ ServeResult simulate_serve(const ServeScenario& scenario, const SimulationOption
       [&](const EngineRun& run) {
         result.simgrid_execs = run.execs;
         result.simgrid_messages = run.messages;
+        result.simgrid_actors = run.actors;
       });
   if (overload) refuse_overload(workload, *overload, plan.size(), max_in_flight);
   result.timeline.yield_to_others(GpuState::wait(WaitCause::idle));

@@ -26,6 +26,7 @@ struct ServeResult {
   ServingMetrics metrics;
   long simgrid_execs = 0;
   long simgrid_messages = 0;
+  long simgrid_actors = 0;
 };
 
 /// `max_in_flight` is kMaxArrivalsInFlight but in tests of the overload stop.

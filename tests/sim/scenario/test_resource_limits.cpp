@@ -83,7 +83,9 @@ TEST_CASE("a run whose estimated memory is past the budget is refused at the fie
                     Catch::Contains("16 GPUs 149.1 GiB") && Catch::Contains(": fewer GPUs"));
 }
 
-TEST_CASE("the memory budget admits the 65,536-GPU scale point and refuses 1.6 million trajectories a step") {
+TEST_CASE(
+    "the memory budget admits the 65,536-GPU scale point and refuses 1.6 million 4-turn trajectories a "
+    "step") {
   // tools/bench/cluster-scale's largest point: 8 trajectories per GPU, 4 turns, one step.
   const std::string scale = R"(
 model: qwen3-8b
@@ -102,7 +104,8 @@ training: {pool: train, tp: 8}
 )";
   const LoadedScenario loaded = test::load_inline("scale", scale);
   CHECK(estimated_memory_bytes(loaded.scenario) < ResourceLimits{}.memory_bytes);
-  const InputError e = test::load_error(test::kTwoPools, {"workload.prompts_per_step=200000"});
-  CHECK_THAT(e.what(), Catch::Contains("prompts_per_step=200000") && Catch::Contains("of memory") &&
-                           Catch::Contains("1600000 trajectories in a step"));
+  const InputError e =
+      test::load_error(test::kTwoPools, {"workload.prompts_per_step=200000", "workload.turns=4"});
+  CHECK_THAT(e.what(), Catch::Contains("of memory") && Catch::Contains("1600000 trajectories in a step") &&
+                           Catch::Contains("fewer steps, or fewer prompts per step"));
 }
