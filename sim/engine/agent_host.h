@@ -5,7 +5,7 @@
 // the next tool's end, whichever comes first (one SimGrid wait with a timeout).
 //
 // Why one actor per host and not one per trajectory: SimGrid's cost per activity grows with the
-// actors alive (bare SimGrid, this machine: 620k execs/s at 1,024 actors, 117k/s at 8,704), and an
+// actors alive (bare SimGrid, this machine: 790k execs/s at 1,154 actors, 146k/s at 8,704), and an
 // agent never does anything but wait on its reply or its tool, which one actor can do for all the
 // trajectories of its host (docs/performance.md, "Agents as one actor per host").
 #pragma once
