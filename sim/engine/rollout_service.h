@@ -30,7 +30,7 @@ class RolloutService {
 
   /// Spawns the instance and data-plane actors. Call from inside the simulation.
   void start();
-  /// Hands `trajectory` (tagged with `step`) to an idle agent on its host, or a new one; returns at once.
+  /// Starts `trajectory` (tagged with `step`) on its agent host; returns at once.
   void launch(const Trajectory& trajectory, int step) { agents_.launch(trajectory, step); }
   /// Blocks until some launched trajectory finishes and returns it.
   TrajectoryResult wait_finished() { return agents_.wait_finished(); }
