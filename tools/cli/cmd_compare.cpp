@@ -128,8 +128,9 @@ class CompareCommand : public Command {
             // Into the compare's own staging folder: committed with it, or not at all.
             const std::string folder = rows[i].policy + "/";
             output.write(folder + "metrics.json", metrics.dump(2) + "\n");
-            output.write(folder + "trace.json",
-                         trace_json(loaded.scenario, result.timeline, result.instance_load, TraceOptions{}));
+            output.write_streamed(folder + "trace.json", [&](std::ostream& trace) {
+              write_trace_json(trace, loaded.scenario, result.timeline, result.instance_load, TraceOptions{});
+            });
             output.write(folder + "resolved.yaml", loaded.resolved_yaml);
             output.write(
                 folder + "report.html",

@@ -22,7 +22,9 @@ class FinishedAfdRun : public FinishedRun {
 
   void write_outputs(StagedOutput& output, const TraceOptions&) const override {
     output.write("metrics.json", afd_metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
-    output.write("trace.json", afd_trace_json(loaded_->scenario, result_.timeline));
+    output.write_streamed("trace.json", [&](std::ostream& out) {
+      write_afd_trace_json(out, loaded_->scenario, result_.timeline);
+    });
     output.write("resolved.yaml", loaded_->resolved_yaml);
     output.write("report.html", html_page("rlsim: " + loaded_->scenario.name + " (AFD decode)",
                                           {{"Summary", html_pre(summary())},

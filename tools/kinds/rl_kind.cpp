@@ -39,7 +39,9 @@ class FinishedRlRun : public FinishedRun {
 
   void write_outputs(StagedOutput& output, const TraceOptions& trace) const override {
     output.write("metrics.json", metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
-    output.write("trace.json", trace_json(loaded_->scenario, result_.timeline, result_.instance_load, trace));
+    output.write_streamed("trace.json", [&](std::ostream& out) {
+      write_trace_json(out, loaded_->scenario, result_.timeline, result_.instance_load, trace);
+    });
     output.write("resolved.yaml", loaded_->resolved_yaml);
     if (loaded_->scenario.cluster.dataplane.ledger)
       output.write("trajectories.jsonl", ledger_jsonl(result_.ledger));

@@ -22,7 +22,9 @@ class FinishedServeRun : public FinishedRun {
   void write_outputs(StagedOutput& output, const TraceOptions& trace) const override {
     output.write("metrics.json", serve_metrics_json(loaded_->scenario, result_).dump(2) + "\n");
     output.write("requests.csv", serve_requests_csv(result_));
-    output.write("trace.json", serve_trace_json(loaded_->scenario, result_, trace));
+    output.write_streamed("trace.json", [&](std::ostream& out) {
+      write_serve_trace_json(out, loaded_->scenario, result_, trace);
+    });
     output.write("resolved.yaml", loaded_->resolved_yaml);
     output.write("report.html", serve_report_html(loaded_->scenario, result_, loaded_->resolved_yaml));
   }

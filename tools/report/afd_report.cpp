@@ -48,12 +48,12 @@ nlohmann::json afd_metrics_json(const AfdScenario& s, const AfdMetrics& m) {
   return j;
 }
 
-std::string afd_trace_json(const AfdScenario& scenario, const Timeline& timeline) {
+void write_afd_trace_json(std::ostream& out, const AfdScenario& scenario, const Timeline& timeline) {
   ChromeTraceStyle style;
   style.process_name = [](const std::string& group) { return group + " GPUs"; };
   style.index_key = "iteration";
   style.other_data = {{"scenario", scenario.name}, {"kind", "afd"}, {"seed", scenario.seed}};
-  return chrome_trace(timeline, style);
+  write_chrome_trace(out, timeline, style);
 }
 
 std::string afd_summary_table(const AfdScenario& s, const AfdMetrics& m) {

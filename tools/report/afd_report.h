@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,8 @@
 namespace rlsim {
 
 nlohmann::json afd_metrics_json(const AfdScenario& scenario, const AfdMetrics& metrics);
-/// trace.json's text.
-std::string afd_trace_json(const AfdScenario& scenario, const Timeline& timeline);
+/// Writes trace.json's text to `out`.
+void write_afd_trace_json(std::ostream& out, const AfdScenario& scenario, const Timeline& timeline);
 std::string afd_summary_table(const AfdScenario& scenario, const AfdMetrics& metrics);
 
 /// The metric columns a sweep records for an AFD point, and one point's values in that order.

@@ -108,13 +108,10 @@ std::vector<TrackView> track_views(const Timeline& timeline, bool collapse_sets)
   return views;
 }
 
-std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style) {
-  std::string out = "{\"traceEvents\":[";
-  bool first = true;
-  auto begin_event = [&]() {
-    if (!first) out += ',';
-    first = false;
-  };
+void write_chrome_trace(std::ostream& stream, const Timeline& timeline, const ChromeTraceStyle& style) {
+  stream << "{\"traceEvents\":[";
+  TraceWriter writer(stream);
+  std::string& out = writer.text();
   const std::vector<TrackView> views = track_views(timeline, style.collapse_track_sets);
   std::map<std::string, int> process_ids;
   std::vector<int> pid_of_track;
@@ -122,13 +119,13 @@ std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style
     const Track& track = timeline.tracks()[t];
     auto [it, inserted] = process_ids.emplace(track.group, static_cast<int>(process_ids.size()) + 1);
     if (inserted) {
-      begin_event();
+      writer.begin_event();
       out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + std::to_string(it->second) +
              ",\"tid\":0,\"args\":{\"name\":" + quoted(style.process_name(track.group)) + "}}";
     }
     pid_of_track.push_back(it->second);
     if (!views[t].shown) continue;
-    begin_event();
+    writer.begin_event();
     out += "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + std::to_string(it->second) +
            ",\"tid\":" + std::to_string(t + 1) + ",\"args\":{\"name\":" + quoted(views[t].label) + "}}";
   }
@@ -139,7 +136,7 @@ std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style
     auto state = rendered.find(interval.state);
     if (state == rendered.end())
       state = rendered.emplace(interval.state, render(interval.state, style.state_arg)).first;
-    begin_event();
+    writer.begin_event();
     out += '{';
     out += state->second.name_and_category;
     out += ",\"ph\":\"X\",\"ts\":";
@@ -153,19 +150,16 @@ std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style
     out += state->second.state_arg;
     out += "}}";
   }
-  if (!style.extra_events.empty()) {
-    begin_event();
-    out += style.extra_events;
-  }
+  if (style.extra_events) style.extra_events(writer);
   out += "],\"displayTimeUnit\":\"ms\",\"otherData\":" + style.other_data.dump() + "}\n";
-  return out;
 }
 
-std::string instance_load_counters(const std::vector<std::vector<LoadSample>>& per_instance) {
-  std::string out;
+void write_instance_load_counters(TraceWriter& writer,
+                                  const std::vector<std::vector<LoadSample>>& per_instance) {
+  std::string& out = writer.text();
   for (size_t i = 0; i < per_instance.size(); ++i) {
     const std::string pid = std::to_string(kFirstInstancePid + static_cast<int>(i));
-    if (!out.empty()) out += ',';
+    writer.begin_event();
     out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + pid +
            ",\"tid\":0,\"args\":{\"name\":\"instance " + std::to_string(i) + "\"}}";
     // Appended piece by piece: three events per sample, millions of samples at scale.
@@ -174,20 +168,25 @@ std::string instance_load_counters(const std::vector<std::vector<LoadSample>>& p
     for (const LoadSample& sample : per_instance[i]) {
       ts.clear();
       append_micros(ts, trace_micros(sample.time_s));
-      out += ",{\"name\":\"sequences\",\"ph\":\"C\",\"ts\":";
+      writer.begin_event();
+      out += "{\"name\":\"sequences\",\"ph\":\"C\",\"ts\":";
       out += ts;
       out += ts_pid_tail;
       out += "\"running\":";
       out += std::to_string(sample.running);
       out += ",\"waiting\":";
       out += std::to_string(sample.waiting);
-      out += "}},{\"name\":\"kv_tokens\",\"ph\":\"C\",\"ts\":";
+      out += "}}";
+      writer.begin_event();
+      out += "{\"name\":\"kv_tokens\",\"ph\":\"C\",\"ts\":";
       out += ts;
       out += ts_pid_tail;
       out += "\"used\":";
       char used[40];
       out.append(used, static_cast<size_t>(std::snprintf(used, sizeof used, "%.0f", sample.kv_tokens)));
-      out += "}},{\"name\":\"preemptions\",\"ph\":\"C\",\"ts\":";
+      out += "}}";
+      writer.begin_event();
+      out += "{\"name\":\"preemptions\",\"ph\":\"C\",\"ts\":";
       out += ts;
       out += ts_pid_tail;
       out += "\"sequences\":";
@@ -195,7 +194,6 @@ std::string instance_load_counters(const std::vector<std::vector<LoadSample>>& p
       out += "}}";
     }
   }
-  return out;
 }
 
 }  // namespace rlsim

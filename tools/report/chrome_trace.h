@@ -1,16 +1,19 @@
 // Chrome trace (Perfetto, chrome://tracing) of a Timeline: one process per track group, one
 // thread per track (or one per lockstep set of tracks whose intervals are identical: an
 // instance's TP group), one complete ("X") event per interval named by its state (`busy:rollout`
-// becomes name `rollout`, category `busy`). Written straight into a string, not built as a JSON
-// tree: a 1024-GPU step has ~10^5 intervals and the tree would cost more than the simulation.
+// becomes name `rollout`, category `busy`). Written straight to the file as text (TraceWriter), not
+// built as a JSON tree: a 1024-GPU step has ~10^5 intervals and the tree would cost more than the
+// simulation.
 #pragma once
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 
 #include "sim/engine/instance_load.h"
 #include "sim/platform/timeline.h"
+#include "tools/report/trace_writer.h"
 
 namespace rlsim {
 
@@ -32,14 +35,14 @@ struct ChromeTraceStyle {
   bool collapse_track_sets = true;
   /// Top-level "otherData" object (scenario, seed, ...).
   nlohmann::json other_data = nlohmann::json::object();
-  /// More events, already rendered as JSON objects separated by commas (e.g. counter tracks),
-  /// written after the intervals; empty for none.
-  std::string extra_events{};
+  /// More events (e.g. counter tracks), written after the intervals, each begun with
+  /// TraceWriter::begin_event(); empty for none.
+  std::function<void(TraceWriter&)> extra_events{};
 };
 
-/// The whole trace file's text, newline-terminated; timestamps in microseconds, rounded to the
-/// nanosecond so files are stable and small.
-std::string chrome_trace(const Timeline& timeline, const ChromeTraceStyle& style);
+/// Writes the whole trace file's text, newline-terminated, to `out`; timestamps in microseconds,
+/// rounded to the nanosecond so files are stable and small.
+void write_chrome_trace(std::ostream& out, const Timeline& timeline, const ChromeTraceStyle& style);
 
 /// How a timeline track appears in the trace: under its own name, under its lockstep set's label
 /// (the one member shown for the set), or not at all (a member the set's track stands for).
@@ -63,6 +66,6 @@ inline constexpr int kFirstInstancePid = 1000;
 /// instance ("instance k", pid kFirstInstancePid + k) with its running and waiting sequences, the
 /// KV slots they hold and the sequences preempted so far, as sampled at its iteration boundaries
 /// (one track per instance, not per GPU).
-std::string instance_load_counters(const std::vector<std::vector<LoadSample>>& per_instance);
+void write_instance_load_counters(TraceWriter& out, const std::vector<std::vector<LoadSample>>& per_instance);
 
 }  // namespace rlsim

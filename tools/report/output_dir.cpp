@@ -104,10 +104,16 @@ StagedOutput::~StagedOutput() {
 }
 
 void StagedOutput::write(const std::string& file_name, const std::string& content) {
+  write_streamed(file_name, [&](std::ostream& out) { out << content; });
+}
+
+void StagedOutput::write_streamed(const std::string& file_name,
+                                  const std::function<void(std::ostream&)>& writer) {
   const fs::path path = staging_ / file_name;
   if (fs::path(file_name).has_parent_path()) fs::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary);
-  out << content;
+  writer(out);
+  out.flush();
   if (!out) throw std::runtime_error("cannot write " + (staging_ / file_name).string());
   files_.push_back(file_name);
 }

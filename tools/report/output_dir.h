@@ -9,6 +9,8 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,8 @@ class StagedOutput {
   /// Stages `content` as `file_name`, which may name a subfolder ("policy/metrics.json"). Child
   /// processes may write too: whatever is in the staging folder at commit() is the output.
   void write(const std::string& file_name, const std::string& content);
+  /// The same for a file too large to hold in memory: `writer` writes its content to the stream.
+  void write_streamed(const std::string& file_name, const std::function<void(std::ostream&)>& writer);
   /// Moves every staged entry into the target folder (created if needed), replacing an entry of
   /// the same name, and removes the entries an earlier run listed in the folder's manifest that
   /// this run did not write.

@@ -31,11 +31,13 @@ std::string at(const CallRecord& call, int lane) {
 }
 
 // One complete event from `from_s` to `to_s` (nothing when empty once rounded).
-void slice(std::string& out, const std::string& name_and_args, double from_s, double to_s,
+void slice(TraceWriter& writer, const std::string& name_and_args, double from_s, double to_s,
            const std::string& where) {
   const double from = trace_micros(from_s), to = trace_micros(to_s);
   if (to <= from) return;
-  out += ",{\"name\":" + name_and_args + ",\"cat\":\"request\",\"ph\":\"X\",\"ts\":";
+  writer.begin_event();
+  std::string& out = writer.text();
+  out += "{\"name\":" + name_and_args + ",\"cat\":\"request\",\"ph\":\"X\",\"ts\":";
   append_micros(out, from);
   out += ",\"dur\":";
   append_micros(out, to - from);
@@ -53,8 +55,10 @@ std::string call_name(const CallRecord& c, RequestNaming naming) {
 }
 
 // The flow event `phase` ("s" or "f") of flow `id`, bound to the slice around the call's midpoint.
-void flow(std::string& out, const char* phase, long id, const CallRecord& call, int lane) {
-  out += ",{\"name\":\"next turn\",\"cat\":\"trajectory\",\"ph\":\"";
+void flow(TraceWriter& writer, const char* phase, long id, const CallRecord& call, int lane) {
+  writer.begin_event();
+  std::string& out = writer.text();
+  out += "{\"name\":\"next turn\",\"cat\":\"trajectory\",\"ph\":\"";
   out += phase;
   out += "\",\"id\":" + std::to_string(id) + ",\"ts\":";
   append_micros(out, trace_micros(0.5 * (call.submit_s + call.finish_s)));
@@ -95,26 +99,26 @@ std::vector<int> request_lanes(const std::vector<CallRecord>& calls) {
   return lanes;
 }
 
-void append_request_slices(std::string& out, const std::vector<CallRecord>& calls, RequestNaming naming) {
-  const size_t begin = out.size();
+void write_request_slices(TraceWriter& writer, const std::vector<CallRecord>& calls, RequestNaming naming) {
   const std::vector<int> lanes = request_lanes(calls);
   std::set<std::pair<int, int>> named;  // (instance, lane) threads named so far
   for (size_t i : submission_order(calls)) {
     const CallRecord& c = calls[i];
     const std::string where = at(c, lanes[i]);
     if (named.emplace(c.instance, lanes[i]).second) {
-      out += ",{\"name\":\"thread_name\",\"ph\":\"M\"" + where + ",\"args\":{\"name\":\"requests " +
-             std::to_string(lanes[i]) + "\"}}";
+      writer.begin_event();
+      writer.text() += "{\"name\":\"thread_name\",\"ph\":\"M\"" + where + ",\"args\":{\"name\":\"requests " +
+                       std::to_string(lanes[i]) + "\"}}";
     }
     const std::string args =
         ",\"args\":{\"trajectory\":" + std::to_string(c.trajectory) + ",\"turn\":" + std::to_string(c.turn) +
         ",\"step\":" + std::to_string(c.step) + ",\"ttft_ms\":" + number(1e3 * c.ttft_s) +
         ",\"tpot_ms\":" + number(1e3 * c.tpot_s) + ",\"preemptions\":" + std::to_string(c.preemptions) + "}";
-    slice(out, call_name(c, naming) + args, c.submit_s, c.finish_s, where);
+    slice(writer, call_name(c, naming) + args, c.submit_s, c.finish_s, where);
     const double prefill_start = std::clamp(c.prefill_start_s, c.submit_s, c.first_token_s);
-    slice(out, "\"queue\"", c.submit_s, prefill_start, where);
-    slice(out, "\"prefill\"", prefill_start, c.first_token_s, where);
-    slice(out, "\"decode\"", c.first_token_s, c.finish_s, where);
+    slice(writer, "\"queue\"", c.submit_s, prefill_start, where);
+    slice(writer, "\"prefill\"", prefill_start, c.first_token_s, where);
+    slice(writer, "\"decode\"", c.first_token_s, c.finish_s, where);
   }
   if (naming == RequestNaming::trajectory_turn) {
     std::map<int, std::map<int, size_t>> turns;  // trajectory → turn → call
@@ -123,13 +127,12 @@ void append_request_slices(std::string& out, const std::vector<CallRecord>& call
     for (const auto& [trajectory, by_turn] : turns) {
       for (auto it = by_turn.begin(); std::next(it) != by_turn.end(); ++it) {
         const size_t from = it->second, to = std::next(it)->second;
-        flow(out, "s", id, calls[from], lanes[from]);
-        flow(out, "f", id, calls[to], lanes[to]);
+        flow(writer, "s", id, calls[from], lanes[from]);
+        flow(writer, "f", id, calls[to], lanes[to]);
         ++id;
       }
     }
   }
-  if (begin == 0 && out.size() > begin) out.erase(0, 1);  // no events before: no comma before the first
 }
 
 }  // namespace rlsim

@@ -10,15 +10,16 @@
 #include <vector>
 
 #include "sim/platform/timeline.h"
+#include "tools/report/trace_writer.h"
 
 namespace rlsim {
 
 /// How slices are named: RL calls by trajectory and turn, serving requests by request id.
 enum class RequestNaming { trajectory_turn, request };
 
-/// Appends to `events` (ChromeTraceStyle::extra_events: comma-separated) the trace events of
-/// `calls`, in the instance processes of chrome_trace.h (pid kFirstInstancePid + instance).
-void append_request_slices(std::string& events, const std::vector<CallRecord>& calls, RequestNaming naming);
+/// Writes (for ChromeTraceStyle::extra_events) the trace events of `calls`, in the instance
+/// processes of chrome_trace.h (pid kFirstInstancePid + instance).
+void write_request_slices(TraceWriter& out, const std::vector<CallRecord>& calls, RequestNaming naming);
 
 /// The lane of each call (index into `calls`): per instance, the lowest lane whose previous call
 /// finished by this call's submission, calls taken in submission order.

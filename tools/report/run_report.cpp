@@ -149,19 +149,20 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   return j;
 }
 
-std::string trace_json(const Scenario& scenario, const Timeline& timeline,
-                       const std::vector<std::vector<LoadSample>>& instance_load,
-                       const TraceOptions& options) {
+void write_trace_json(std::ostream& out, const Scenario& scenario, const Timeline& timeline,
+                      const std::vector<std::vector<LoadSample>>& instance_load,
+                      const TraceOptions& options) {
   ChromeTraceStyle style;
   style.collapse_track_sets = !options.gpu_tracks;
   style.process_name = [](const std::string& group) { return "pool " + group; };
   style.index_key = "step";
   style.state_arg = true;
   style.other_data = {{"scenario", scenario.name}, {"seed", scenario.seed}, {"policy", scenario.policy.name}};
-  style.extra_events = instance_load_counters(instance_load);
-  if (options.requests)
-    append_request_slices(style.extra_events, timeline.calls(), RequestNaming::trajectory_turn);
-  return chrome_trace(timeline, style);
+  style.extra_events = [&](TraceWriter& writer) {
+    write_instance_load_counters(writer, instance_load);
+    if (options.requests) write_request_slices(writer, timeline.calls(), RequestNaming::trajectory_turn);
+  };
+  write_chrome_trace(out, timeline, style);
 }
 
 std::string ledger_jsonl(const std::vector<LedgerEntry>& ledger) {

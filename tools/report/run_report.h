@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,11 @@
 namespace rlsim {
 
 nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& metrics);
-/// trace.json's text: a track per instance (per GPU with `options.gpu_tracks`) and per GPU outside
-/// instances, counter tracks per rollout instance (`instance_load`) and, with `options.requests`,
-/// a slice per LLM call (tools/report/request_slices.h).
-std::string trace_json(const Scenario& scenario, const Timeline& timeline,
-                       const std::vector<std::vector<LoadSample>>& instance_load,
-                       const TraceOptions& options);
+/// Writes trace.json's text to `out`: a track per instance (per GPU with `options.gpu_tracks`) and
+/// per GPU outside instances, counter tracks per rollout instance (`instance_load`) and, with
+/// `options.requests`, a slice per LLM call (tools/report/request_slices.h).
+void write_trace_json(std::ostream& out, const Scenario& scenario, const Timeline& timeline,
+                      const std::vector<std::vector<LoadSample>>& instance_load, const TraceOptions& options);
 std::string summary_table(const Scenario& scenario, const RunMetrics& metrics);
 /// trajectories.jsonl: one JSON object per recorded LLM call, in recording order.
 std::string ledger_jsonl(const std::vector<LedgerEntry>& ledger);

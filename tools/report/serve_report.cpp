@@ -115,8 +115,8 @@ std::string serve_requests_csv(const ServeResult& result) {
   return out;
 }
 
-std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& result,
-                             const TraceOptions& options) {
+void write_serve_trace_json(std::ostream& out, const ServeScenario& scenario, const ServeResult& result,
+                            const TraceOptions& options) {
   const Scenario& s = scenario.deployment;
   ChromeTraceStyle style;
   style.collapse_track_sets = !options.gpu_tracks;
@@ -124,10 +124,11 @@ std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& r
   style.index_key = "step";
   style.state_arg = true;
   style.other_data = {{"scenario", s.name}, {"seed", s.seed}, {"kind", "serve"}};
-  style.extra_events = instance_load_counters(result.load);
-  if (options.requests)
-    append_request_slices(style.extra_events, result.timeline.calls(), RequestNaming::request);
-  return chrome_trace(result.timeline, style);
+  style.extra_events = [&](TraceWriter& writer) {
+    write_instance_load_counters(writer, result.load);
+    if (options.requests) write_request_slices(writer, result.timeline.calls(), RequestNaming::request);
+  };
+  write_chrome_trace(out, result.timeline, style);
 }
 
 std::string serve_summary(const ServeScenario& scenario, const ServeResult& result) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,9 @@ namespace rlsim {
 
 nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResult& result);
 std::string serve_requests_csv(const ServeResult& result);
-/// trace.json: as trace_json (run_report.h), requests named by their id.
-std::string serve_trace_json(const ServeScenario& scenario, const ServeResult& result,
-                             const TraceOptions& options);
+/// Writes trace.json: as write_trace_json (run_report.h), requests named by their id.
+void write_serve_trace_json(std::ostream& out, const ServeScenario& scenario, const ServeResult& result,
+                            const TraceOptions& options);
 std::string serve_summary(const ServeScenario& scenario, const ServeResult& result);
 
 const std::vector<std::string>& serve_sweep_columns();
