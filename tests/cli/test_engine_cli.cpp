@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "models/cost/roofline_cost_model.h"
 #include "sim/scenario/profile_loader.h"
@@ -65,6 +66,25 @@ TEST_CASE("rlsim list shows the engine presets and the replica schedulers", "[cl
   CHECK(schedulers.out.find("prefill_first") != std::string::npos);
   CHECK(schedulers.out.find("chunked_prefill") != std::string::npos);
   CHECK(schedulers.out.find("token_budget") != std::string::npos);
+  CHECK(schedulers.out.find("inflight_batching ") != std::string::npos);  // a space before its description
+}
+
+TEST_CASE("rlsim list engines starts every description at the header's column", "[cli][list]") {
+  const auto engines = test::run_rlsim("list engines");
+  REQUIRE(engines.exit_code == 0);
+  std::istringstream lines(engines.out);
+  std::string header;
+  std::getline(lines, header);
+  const size_t column = header.find("description");
+  REQUIRE(column != std::string::npos);
+  int rows = 0;
+  for (std::string line; std::getline(lines, line); ++rows) {
+    INFO(line);
+    REQUIRE(line.size() > column);
+    CHECK(line[column - 1] == ' ');  // the batching column ended before it, however long its name
+    CHECK(line[column] != ' ');
+  }
+  CHECK(rows >= 5);
 }
 
 TEST_CASE("serving calibration recovers the terms of the engine that produced the iterations",

@@ -78,10 +78,13 @@ void list_models(const Catalog& catalog) {
 }
 
 void list_engines(const Catalog& catalog) {
+  size_t batching_width = std::string("batching").size();
+  for (const auto& [name, e] : catalog.engines) batching_width = std::max(batching_width, e.scheduler.size());
+  const int batching = static_cast<int>(batching_width + 2);
   std::cout << std::left << std::setw(10) << "engine" << std::setw(11) << "CPU fixed" << std::setw(11)
             << "CPU /seq" << std::setw(11) << "CPU /token" << std::setw(13) << "launch/layer" << std::setw(12)
-            << "graph/layer" << std::setw(13) << "graph tokens" << std::setw(9) << "overlap" << std::setw(17)
-            << "batching"
+            << "graph/layer" << std::setw(13) << "graph tokens" << std::setw(9) << "overlap"
+            << std::setw(batching) << "batching"
             << "description\n";
   auto us = [](double s) { return format_quantity(s, Quantity::duration); };
   for (const auto& [name, e] : catalog.engines) {
@@ -89,7 +92,8 @@ void list_engines(const Catalog& catalog) {
               << us(e.cpu_per_sequence_s) << std::setw(11) << us(e.cpu_per_token_s) << std::setw(13)
               << us(e.launch_gap_per_layer_s) << std::setw(12) << us(e.graph_gap_per_layer_s) << std::setw(13)
               << (std::to_string(e.graph_max_tokens) + (e.graph_mixed ? " mixed" : "")) << std::setw(9)
-              << (e.overlap_cpu ? "yes" : "no") << std::setw(17) << e.scheduler << e.description << "\n";
+              << (e.overlap_cpu ? "yes" : "no") << std::setw(batching) << e.scheduler << e.description
+              << "\n";
   }
 }
 
@@ -116,8 +120,11 @@ void list_registered(const Registry<Product, Args...>& registry) {
       std::cout << std::left << std::setw(static_cast<int>(width[c] + 2)) << cells[c];
     std::cout << last << "\n";
   };
+  size_t name_width = 14;
+  for (const auto& entry : registry.entries()) name_width = std::max(name_width, entry.name.size());
   for (const auto& entry : registry.entries()) {
-    std::cout << std::left << std::setw(16) << entry.name << entry.description << "\n";
+    std::cout << std::left << std::setw(static_cast<int>(name_width + 2)) << entry.name << entry.description
+              << "\n";
     if (entry.params.empty()) continue;
     print_row(header, "help");
     for (const auto& param : entry.params) print_row(row_of(param), param.help);

@@ -20,7 +20,11 @@ RLSIM_REGISTER_REPLICA_SCHEDULER(
         "tokens")}));
 
 ChunkedPrefillScheduler::ChunkedPrefillScheduler(const ParamValues& params, const SchedulerLimits& limits)
-    : limits_(limits), token_budget_(params.integer("token_budget")) {}
+    : ChunkedPrefillScheduler(params, limits, true) {}
+
+ChunkedPrefillScheduler::ChunkedPrefillScheduler(const ParamValues& params, const SchedulerLimits& limits,
+                                                 bool split_prompts)
+    : limits_(limits), token_budget_(params.integer("token_budget")), split_prompts_(split_prompts) {}
 
 IterationPlan ChunkedPrefillScheduler::schedule(ReplicaState& replica) {
   IterationPlan plan;
@@ -45,7 +49,7 @@ IterationPlan ChunkedPrefillScheduler::schedule(ReplicaState& replica) {
     if (replica.running[i].needs_prefill && replica.running[i].prefill_left > 0.0)
       plan_chunk(replica, i, budget, plan);
   }
-  while (budget > 0) {
+  while (budget > 0 && oldest_fits(replica, budget, plan)) {
     const auto admitted = admit_oldest(replica, limits_);
     if (!admitted) break;
     if (admitted->restore) {
@@ -67,12 +71,20 @@ IterationPlan ChunkedPrefillScheduler::schedule(ReplicaState& replica) {
   return plan;
 }
 
+bool ChunkedPrefillScheduler::oldest_fits(const ReplicaState& replica, int64_t budget,
+                                          const IterationPlan& plan) const {
+  if (split_prompts_) return true;
+  const bool computes_a_prompt =
+      std::any_of(plan.prefill.begin(), plan.prefill.end(), [](const PrefillWork& w) { return !w.restore; });
+  return !computes_a_prompt || oldest_prompt_tokens(replica) <= static_cast<double>(budget);
+}
+
 void ChunkedPrefillScheduler::plan_chunk(ReplicaState& replica, size_t index, int64_t& budget,
                                          IterationPlan& plan) const {
   Sequence& s = replica.running[index];
   PrefillWork work;
   work.sequence = index;
-  work.tokens = std::min(s.prefill_left, static_cast<double>(budget));
+  work.tokens = split_prompts_ ? std::min(s.prefill_left, static_cast<double>(budget)) : s.prefill_left;
   work.context_tokens = std::max(0.0, s.kv_tokens - s.prefill_left);
   work.completes_prompt = work.tokens >= s.prefill_left;
   s.prefill_left -= work.tokens;

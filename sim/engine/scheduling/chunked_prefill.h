@@ -6,7 +6,8 @@
 // stalls the batch's decoding, and a prompt no longer waits for the prompts ahead of it to finish
 // alone. With nothing to prefill the batch decodes a stretch, as prefill_first does. Preemption
 // (newest first, recompute or swap) and prefix reuse are the rollout's (`preemption`,
-// `prefix_cache`).
+// `prefix_cache`). With prompts kept whole it is TensorRT-LLM's in-flight batching instead
+// (sim/engine/scheduling/inflight_batching.h).
 #pragma once
 
 #include <cstdint>
@@ -22,12 +23,22 @@ class ChunkedPrefillScheduler : public ReplicaScheduler {
   ChunkedPrefillScheduler(const ParamValues& params, const SchedulerLimits& limits);
   IterationPlan schedule(ReplicaState& replica) override;
 
+ protected:
+  /// `split_prompts` false: a prompt joins an iteration only whole, when it fits in what is left
+  /// of the budget (or first, alone, when it is longer than the budget).
+  ChunkedPrefillScheduler(const ParamValues& params, const SchedulerLimits& limits, bool split_prompts);
+
  private:
-  /// Plans the next chunk of running sequence `index`'s prompt within `budget`, which it lowers.
+  /// Whether the oldest waiting call may start its prompt in `budget` (prompts kept whole: it
+  /// fits, or no prompt is computed in this iteration yet).
+  bool oldest_fits(const ReplicaState& replica, int64_t budget, const IterationPlan& plan) const;
+  /// Plans the next chunk of running sequence `index`'s prompt within `budget`, which it lowers
+  /// (the whole rest of the prompt when prompts are kept whole).
   void plan_chunk(ReplicaState& replica, size_t index, int64_t& budget, IterationPlan& plan) const;
 
   SchedulerLimits limits_;
   int64_t token_budget_ = 0;
+  bool split_prompts_ = true;
 };
 
 }  // namespace rlsim

@@ -72,6 +72,23 @@ std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLi
   return work;
 }
 
+double oldest_prompt_tokens(const ReplicaState& replica) {
+  if (replica.waiting.empty() || replica.waiting.front().swapped) return 0.0;
+  // As admit_oldest sets prefilled_tokens and the prefill's tokens.
+  const Sequence& s = replica.waiting.front();
+  const LlmRequest& r = *s.request;
+  double prefilled = r.prefilled_tokens;
+  if (s.needs_prefill) {
+    if (s.kv_tokens == 0.0) {
+      const double cached = std::min(replica.prefix_cache.peek(r.trajectory), r.context_tokens);
+      prefilled = r.context_tokens + r.new_tokens - cached;
+    } else {
+      prefilled = s.kv_tokens;  // recompute after preemption
+    }
+  }
+  return std::max(1.0, prefilled);
+}
+
 bool plan_decode_stretch(ReplicaState& replica, const SchedulerLimits& limits, IterationPlan& plan) {
   if (replica.running.empty()) return false;
   const double batch = static_cast<double>(replica.running.size());

@@ -1,6 +1,6 @@
 // Admission, decode stretches and preemption under a paged KV cache: the steps the replica
-// schedulers share (prefill_first, chunked_prefill). Each works on a ReplicaState within the
-// contract of replica_scheduler.h.
+// schedulers share (prefill_first, chunked_prefill, inflight_batching). Each works on a ReplicaState within
+// the contract of replica_scheduler.h.
 #pragma once
 
 #include <optional>
@@ -20,6 +20,11 @@ inline constexpr double kKvBlockTokens = 16.0;
 /// swapped KV); the call's Sequence records the prompt tokens to compute in `prefill_left`.
 /// nullopt when nothing waits, the batch is full or the call does not fit.
 std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLimits& limits);
+
+/// The prompt tokens the oldest waiting call would compute if admit_oldest admitted it now (its
+/// cached prefix reused, or everything again after a recompute preemption); 0 when nothing waits
+/// or its KV would be restored from host memory instead of computed.
+double oldest_prompt_tokens(const ReplicaState& replica);
 
 /// Plans a decode stretch of the whole running batch, up to the first completion or the KV limit;
 /// when the KV left cannot give every sequence one more block, preempts the newest sequence instead

@@ -17,6 +17,11 @@ double PrefixCache::take(int trajectory) {
   return tokens;
 }
 
+double PrefixCache::peek(int trajectory) const {
+  const auto found = index_.find(trajectory);
+  return found == index_.end() ? 0.0 : found->second->second;
+}
+
 void PrefixCache::insert(int trajectory, double tokens) {
   if (const auto found = index_.find(trajectory); found != index_.end()) erase(found->second);
   lru_.emplace_front(trajectory, tokens);

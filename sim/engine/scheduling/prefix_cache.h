@@ -16,6 +16,8 @@ class PrefixCache {
  public:
   /// Removes `trajectory`'s cached prefix and returns its tokens; 0 on a miss.
   double take(int trajectory);
+  /// `trajectory`'s cached prefix in tokens, left in the cache; 0 on a miss.
+  double peek(int trajectory) const;
   /// Caches `tokens` of `trajectory` as the most recently used entry (replacing its older one).
   void insert(int trajectory, double tokens);
   /// Evicts least recently used entries until `need_tokens` fit in `room_tokens` (the KV not

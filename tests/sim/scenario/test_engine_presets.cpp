@@ -40,10 +40,11 @@ TEST_CASE("engine presets: a rollout naming no scheduler runs its engine's defau
   CHECK(catalog.engines.at("vllm-v1").scheduler == "chunked_prefill");
   CHECK(catalog.engines.at("sglang").scheduler == "chunked_prefill");
   CHECK(catalog.engines.at("vllm-v0").scheduler == "prefill_first");
-  CHECK(catalog.engines.at("trtllm").scheduler == "prefill_first");
+  CHECK(catalog.engines.at("trtllm").scheduler == "inflight_batching");  // whole prompts, no chunking
   const Scenario trtllm =
       test::load_inline("two-pools", std::string(test::kTwoPools) + "rollout:\n  engine: trtllm\n").scenario;
-  CHECK(trtllm.rollout.scheduler.name == "prefill_first");
+  CHECK(trtllm.rollout.scheduler.name == "inflight_batching");
+  CHECK(trtllm.rollout.scheduler.params.integer("token_budget") == 8192);
   // A scheduler the block names wins over the engine's.
   const Scenario chosen =
       test::load_inline("two-pools", std::string(test::kTwoPools) +

@@ -3,27 +3,16 @@
 // admitting new calls), decodes and chunks are planned as one mixed iteration, and with nothing to
 // prefill the batch decodes a stretch as prefill_first does.
 #include <catch2/catch.hpp>
-#include <deque>
 
 #include "sim/engine/scheduling/chunked_prefill.h"
 #include "sim/scenario/param_reader.h"
+#include "tests/sim/engine/scheduling/hand_made_calls.h"
 
 using namespace rlsim;
 
 namespace {
 
-struct Calls {
-  std::deque<LlmRequest> requests;  // stable addresses
-
-  LlmRequest* add(int trajectory, double context, double fresh, double output) {
-    LlmRequest& r = requests.emplace_back();
-    r.trajectory = trajectory;
-    r.context_tokens = context;
-    r.new_tokens = fresh;
-    r.output_tokens = output;
-    return &r;
-  }
-};
+using test::Calls;
 
 std::unique_ptr<ReplicaScheduler> chunked(int64_t budget, int max_batch = 64, double kv_capacity = 1e6) {
   const auto* entry = ReplicaSchedulerRegistry::instance().find(kChunkedPrefillScheduler);
@@ -32,13 +21,6 @@ std::unique_ptr<ReplicaScheduler> chunked(int64_t budget, int max_batch = 64, do
   params.set("token_budget", budget, {"test", 0, 0});
   return make_replica_scheduler(kChunkedPrefillScheduler, params,
                                 SchedulerLimits{max_batch, kv_capacity, false});
-}
-
-/// Accounts the plan as the instance's runner does: finished prompts decode from then on.
-void run(ReplicaState& replica, const IterationPlan& plan) {
-  for (const PrefillWork& w : plan.prefill) {
-    if (w.completes_prompt) replica.running[w.sequence].needs_prefill = false;
-  }
 }
 
 }  // namespace
@@ -59,12 +41,12 @@ TEST_CASE("chunked_prefill splits a prompt longer than the budget over iteration
   CHECK(first.prefill[0].tokens == 2048.0);
   CHECK(first.prefill[0].context_tokens == 0.0);
   CHECK_FALSE(first.prefill[0].completes_prompt);
-  run(replica, first);
+  test::run_prefills(replica, first);
   IterationPlan second = scheduler->schedule(replica);
   REQUIRE(second.prefill.size() == 1);
   CHECK(second.prefill[0].tokens == 2048.0);
   CHECK(second.prefill[0].context_tokens == 2048.0);  // attends to the chunk before it
-  run(replica, second);
+  test::run_prefills(replica, second);
   IterationPlan third = scheduler->schedule(replica);
   REQUIRE(third.prefill.size() == 1);
   CHECK(third.prefill[0].tokens == 904.0);  // 5000 − 2 × 2048
@@ -77,7 +59,7 @@ TEST_CASE("chunked_prefill mixes decodes and prompt chunks in one iteration with
   ReplicaState replica;
   replica.waiting.push_back(Sequence::arriving(calls.add(0, 0.0, 100.0, 50.0)));
   auto scheduler = chunked(512);
-  run(replica, scheduler->schedule(replica));  // the first call's prompt fits: it decodes next
+  test::run_prefills(replica, scheduler->schedule(replica));  // the first call's prompt fits: it decodes next
   for (int t = 1; t <= 2; ++t) replica.waiting.push_back(Sequence::arriving(calls.add(t, 0.0, 400.0, 50.0)));
   const IterationPlan plan = scheduler->schedule(replica);
   // One decode token, then 400 tokens of the second prompt and the 111 left of the budget for the third.
@@ -96,7 +78,7 @@ TEST_CASE("chunked_prefill continues the prompt under way before admitting anoth
   ReplicaState replica;
   replica.waiting.push_back(Sequence::arriving(calls.add(0, 0.0, 1000.0, 5.0)));
   auto scheduler = chunked(600);
-  run(replica, scheduler->schedule(replica));  // 600 of 1000
+  test::run_prefills(replica, scheduler->schedule(replica));  // 600 of 1000
   replica.waiting.push_back(Sequence::arriving(calls.add(1, 0.0, 1000.0, 5.0)));
   const IterationPlan plan = scheduler->schedule(replica);
   REQUIRE(plan.prefill.size() == 2);
@@ -114,7 +96,7 @@ TEST_CASE("chunked_prefill decodes a stretch when nothing waits to be prefilled"
   auto scheduler = chunked(8192);
   IterationPlan prefill = scheduler->schedule(replica);
   CHECK(prefill.decode.empty());
-  run(replica, prefill);
+  test::run_prefills(replica, prefill);
   for (auto& s : replica.running) s.remaining -= 1.0;  // the first token came with the prefill
   const IterationPlan plan = scheduler->schedule(replica);
   CHECK(plan.prefill.empty());

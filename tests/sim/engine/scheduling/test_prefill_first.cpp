@@ -2,26 +2,15 @@
 // KV fits, prefix reuse, a call larger than the cache run alone, decode stretches up to the first
 // completion or the KV limit, and newest-first preemption (recompute or swap) when KV runs out.
 #include <catch2/catch.hpp>
-#include <deque>
 
 #include "sim/engine/scheduling/prefill_first.h"
+#include "tests/sim/engine/scheduling/hand_made_calls.h"
 
 using namespace rlsim;
 
 namespace {
 
-struct Calls {
-  std::deque<LlmRequest> requests;  // stable addresses
-
-  LlmRequest* add(int trajectory, double context, double fresh, double output) {
-    LlmRequest& r = requests.emplace_back();
-    r.trajectory = trajectory;
-    r.context_tokens = context;
-    r.new_tokens = fresh;
-    r.output_tokens = output;
-    return &r;
-  }
-};
+using test::Calls;
 
 std::unique_ptr<ReplicaScheduler> prefill_first(int max_batch, double kv_capacity, bool swap = false) {
   return make_replica_scheduler(kPrefillFirstScheduler, std::nullopt,
