@@ -4,6 +4,8 @@
 #include <iterator>
 #include <simgrid/s4u.hpp>
 
+#include "sim/engine/timed_work.h"
+
 namespace rlsim {
 
 void GroupTimeline::set_step(int step) {
@@ -35,7 +37,7 @@ void GroupTimeline::record(GpuState state, double start_s) const {
 void GroupTimeline::run_busy(double seconds, GpuState state) const {
   if (seconds <= 0.0) return;
   const double start_s = simgrid::s4u::Engine::get_clock();
-  simgrid::s4u::this_actor::execute(seconds);
+  timed_work::run(seconds);  // a group's GPUs run one instance's work at a time
   record(state, start_s);
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/engine/timed_work.h"
+
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
 
@@ -60,18 +62,14 @@ void IterationRunner::decode(const std::vector<size_t>& sequences, long iteratio
 
 long IterationRunner::run_stretch(const DecodeStretch& stretch, const sg4::CommPtr& interrupt) {
   const double start_s = sg4::Engine::get_clock();
-  sg4::ExecPtr exec = sg4::this_actor::exec_init(stretch.total_s());
-  exec->start();
   long done = stretch.iterations;
   if (!interrupt) {
-    exec->wait();
-  } else if (std::vector<sg4::ActivityPtr> activities{exec, interrupt};
-             sg4::Activity::wait_any(activities) == 1) {
+    timed_work::run(stretch.total_s());
+  } else if (timed_work::run_unless(stretch.total_s(), interrupt)) {
     // A message arrived mid-stretch: finish the current iteration, then re-plan.
     const DecodeStretch::Progress progress = stretch.progress(sg4::Engine::get_clock() - start_s);
     done = progress.iterations;
-    exec->cancel();
-    if (progress.rest_s > 0.0) sg4::this_actor::execute(progress.rest_s);
+    if (progress.rest_s > 0.0) timed_work::run(progress.rest_s);
   }
   gpus_.record(GpuState::busy(Phase::rollout), start_s);
   return done;

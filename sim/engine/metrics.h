@@ -68,16 +68,18 @@ struct RunMetrics {
   double agent_waits_llm = 0.0;  ///< share of agents' time spent waiting on LLM replies (vs in tools)
   double staleness_mean = 0.0;   ///< mean weight-version lag of trained tokens
   std::map<std::string, double> phase_mean_s;  ///< rollout, train, weight_sync, switch: mean per step
-  /// The engine's work (simulator cost): execs started (finished or cancelled), messages sent, and
-  /// actors created (SimGrid's cost per activity grows with the actors alive).
+  /// The engine's work (simulator cost): execs started (finished or cancelled), sleeps and timed
+  /// waits (sim/engine/timed_work.h), messages sent, and actors created (SimGrid's cost per activity
+  /// grows with the actors alive).
   long simgrid_execs = 0;
+  long simgrid_sleeps = 0;
   long simgrid_messages = 0;
   long simgrid_actors = 0;
   /// The cost model that priced the run's ops and, per op class, what answered them: a calibrated
   /// profile's measured table, interpolation or fitted model, or the datasheet roofline.
   std::string cost_model;
   PriceTally prices;
-  long simgrid_activities() const { return simgrid_execs + simgrid_messages; }
+  long simgrid_activities() const { return simgrid_execs + simgrid_sleeps + simgrid_messages; }
   FaultMetrics faults;  ///< blast radius of the scenario's failures
   /// Tokens the trainer trained on over the run (the model FLOPs of the MFU follow from them).
   double trained_tokens = 0.0;

@@ -11,6 +11,7 @@
 #include "sim/engine/faults/fault_metrics.h"
 #include "sim/engine/faults/link_faults.h"
 #include "sim/engine/policies/policy.h"
+#include "sim/engine/timed_work.h"
 #include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/profile_loader.h"
@@ -104,11 +105,12 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
   FaultState faults(scenario.faults, context.pools);
   faults.set_single_job(single_job);
   context.faults = &faults;
-  // The simulator's unit of work: every exec started (finished or cancelled) and every message
-  // sent. Counted where each starts, once: completion signals fire once per side of a comm and
-  // again whenever a finished comm is waited on (sim/engine/transport/activity_retirement.h). And
-  // every actor created.
+  // The simulator's unit of work: every exec started (finished or cancelled), every timed work
+  // (sim/engine/timed_work.h) and every message sent. Counted where each starts, once: completion
+  // signals fire once per side of a comm and again whenever a finished comm is waited on
+  // (sim/engine/transport/activity_retirement.h). And every actor created.
   long execs = 0, messages = 0, actors = 0;
+  const long sleeps_before = timed_work::started();
   sg4::Exec::on_start_cb([&execs](const sg4::Exec&) { ++execs; });
   sg4::Comm::on_send_cb([&messages](const sg4::Comm&) { ++messages; });
   sg4::Actor::on_creation_cb([&actors](sg4::Actor&) { ++actors; });
@@ -116,7 +118,8 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
                      [&orchestrate, &context]() { orchestrate(context); });
   start_link_faults(scenario.faults, platform);
   run_engine(*engine);
-  after(EngineRun{context, faults, execs, messages, actors, cost.tally()});
+  after(EngineRun{context, faults, execs, timed_work::started() - sleeps_before, messages, actors,
+                  cost.tally()});
 }
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
@@ -146,6 +149,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
         result.metrics =
             compute_metrics(timeline, scenario.policy.name, scenario.seed, !scenario.rollout.afd);
         result.metrics.simgrid_execs = run.execs;
+        result.metrics.simgrid_sleeps = run.sleeps;
         result.metrics.simgrid_messages = run.messages;
         result.metrics.simgrid_actors = run.actors;
         result.metrics.cost_model = scenario.cost_model.name;

@@ -37,6 +37,7 @@ struct EngineRun {
   RlContext& context;
   FaultState& faults;
   long execs = 0;
+  long sleeps = 0;  ///< timed work (sim/engine/timed_work.h)
   long messages = 0;
   long actors = 0;
   PriceTally prices{};  ///< per op class, what answered the ops the engine priced

@@ -4,6 +4,8 @@
 #include <cassert>
 #include <memory>
 
+#include "sim/engine/timed_work.h"
+
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
 
@@ -83,7 +85,7 @@ double TrajectoryManager::record_s(const LlmRequest& request, Direction directio
 void TrajectoryManager::write_records(double seconds) {
   if (seconds <= 0.0) return;
   const double start = sg4::Engine::get_clock();
-  sg4::this_actor::execute(seconds);
+  timed_work::run(seconds);  // the data-plane host records one message at a time
   timeline_.record(track_, GpuState::busy(Phase::record), start, sg4::Engine::get_clock(), step_);
 }
 

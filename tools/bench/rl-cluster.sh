@@ -4,7 +4,7 @@
 # prints the scenario: NODES_PER_POOL rollout and as many train nodes of 8 H800 (so 16 GPUs per
 # NODES_PER_POOL), AGENT_HOSTS agent hosts of 128 cores, PROMPTS × 8 trajectories × 4 turns a step,
 # lognormal outputs of MEAN_OUTPUT_TOKENS, the data plane on (true) or off (false).
-#   rl_timed_run YAML OUT   runs it pinned to one core; prints "wall_s peak_rss_kb execs messages cpu_s actors"
+#   rl_timed_run YAML OUT   runs it pinned to one core; prints "wall_s peak_rss_kb execs messages cpu_s actors sleeps"
 #   (cpu_s: user + system seconds, the fairer figure on a busy machine).
 
 rl_cluster_scenario() {
@@ -40,6 +40,6 @@ YAML
 rl_timed_run() {
   /usr/bin/time -f "%e %M %U %S" -o "$2.time" taskset -c 0 "$build/rlsim" run "$1" --out "$2" >/dev/null
   read -r wall rss user system < "$2.time"
-  read -r execs messages actors < <(python3 -c "import json; e = json.load(open('$2/metrics.json'))['engine']; print(e['simgrid_execs'], e['simgrid_messages'], e['simgrid_actors'])")
-  echo "$wall $rss $execs $messages $(python3 -c "print(round($user + $system, 2))") $actors"
+  read -r execs messages actors sleeps < <(python3 -c "import json; e = json.load(open('$2/metrics.json'))['engine']; print(e['simgrid_execs'], e['simgrid_messages'], e['simgrid_actors'], e['simgrid_sleeps'])")
+  echo "$wall $rss $execs $messages $(python3 -c "print(round($user + $system, 2))") $actors $sleeps"
 }

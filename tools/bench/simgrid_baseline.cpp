@@ -1,11 +1,13 @@
 // Bare SimGrid baselines for tools/bench/rl-scale and cluster-scale: an exec loop (ACTORS actors,
-// one host each, N back-to-back execs in all) or a message loop (ACTORS / 2 pairs of actors
+// one host each, N back-to-back execs in all), a sleep loop (the same with sleeps: the simulator's
+// timed work, sim/engine/timed_work.h) or a message loop (ACTORS / 2 pairs of actors
 // ping-ponging N small messages in all across a route of three links, two NICs and a shared link, as
-// agent calls and replies cross the cluster). Prints the rate: the engine's cost of one exec or one
+// agent calls and replies cross the cluster). Prints the rate: the engine's cost of one exec, sleep or
 // message with nothing of ours around it, at that many actors (SimGrid's cost per activity grows
 // with the actors alive, so a fair floor for a simulation is measured at its own actor count).
 // One loop per process (SimGrid allows one engine per process).
-//   rlsim-bench-simgrid N [exec|messages] [ACTORS]     (ACTORS: default 1 for exec, 128 for messages)
+//   rlsim-bench-simgrid N [exec|sleep|messages] [ACTORS]   (ACTORS: default 1 for exec and sleep, 128 for
+//   messages)
 #include <xbt/log.h>
 
 #include <algorithm>
@@ -26,15 +28,21 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-double exec_loop(sg4::Engine& engine, long count, int actors) {
+/// `count` back-to-back execs (`sleep` false) or sleeps of 1 ms, shared out over `actors` actors.
+double work_loop(sg4::Engine& engine, long count, int actors, bool sleep) {
   auto* zone = sg4::create_star_zone("bench");
   std::vector<sg4::Host*> hosts;
   for (int a = 0; a < actors; ++a) hosts.push_back(zone->create_host("host" + std::to_string(a), 1.0));
   zone->seal();
   for (int a = 0; a < actors; ++a) {
     const long execs = count / actors + (a < count % actors ? 1 : 0);
-    sg4::Actor::create("loop", hosts[static_cast<size_t>(a)], [execs]() {
-      for (long i = 0; i < execs; ++i) sg4::this_actor::execute(1e-3);
+    sg4::Actor::create("loop", hosts[static_cast<size_t>(a)], [execs, sleep]() {
+      for (long i = 0; i < execs; ++i) {
+        if (sleep)
+          sg4::this_actor::sleep_for(1e-3);
+        else
+          sg4::this_actor::execute(1e-3);
+      }
     });
   }
   const auto start = std::chrono::steady_clock::now();
@@ -87,12 +95,13 @@ double message_loop(sg4::Engine& engine, long rounds, int pairs) {
 int main(int argc, char** argv) {
   const long count = argc > 1 ? std::atol(argv[1]) : 200000;
   const std::string loop = argc > 2 ? argv[2] : "exec";
-  const long actors = argc > 3 ? std::atol(argv[3]) : (loop == "exec" ? 1 : 128);
-  if (count <= 0 || (loop != "exec" && loop != "messages") || actors < (loop == "exec" ? 1 : 2) ||
-      actors > 1 << 22) {
-    std::fprintf(stderr,
-                 "usage: rlsim-bench-simgrid N [exec|messages] [ACTORS]   (N > 0 activities; ACTORS from 1 "
-                 "for exec, 2 for messages, to 4194304)\n");
+  const bool work = loop == "exec" || loop == "sleep";
+  const long actors = argc > 3 ? std::atol(argv[3]) : (work ? 1 : 128);
+  if (count <= 0 || (!work && loop != "messages") || actors < (work ? 1 : 2) || actors > 1 << 22) {
+    std::fprintf(
+        stderr,
+        "usage: rlsim-bench-simgrid N [exec|sleep|messages] [ACTORS]   (N > 0 activities; ACTORS from "
+        "1 for exec and sleep, 2 for messages, to 4194304)\n");
     return 2;
   }
   xbt_log_control_set("root.thres:critical");
@@ -102,13 +111,12 @@ int main(int argc, char** argv) {
   // Messages go in round trips of every pair: N rounded down to a whole number of them (at least one).
   const int pairs = static_cast<int>(actors / 2);
   const long rounds = std::max(1L, count / (2L * pairs));
-  const long activities = loop == "exec" ? count : 2L * pairs * rounds;
-  const double wall = loop == "exec" ? exec_loop(engine, count, static_cast<int>(actors))
-                                     : message_loop(engine, rounds, pairs);
+  const long activities = work ? count : 2L * pairs * rounds;
+  const double wall = work ? work_loop(engine, count, static_cast<int>(actors), loop == "sleep")
+                           : message_loop(engine, rounds, pairs);
   std::printf(
       "{\"loop\": \"%s\", \"actors\": %ld, \"activities\": %ld, \"wall_s\": %.6f, "
       "\"activities_per_s\": %.1f}\n",
-      loop.c_str(), loop == "exec" ? actors : 2L * pairs, activities, wall,
-      static_cast<double>(activities) / wall);
+      loop.c_str(), work ? actors : 2L * pairs, activities, wall, static_cast<double>(activities) / wall);
   return 0;
 }

@@ -126,6 +126,7 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["memory"] = memory_json(scenario);
   j["engine"] = {{"simgrid_activities", m.simgrid_activities()},
                  {"simgrid_execs", m.simgrid_execs},
+                 {"simgrid_sleeps", m.simgrid_sleeps},
                  {"simgrid_messages", m.simgrid_messages},
                  {"simgrid_actors", m.simgrid_actors}};
   j["pricing"] = {

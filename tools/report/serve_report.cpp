@@ -95,10 +95,12 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
         {"slo", slo}, {"fraction", m.goodput_fraction}, {"requests_per_s", m.goodput_requests_per_s}};
   }
   j["serving"] = serving;
-  j["engine"] = {{"simgrid_activities", result.simgrid_execs + result.simgrid_messages},
-                 {"simgrid_execs", result.simgrid_execs},
-                 {"simgrid_messages", result.simgrid_messages},
-                 {"simgrid_actors", result.simgrid_actors}};
+  j["engine"] = {
+      {"simgrid_activities", result.simgrid_execs + result.simgrid_sleeps + result.simgrid_messages},
+      {"simgrid_execs", result.simgrid_execs},
+      {"simgrid_sleeps", result.simgrid_sleeps},
+      {"simgrid_messages", result.simgrid_messages},
+      {"simgrid_actors", result.simgrid_actors}};
   return j;
 }
 

@@ -114,6 +114,7 @@ ServeResult simulate_serve(const ServeScenario& scenario, const SimulationOption
       },
       [&](const EngineRun& run) {
         result.simgrid_execs = run.execs;
+        result.simgrid_sleeps = run.sleeps;
         result.simgrid_messages = run.messages;
         result.simgrid_actors = run.actors;
       });

@@ -25,6 +25,7 @@ struct ServeResult {
   double kv_capacity_tokens = 0.0;            ///< per instance
   ServingMetrics metrics;
   long simgrid_execs = 0;
+  long simgrid_sleeps = 0;  ///< timed work (sim/engine/timed_work.h)
   long simgrid_messages = 0;
   long simgrid_actors = 0;
 };
