@@ -1,10 +1,13 @@
-// Test helpers for the replica schedulers: calls made by hand, held at stable addresses, and a
-// plan accounted as the instance's runner accounts it.
+// Test helpers for the replica schedulers: calls made by hand, held at stable addresses, a
+// budgeted scheduler by name, and a plan accounted as the instance's runner accounts it.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <deque>
+#include <memory>
 
 #include "sim/engine/scheduling/replica_scheduler.h"
+#include "sim/scenario/param_reader.h"
 
 namespace rlsim::test {
 
@@ -20,6 +23,16 @@ struct Calls {
     return &r;
   }
 };
+
+/// The registered scheduler `name` with a token budget of `budget` (its other parameters default).
+inline std::unique_ptr<ReplicaScheduler> with_token_budget(const char* name, int64_t budget,
+                                                           int max_batch = 64, double kv_capacity = 1e6) {
+  const auto* entry = ReplicaSchedulerRegistry::instance().find(name);
+  REQUIRE(entry != nullptr);
+  ParamValues params = ParamValues::defaults(entry->params);
+  params.set("token_budget", budget, {"test", 0, 0});
+  return make_replica_scheduler(name, params, SchedulerLimits{max_batch, kv_capacity, false});
+}
 
 /// Accounts `plan` as the instance's runner does: sequences whose prompt it finished decode from then on.
 inline void run_prefills(ReplicaState& replica, const IterationPlan& plan) {

@@ -14,13 +14,8 @@ namespace {
 
 using test::Calls;
 
-std::unique_ptr<ReplicaScheduler> chunked(int64_t budget, int max_batch = 64, double kv_capacity = 1e6) {
-  const auto* entry = ReplicaSchedulerRegistry::instance().find(kChunkedPrefillScheduler);
-  REQUIRE(entry != nullptr);
-  ParamValues params = ParamValues::defaults(entry->params);
-  params.set("token_budget", budget, {"test", 0, 0});
-  return make_replica_scheduler(kChunkedPrefillScheduler, params,
-                                SchedulerLimits{max_batch, kv_capacity, false});
+std::unique_ptr<ReplicaScheduler> chunked(int64_t budget) {
+  return test::with_token_budget(kChunkedPrefillScheduler, budget);
 }
 
 }  // namespace

@@ -17,11 +17,7 @@ using test::run_prefills;
 namespace {
 
 std::unique_ptr<ReplicaScheduler> scheduler(const char* name, int64_t budget) {
-  const auto* entry = ReplicaSchedulerRegistry::instance().find(name);
-  REQUIRE(entry != nullptr);
-  ParamValues params = ParamValues::defaults(entry->params);
-  params.set("token_budget", budget, {"test", 0, 0});
-  return make_replica_scheduler(name, params, SchedulerLimits{64, 1e6, false});
+  return test::with_token_budget(name, budget);
 }
 
 /// One call decoding, then two 5000-token prompts waiting: the NIM-style case of a budget that
