@@ -16,6 +16,14 @@ long iterations_to_first_finish(const std::vector<Sequence>& running) {
   return iterations;
 }
 
+/// Prompt tokens waiting call `s` computes when admitted: all its KV again after a recompute
+/// preemption, else its context and new tokens less its trajectory's cached prefix `own_prefix`.
+double tokens_to_prefill(const Sequence& s, double own_prefix) {
+  const LlmRequest& r = *s.request;
+  if (s.kv_tokens != 0.0) return s.kv_tokens;
+  return r.context_tokens + r.new_tokens - std::min(own_prefix, r.context_tokens);
+}
+
 }  // namespace
 
 std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLimits& limits) {
@@ -28,15 +36,14 @@ std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLi
   // evicted for its own sake); back in it if the call is not admitted.
   double own_prefix = 0.0, cached = 0.0;
   if (s.needs_prefill && !s.swapped) {
-    if (s.kv_tokens == 0.0) {
+    const bool first = s.kv_tokens == 0.0;
+    if (first) {
       // First admission: reuse a cached prefix of this trajectory if there is one.
       own_prefix = replica.prefix_cache.take(r.trajectory);
       cached = std::min(own_prefix, r.context_tokens);
-      s.kv_tokens = r.context_tokens + r.new_tokens;
-      r.prefilled_tokens = s.kv_tokens - cached;
-    } else {
-      r.prefilled_tokens = s.kv_tokens;  // recompute after preemption
     }
+    r.prefilled_tokens = tokens_to_prefill(s, own_prefix);
+    if (first) s.kv_tokens = r.context_tokens + r.new_tokens;
   }
   // Room for the call and one KV block more for every running sequence and itself, as paged
   // KV caches allocate: admitting into the last free slots would only have the newest call
@@ -74,19 +81,10 @@ std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLi
 
 double oldest_prompt_tokens(const ReplicaState& replica) {
   if (replica.waiting.empty() || replica.waiting.front().swapped) return 0.0;
-  // As admit_oldest sets prefilled_tokens and the prefill's tokens.
+  // As admit_oldest computes the prefill's tokens, the cached prefix left in the cache.
   const Sequence& s = replica.waiting.front();
-  const LlmRequest& r = *s.request;
-  double prefilled = r.prefilled_tokens;
-  if (s.needs_prefill) {
-    if (s.kv_tokens == 0.0) {
-      const double cached = std::min(replica.prefix_cache.peek(r.trajectory), r.context_tokens);
-      prefilled = r.context_tokens + r.new_tokens - cached;
-    } else {
-      prefilled = s.kv_tokens;  // recompute after preemption
-    }
-  }
-  return std::max(1.0, prefilled);
+  if (!s.needs_prefill) return std::max(1.0, s.request->prefilled_tokens);
+  return std::max(1.0, tokens_to_prefill(s, replica.prefix_cache.peek(s.request->trajectory)));
 }
 
 bool plan_decode_stretch(ReplicaState& replica, const SchedulerLimits& limits, IterationPlan& plan) {
