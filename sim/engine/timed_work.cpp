@@ -14,6 +14,8 @@ void run(double seconds) {
 }
 
 bool run_unless(double seconds, const simgrid::s4u::CommPtr& interrupt) {
+  // No work, no wait: SimGrid reads a negative timeout as "for ever".
+  if (!(seconds > 0.0)) return false;
   ++started_count;
   const std::vector<simgrid::s4u::ActivityPtr> activities{interrupt};
   return simgrid::s4u::Activity::wait_any_for(activities, seconds) == 0;

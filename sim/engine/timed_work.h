@@ -14,7 +14,7 @@ namespace rlsim::timed_work {
 /// The calling actor works `seconds` (nothing else runs on its host meanwhile).
 void run(double seconds);
 /// Works `seconds` unless `interrupt` completes first; true when it did (the caller reads the clock
-/// to see how far the work got).
+/// to see how far the work got). No work (`seconds` not above zero) returns false at once.
 bool run_unless(double seconds, const simgrid::s4u::CommPtr& interrupt);
 /// Timed works started in this process so far (a simulation reports the difference over its run).
 long started();

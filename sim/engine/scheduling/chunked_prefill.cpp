@@ -74,9 +74,13 @@ IterationPlan ChunkedPrefillScheduler::schedule(ReplicaState& replica) {
 bool ChunkedPrefillScheduler::oldest_fits(const ReplicaState& replica, int64_t budget,
                                           const IterationPlan& plan) const {
   if (split_prompts_) return true;
+  const double tokens = oldest_prompt_tokens(replica);
+  if (tokens <= static_cast<double>(budget)) return true;
+  // A prompt longer than the whole budget would never fit: it runs as its iteration's only prompt.
+  // One that fits the budget but not what is left of it waits, and so do the calls behind it.
   const bool computes_a_prompt =
       std::any_of(plan.prefill.begin(), plan.prefill.end(), [](const PrefillWork& w) { return !w.restore; });
-  return !computes_a_prompt || oldest_prompt_tokens(replica) <= static_cast<double>(budget);
+  return !computes_a_prompt && tokens > static_cast<double>(token_budget_);
 }
 
 void ChunkedPrefillScheduler::plan_chunk(ReplicaState& replica, size_t index, int64_t& budget,

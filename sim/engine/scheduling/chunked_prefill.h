@@ -29,8 +29,9 @@ class ChunkedPrefillScheduler : public ReplicaScheduler {
   ChunkedPrefillScheduler(const ParamValues& params, const SchedulerLimits& limits, bool split_prompts);
 
  private:
-  /// Whether the oldest waiting call may start its prompt in `budget` (prompts kept whole: it
-  /// fits, or no prompt is computed in this iteration yet).
+  /// Whether the oldest waiting call may start its prompt in `budget` (prompts kept whole: it fits
+  /// in `budget`, or it is longer than the whole token budget and no prompt is computed in this
+  /// iteration yet).
   bool oldest_fits(const ReplicaState& replica, int64_t budget, const IterationPlan& plan) const;
   /// Plans the next chunk of running sequence `index`'s prompt within `budget`, which it lowers
   /// (the whole rest of the prompt when prompts are kept whole).

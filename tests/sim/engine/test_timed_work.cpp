@@ -1,7 +1,7 @@
 // Timed work (sim/engine/timed_work.h): a GPU's work that no other activity shares its host with
 // ends when an exec of the same length on a lone host of speed 1 would, exactly; a wait for work
-// with an interrupt ends at the interrupt when it comes first and at the work's end otherwise; and
-// every timed work is counted.
+// with an interrupt ends at the interrupt when it comes first and at the work's end otherwise, and
+// returns at once when there is no work; and every timed work is counted.
 #include <catch2/catch.hpp>
 #include <simgrid/s4u.hpp>
 
@@ -96,4 +96,17 @@ TEST_CASE("timed work with an interrupt that comes later runs to its end") {
   CHECK(figures.at("interrupted") == 0.0);
   CHECK(figures.at("at") == 0.5);
   CHECK(figures.at("counted") == 2.0);
+}
+
+TEST_CASE("timed work of no length with an interrupt returns at once, not interrupted") {
+  const test::Figures figures = on_one_node(-1.0, [](test::Figures& out, const sg4::CommPtr& interrupt) {
+    out.set("zero", timed_work::run_unless(0.0, interrupt) ? 1.0 : 0.0);
+    out.set("negative", timed_work::run_unless(-1e-9, interrupt) ? 1.0 : 0.0);
+    out.set("at", sg4::Engine::get_clock());
+    interrupt->cancel();  // nobody sends: the receive is taken back so the run can end
+  });
+  CHECK(figures.at("zero") == 0.0);
+  CHECK(figures.at("negative") == 0.0);
+  CHECK(figures.at("at") == 0.0);  // a negative timeout would have waited for ever (deadlock)
+  CHECK(figures.at("counted") == 0.0);
 }

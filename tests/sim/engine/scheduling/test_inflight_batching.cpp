@@ -79,6 +79,37 @@ TEST_CASE("inflight_batching runs a prompt longer than the budget whole, as its 
   CHECK(replica.waiting.size() == 1);  // the small one behind it waits: nothing passes the budget twice
 }
 
+TEST_CASE("inflight_batching holds a prompt that fits the budget but not what the decodes leave of it") {
+  Calls calls;
+  ReplicaState replica;
+  auto whole = scheduler(kInflightBatchingScheduler, 1000);
+  replica.waiting.push_back(Sequence::arriving(calls.add(0, 0.0, 100.0, 50.0)));
+  run_prefills(replica, whole->schedule(replica));  // call 0 decodes from now on: 999 tokens left
+  SECTION("a prompt of the whole budget waits") {
+    replica.waiting.push_back(Sequence::arriving(calls.add(1, 0.0, 1000.0, 10.0)));
+    const IterationPlan plan = whole->schedule(replica);
+    CHECK(plan.prefill.empty());
+    CHECK(plan.decode.size() == 1);
+    CHECK(replica.waiting.size() == 1);
+  }
+  SECTION("a prompt of what is left joins the decode") {
+    replica.waiting.push_back(Sequence::arriving(calls.add(1, 0.0, 999.0, 10.0)));
+    const IterationPlan plan = whole->schedule(replica);
+    REQUIRE(plan.prefill.size() == 1);
+    CHECK(plan.prefill[0].tokens == 999.0);
+    CHECK(plan.decode.size() == 1);
+  }
+  SECTION("a prompt longer than the whole budget runs with the decode, alone") {
+    replica.waiting.push_back(Sequence::arriving(calls.add(1, 0.0, 5000.0, 10.0)));
+    replica.waiting.push_back(Sequence::arriving(calls.add(2, 0.0, 10.0, 10.0)));
+    const IterationPlan plan = whole->schedule(replica);
+    REQUIRE(plan.prefill.size() == 1);
+    CHECK(plan.prefill[0].tokens == 5000.0);
+    CHECK(plan.decode.size() == 1);
+    CHECK(replica.waiting.size() == 1);
+  }
+}
+
 TEST_CASE("inflight_batching keeps arrival order: a small prompt does not pass one that does not fit") {
   Calls calls;
   ReplicaState replica;
