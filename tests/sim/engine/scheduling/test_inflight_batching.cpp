@@ -2,7 +2,8 @@
 // on hand-made replica states: decodes take one token of the iteration's budget each, waiting
 // prompts join the same forward pass only whole and in arrival order, a prompt that does not fit
 // waits whole for the next iteration, a prompt longer than the budget runs as the only prompt of
-// its iteration, and a trajectory's cached prefix counts out of the budget as admission reuses it.
+// its iteration, a prompt the KV cache refuses holds the calls behind it, and a trajectory's cached
+// prefix counts out of the budget as admission reuses it.
 #include <catch2/catch.hpp>
 
 #include "sim/engine/scheduling/chunked_prefill.h"
@@ -121,6 +122,27 @@ TEST_CASE("inflight_batching keeps arrival order: a small prompt does not pass o
   REQUIRE(plan.prefill.size() == 1);
   CHECK(plan.prefill[0].tokens == 600.0);
   CHECK(replica.waiting.size() == 2);
+}
+
+TEST_CASE("inflight_batching keeps arrival order when the KV cache refuses a prompt that fits the budget") {
+  Calls calls;
+  ReplicaState replica;
+  replica.waiting.push_back(Sequence::arriving(calls.add(0, 0.0, 1000.0, 10.0)));
+  replica.waiting.push_back(Sequence::arriving(calls.add(1, 0.0, 1500.0, 10.0)));
+  replica.waiting.push_back(Sequence::arriving(calls.add(2, 0.0, 100.0, 10.0)));
+  SECTION("KV for the first only: the second and the small one behind it wait") {
+    const IterationPlan plan =
+        test::with_token_budget(kInflightBatchingScheduler, 8192, 64, 2000.0)->schedule(replica);
+    REQUIRE(plan.prefill.size() == 1);
+    CHECK(plan.prefill[0].tokens == 1000.0);
+    CHECK(replica.waiting.size() == 2);
+  }
+  SECTION("KV for all three: all join") {
+    const IterationPlan plan =
+        test::with_token_budget(kInflightBatchingScheduler, 8192, 64, 4000.0)->schedule(replica);
+    CHECK(plan.prefill.size() == 3);
+    CHECK(replica.waiting.empty());
+  }
 }
 
 TEST_CASE("inflight_batching counts only a call's uncached tokens against the budget") {
