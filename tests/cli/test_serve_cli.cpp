@@ -2,7 +2,7 @@
 // a trace with the instances' counter tracks and resolved.yaml, and prints the summary; the same
 // scenario and seed give the same bytes; validate describes it; a sweep over the closed loop's
 // concurrency gets the serving columns; a bad request-trace row fails with its FILE:LINE:COL, exit
-// 2, nothing written.
+// 2, nothing written; so does a workload whose prompts are longer than the scheduler accepts.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -145,4 +145,40 @@ TEST_CASE("serve: a replayed trace's resolved.yaml re-runs from its own folder")
   // first run served the same requests.
   const std::string requests = slurp(dir / "a" / "requests.csv");
   CHECK(std::count(requests.begin(), requests.end(), '\n') == 3);
+}
+
+TEST_CASE(
+    "serve: prompts longer than inflight_batching's token budget are refused, as TensorRT-LLM refuses them") {
+  const auto dir = scratch_dir("serve-whole-prompts");
+  const auto scenario = [&](const std::string& serve, const std::string& prompt) {
+    std::ofstream(dir / "serve.yaml") << "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: "
+                                         "H100, nodes: 1, gpus_per_node: 1}], "
+                                         "links: [{between: [agents, s], bandwidth: 100Gbps}, {between: "
+                                         "[dataplane, s], bandwidth: 100Gbps}]}\n"
+                                         "workload: {requests: 4, concurrency: 1, prompt_tokens: "
+                                      << prompt << ", output_tokens: 10}\nserve:\n  " << serve << "\n";
+    return "validate '" + (dir / "serve.yaml").string() + "'";
+  };
+  SECTION("a budget set under the longest prompt: the error is at the budget") {
+    const CliResult r =
+        run_rlsim(scenario("{pool: s, scheduler: {name: inflight_batching, token_budget: 4096}}",
+                           "{uniform: {min: 1000, max: 5000}}"));
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("serve.yaml:6:") &&
+                          Catch::Contains("error: serve.scheduler inflight_batching keeps prompts whole") &&
+                          Catch::Contains("workload.prompt_tokens at its largest is 5000 tokens, over the "
+                                          "token budget of 4096") &&
+                          Catch::Contains("token_budget: 5000}"));
+  }
+  SECTION("the trtllm preset's own scheduler and budget (8192): the error is at the serve block") {
+    const CliResult r = run_rlsim(scenario("{pool: s, engine: trtllm}", "10000"));
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("serve.yaml:6:") && Catch::Contains("over the token budget of 8192"));
+  }
+  SECTION("a budget that holds the longest prompt, or a scheduler that chunks, runs") {
+    CHECK(run_rlsim(scenario("{pool: s, scheduler: {name: inflight_batching, token_budget: 5000}}", "5000"))
+              .exit_code == 0);
+    CHECK(run_rlsim(scenario("{pool: s, scheduler: {name: chunked_prefill, token_budget: 4096}}", "10000"))
+              .exit_code == 0);
+  }
 }

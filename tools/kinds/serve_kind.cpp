@@ -1,9 +1,14 @@
 // The serving scenario kind (`kind: serve`): a stream of requests against one inference deployment,
 // simulated by sim/engine/serving on the RL engine's own instances, schedulers and router. A run
 // writes metrics.json (its `serving` object), requests.csv, trace.json, resolved.yaml and report.html; a
-// sweep records TTFT/TPOT percentiles, throughput, goodput and cost per point (no plot yet).
+// sweep records TTFT/TPOT percentiles, throughput, goodput and cost per point (no plot yet). A
+// workload with prompts longer than the deployment's batching accepts is refused before it runs.
 #include <algorithm>
+#include <cmath>
 
+#include "models/input_error.h"
+#include "models/units.h"
+#include "sim/engine/scheduling/replica_scheduler.h"
 #include "sim/engine/serving/serve_simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/serve_reader.h"
@@ -13,6 +18,39 @@
 
 namespace rlsim {
 namespace {
+
+/// A deployment whose batching refuses prompts over a length cannot serve a workload with longer
+/// ones: inflight_batching keeps prompts whole, as TensorRT-LLM does with context chunking off, and
+/// TensorRT-LLM then refuses a request whose prompt is over max_num_tokens ("The sum of prompt
+/// length ... should not exceed max_num_tokens", NVIDIA/TensorRT-LLM issue #9277). Checked when
+/// the workload bounds its prompts (a trace, or a distribution with a largest value).
+void check_prompts_accepted(const LoadedServeScenario& loaded) {
+  const Scenario& s = loaded.scenario.deployment;
+  const ServeWorkloadSpec& w = loaded.scenario.workload;
+  const PluginSpec& scheduler = s.rollout.scheduler;
+  const std::optional<double> longest =
+      make_replica_scheduler(scheduler.name, scheduler.params,
+                             SchedulerLimits{s.rollout.max_batch, 0.0, false})
+          ->longest_prompt_tokens();
+  if (!longest) return;
+  double largest = w.prompt_tokens.largest();
+  std::string what = "workload.prompt_tokens at its largest";
+  if (w.arrivals == ArrivalMode::trace) {
+    largest = 0.0;
+    for (const TracedRequest& r : w.trace) largest = std::max(largest, r.prompt_tokens);
+    what = "the request trace's longest prompt";
+  }
+  if (largest <= *longest) return;
+  const std::string needed = format_number(std::ceil(largest));
+  throw InputError(
+      scheduler.params.has("token_budget") ? scheduler.params.where("token_budget") : scheduler.where,
+      "serve.scheduler " + scheduler.name +
+          " keeps prompts whole, as TensorRT-LLM does with context chunking " +
+          "off, and TensorRT-LLM refuses a prompt longer than its max_num_tokens: " + what + " is " +
+          format_number(largest) + " tokens, over the token budget of " + format_number(*longest) +
+          "; smallest fix: serve.scheduler: {name: " + scheduler.name + ", token_budget: " + needed +
+          "}, or scheduler: chunked_prefill (TensorRT-LLM's enable_chunked_prefill)");
+}
 
 class FinishedServeRun : public FinishedRun {
  public:
@@ -67,7 +105,9 @@ class ServeKind : public ScenarioKind {
   using ScenarioKind::ScenarioKind;
 
   std::unique_ptr<CheckedScenario> load(const std::string& file, const LoadOptions& options) const override {
-    return std::make_unique<CheckedServeScenario>(load_serve_scenario(file, options));
+    LoadedServeScenario loaded = load_serve_scenario(file, options);
+    check_prompts_accepted(loaded);
+    return std::make_unique<CheckedServeScenario>(std::move(loaded));
   }
   const std::vector<std::string>& sweep_columns() const override { return serve_sweep_columns(); }
   std::string default_sweep_objective() const override { return "output_tokens_per_s"; }

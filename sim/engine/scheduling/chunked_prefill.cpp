@@ -71,6 +71,11 @@ IterationPlan ChunkedPrefillScheduler::schedule(ReplicaState& replica) {
   return plan;
 }
 
+std::optional<double> ChunkedPrefillScheduler::longest_prompt_tokens() const {
+  if (split_prompts_) return std::nullopt;
+  return static_cast<double>(token_budget_);
+}
+
 bool ChunkedPrefillScheduler::oldest_fits(const ReplicaState& replica, int64_t budget,
                                           const IterationPlan& plan) const {
   if (split_prompts_) return true;

@@ -22,6 +22,9 @@ class ChunkedPrefillScheduler : public ReplicaScheduler {
  public:
   ChunkedPrefillScheduler(const ParamValues& params, const SchedulerLimits& limits);
   IterationPlan schedule(ReplicaState& replica) override;
+  /// Prompts kept whole: none longer than the token budget (TensorRT-LLM refuses such a request
+  /// without context chunking); split: any.
+  std::optional<double> longest_prompt_tokens() const override;
 
  protected:
   /// `split_prompts` false: a prompt joins an iteration only whole, when it fits in what is left

@@ -10,8 +10,9 @@ RLSIM_REGISTER_REPLICA_SCHEDULER(
     "iteration's token budget as one forward pass; a prompt that does not fit waits whole",
     (ParamSchema{ParamSpec::integer(
         "token_budget", 8192, 16, int64_t{1} << 24,
-        "tokens one iteration computes at most (decodes + whole prompts; TensorRT-LLM max_num_tokens): "
-        "a prompt longer than it runs as the only prompt of its iteration",
+        "tokens one iteration computes at most (decodes + whole prompts; TensorRT-LLM max_num_tokens): a "
+        "serving workload with a longer prompt is refused, as TensorRT-LLM refuses it; in a rollout such a "
+        "prompt runs as the only prompt of its iteration",
         "tokens")}));
 
 }  // namespace rlsim

@@ -67,6 +67,9 @@ class ReplicaScheduler {
   virtual ~ReplicaScheduler() = default;
   /// Plans the next iteration of `replica` (see the contract above).
   virtual IterationPlan schedule(ReplicaState& replica) = 0;
+  /// The longest prompt (tokens to compute) the engine modelled accepts, where it refuses longer
+  /// ones; unset: any prompt runs.
+  virtual std::optional<double> longest_prompt_tokens() const { return std::nullopt; }
 };
 
 /// The scheduler `name` (registered: the scenario loader checks names) for a replica with `limits`,
