@@ -5,6 +5,7 @@
 // its iteration, a prompt the KV cache refuses holds the calls behind it, and a trajectory's cached
 // prefix counts out of the budget as admission reuses it.
 #include <catch2/catch.hpp>
+#include <initializer_list>
 
 #include "sim/engine/scheduling/chunked_prefill.h"
 #include "sim/engine/scheduling/inflight_batching.h"
@@ -27,6 +28,13 @@ void one_decoding_two_waiting(Calls& calls, ReplicaState& replica, ReplicaSchedu
   replica.waiting.push_back(Sequence::arriving(calls.add(0, 0.0, 100.0, 50.0)));
   run_prefills(replica, s.schedule(replica));
   for (int t = 1; t <= 2; ++t) replica.waiting.push_back(Sequence::arriving(calls.add(t, 0.0, 5000.0, 50.0)));
+}
+
+/// Calls waiting with these prompt lengths (no context, 10 output tokens each), in arrival order.
+void waiting_prompts(Calls& calls, ReplicaState& replica, std::initializer_list<double> prompts) {
+  int trajectory = 0;
+  for (double prompt : prompts)
+    replica.waiting.push_back(Sequence::arriving(calls.add(trajectory++, 0.0, prompt, 10.0)));
 }
 
 }  // namespace
@@ -70,8 +78,7 @@ TEST_CASE("inflight_batching admits a prompt only whole: the next one waits for 
 TEST_CASE("inflight_batching runs a prompt longer than the budget whole, as its iteration's only prompt") {
   Calls calls;
   ReplicaState replica;
-  replica.waiting.push_back(Sequence::arriving(calls.add(0, 0.0, 5000.0, 10.0)));
-  replica.waiting.push_back(Sequence::arriving(calls.add(1, 0.0, 10.0, 10.0)));
+  waiting_prompts(calls, replica, {5000.0, 10.0});
   auto whole = scheduler(kInflightBatchingScheduler, 2048);
   const IterationPlan plan = whole->schedule(replica);
   REQUIRE(plan.prefill.size() == 1);
@@ -114,9 +121,7 @@ TEST_CASE("inflight_batching holds a prompt that fits the budget but not what th
 TEST_CASE("inflight_batching keeps arrival order: a small prompt does not pass one that does not fit") {
   Calls calls;
   ReplicaState replica;
-  replica.waiting.push_back(Sequence::arriving(calls.add(0, 0.0, 600.0, 10.0)));
-  replica.waiting.push_back(Sequence::arriving(calls.add(1, 0.0, 900.0, 10.0)));
-  replica.waiting.push_back(Sequence::arriving(calls.add(2, 0.0, 100.0, 10.0)));
+  waiting_prompts(calls, replica, {600.0, 900.0, 100.0});
   auto whole = scheduler(kInflightBatchingScheduler, 1000);
   const IterationPlan plan = whole->schedule(replica);
   REQUIRE(plan.prefill.size() == 1);
@@ -127,9 +132,7 @@ TEST_CASE("inflight_batching keeps arrival order: a small prompt does not pass o
 TEST_CASE("inflight_batching keeps arrival order when the KV cache refuses a prompt that fits the budget") {
   Calls calls;
   ReplicaState replica;
-  replica.waiting.push_back(Sequence::arriving(calls.add(0, 0.0, 1000.0, 10.0)));
-  replica.waiting.push_back(Sequence::arriving(calls.add(1, 0.0, 1500.0, 10.0)));
-  replica.waiting.push_back(Sequence::arriving(calls.add(2, 0.0, 100.0, 10.0)));
+  waiting_prompts(calls, replica, {1000.0, 1500.0, 100.0});
   SECTION("KV for the first only: the second and the small one behind it wait") {
     const IterationPlan plan =
         test::with_token_budget(kInflightBatchingScheduler, 8192, 64, 2000.0)->schedule(replica);
