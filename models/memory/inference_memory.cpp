@@ -32,13 +32,24 @@ double kv_bytes_per_token_per_gpu(const ModelArch& model, Precision kv, int tp) 
   return model.layers * 2.0 * heads_per_gpu * a.head_dim * bytes_per_element(kv);
 }
 
-InferenceMemory tp_instance_memory(const ModelArch& model, const HardwareSpec& card, int tp,
+InferenceMemory tp_instance_memory(const ModelArch& model, const HardwareSpec& card, int tp, int pp,
                                    Precision weights, Precision kv, double reserve_fraction) {
+  assert(pp >= 1 && pp <= model.layers && "every pipeline stage holds at least one layer");
   InferenceMemory m;
   m.capacity_bytes = card.mem_capacity_bytes;
-  m.weight_bytes = weight_bytes(model, weights) / tp;
   m.reserve_bytes = reserve_fraction * card.mem_capacity_bytes;
   m.kv_bytes_per_token = kv_bytes_per_token_per_gpu(model, kv, tp);
+  if (pp == 1) {
+    m.weight_bytes = weight_bytes(model, weights) / tp;
+  } else {
+    const double element = bytes_per_element(weights);
+    const double embedding = embedding_params(model) * element;
+    const double head = lm_head_params(model) > 0.0 ? lm_head_params(model) * element : embedding;
+    const double layers = weight_bytes(model, weights) - embedding - lm_head_params(model) * element;
+    const double stage_share = static_cast<double>((model.layers + pp - 1) / pp) / model.layers;
+    m.weight_bytes = (layers * stage_share + std::max(embedding, head)) / tp;
+    m.kv_bytes_per_token *= stage_share;
+  }
   return with_kv(m, 1);  // every GPU of the group holds its slice of every token
 }
 
@@ -60,7 +71,15 @@ double afd_ffn_memory_fraction(const ModelArch& model, const HardwareSpec& card,
 int smallest_fitting_tp(const ModelArch& model, const HardwareSpec& card, int max_tp, Precision weights,
                         Precision kv, double reserve_fraction) {
   for (int tp = 1; tp <= max_tp; tp *= 2) {
-    if (tp_instance_memory(model, card, tp, weights, kv, reserve_fraction).fits()) return tp;
+    if (tp_instance_memory(model, card, tp, 1, weights, kv, reserve_fraction).fits()) return tp;
+  }
+  return 0;
+}
+
+int smallest_fitting_pp(const ModelArch& model, const HardwareSpec& card, int tp, Precision weights,
+                        Precision kv, double reserve_fraction) {
+  for (int pp = 1; pp <= model.layers; ++pp) {
+    if (tp_instance_memory(model, card, tp, pp, weights, kv, reserve_fraction).fits()) return pp;
   }
   return 0;
 }

@@ -1,8 +1,9 @@
 // Memory of one inference instance per GPU: weights under tensor parallelism (experts split over
-// the same GPUs: EP = TP), the KV cache per token as the attention design stores it, and a reserve
-// for activations, workspace, CUDA graphs and the framework (a fraction of the card, as vLLM's
-// gpu_memory_utilization 0.9 leaves 10%). What is left holds the KV cache: the instance's capacity
-// in tokens and in sequences follows. One formula for the engine, `validate` and the AFD checks.
+// the same GPUs: EP = TP) and pipeline parallelism (stages of consecutive layers), the KV cache per token as
+// the attention design stores it, and a reserve for activations, workspace, CUDA graphs and the framework (a
+// fraction of the card, as vLLM's gpu_memory_utilization 0.9 leaves 10%). What is left holds the KV cache:
+// the instance's capacity in tokens and in sequences follows. One formula for the engine, `validate` and the
+// AFD checks.
 #pragma once
 
 #include "models/hardware.h"
@@ -35,8 +36,12 @@ struct InferenceMemory {
 /// DeepSeek with data-parallel attention: lmsys.org/blog/2024-12-04-sglang-v0-4).
 double kv_bytes_per_token_per_gpu(const ModelArch& model, Precision kv, int tp);
 
-/// A replica of the whole model on `tp` cards (tensor parallel, experts split over the same cards).
-InferenceMemory tp_instance_memory(const ModelArch& model, const HardwareSpec& card, int tp,
+/// A replica of the whole model on `tp` × `pp` cards: `pp` pipeline stages of ceil(layers / pp)
+/// consecutive layers (the last stage may hold fewer), each on `tp` cards (tensor parallel, experts
+/// split over the same cards). The figures are the heaviest stage's: its layers, and the embedding
+/// or the lm_head, whichever is larger (the first stage holds the one, the last the other, a tied
+/// lm_head its own copy; one stage holds both at pp 1).
+InferenceMemory tp_instance_memory(const ModelArch& model, const HardwareSpec& card, int tp, int pp,
                                    Precision weights, Precision kv, double reserve_fraction);
 /// An AFD instance's attention side: `attention_gpus` data-parallel cards, each holding the
 /// attention weights (models/afd/afd_stages.h) and the whole KV of its own sequences.
@@ -46,8 +51,13 @@ InferenceMemory afd_attention_memory(const ModelArch& model, const HardwareSpec&
 /// `ffn_gpus`, shared experts and dense FFNs on each) and the reserve (> 1: does not fit).
 double afd_ffn_memory_fraction(const ModelArch& model, const HardwareSpec& card, int ffn_gpus,
                                Precision weights, double reserve_fraction);
-/// The smallest TP (a power of two up to `max_tp`) at which a replica fits; 0 when none does.
+/// The smallest TP (a power of two up to `max_tp`) at which a replica without pipeline parallelism
+/// fits; 0 when none does.
 int smallest_fitting_tp(const ModelArch& model, const HardwareSpec& card, int max_tp, Precision weights,
+                        Precision kv, double reserve_fraction);
+/// The smallest number of pipeline stages (up to the model's layers) at which a replica of `tp`
+/// cards a stage fits; 0 when none does.
+int smallest_fitting_pp(const ModelArch& model, const HardwareSpec& card, int tp, Precision weights,
                         Precision kv, double reserve_fraction);
 
 }  // namespace rlsim

@@ -51,12 +51,13 @@ struct EngineOverheadOverride {
 struct IterationTerms {
   double kernels_s = 0.0;    ///< the forward pass's kernels (cost model)
   double allreduce_s = 0.0;  ///< TP all-reduces (collective model)
+  double pipeline_s = 0.0;   ///< sends between pipeline stages (models/timing/pipeline_parallel.h)
   double launch_s = 0.0;     ///< kernel-launch or graph gaps the GPU waits through
   double cpu_s = 0.0;        ///< CPU work of the iteration
   bool cuda_graph = false;   ///< the iteration replays a CUDA graph
   bool cpu_overlapped = false;
 
-  double gpu_s() const { return kernels_s + allreduce_s + launch_s; }
+  double gpu_s() const { return kernels_s + allreduce_s + pipeline_s + launch_s; }
   double total_s() const;
 };
 

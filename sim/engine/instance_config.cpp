@@ -6,9 +6,9 @@
 
 namespace rlsim {
 
-double kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int tp, Precision weights,
+double kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int tp, int pp, Precision weights,
                           Precision kv, double activation_fraction) {
-  return tp_instance_memory(model, card, tp, weights, kv, activation_fraction).kv_capacity_tokens;
+  return tp_instance_memory(model, card, tp, pp, weights, kv, activation_fraction).kv_capacity_tokens;
 }
 
 double afd_kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int attention_gpus,

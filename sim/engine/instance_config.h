@@ -14,6 +14,7 @@
 #include "models/model_arch.h"
 #include "models/precision.h"
 #include "models/registry/param_schema.h"
+#include "models/timing/collectives.h"
 #include "models/timing/decode_iteration_time.h"
 #include "models/timing/engine_overhead.h"
 #include "sim/afd/afd_iteration_table.h"
@@ -28,6 +29,7 @@ struct InstanceConfig {
   const HardwareSpec* card = nullptr;
   const CostModel* cost = nullptr;
   int tp = 1;
+  int pp = 1;  ///< pipeline stages of tp GPUs each (models/timing/pipeline_parallel.h)
   int max_batch = RolloutSpec{}.max_batch;
   Precision weights = Precision::bf16;
   Precision kv = Precision::bf16;
@@ -37,6 +39,7 @@ struct InstanceConfig {
   double swap_bytes_per_s = RolloutSpec{}.swap_bandwidth_bytes_per_s;  ///< host link per GPU for KV swap
   double scale_up_bytes_per_s = 0.0;                                   ///< TP all-reduce link
   double scale_up_latency_s = 0.0;
+  LinkSpec stage_link;  ///< between consecutive pipeline stages (unused at pp 1)
   /// The TP all-reduce as measured on this card (the scenario's calibrated profile); unset: a ring
   /// over the scale-up link.
   std::optional<CollectiveFit> allreduce_fit;
@@ -57,9 +60,10 @@ struct InstanceConfig {
   const AfdIterationTable* afd_table = nullptr;
 };
 
-/// KV slots left for the cache on a group of `tp` cards after weights and an activation reserve
-/// (`activation_fraction` of memory), as models/memory/inference_memory.h. Zero: it does not fit.
-double kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int tp, Precision weights,
+/// KV slots left for the cache on a group of `tp` × `pp` cards after weights and an activation
+/// reserve (`activation_fraction` of memory), as models/memory/inference_memory.h. Zero: it does
+/// not fit.
+double kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int tp, int pp, Precision weights,
                           Precision kv, double activation_fraction);
 /// The same for an AFD instance's `attention_gpus` cards, each holding the attention weights only.
 double afd_kv_capacity_tokens(const ModelArch& model, const HardwareSpec& card, int attention_gpus,

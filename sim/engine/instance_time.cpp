@@ -8,6 +8,7 @@
 
 #include "models/arch_params.h"
 #include "models/timing/inference_time.h"
+#include "models/timing/pipeline_parallel.h"
 
 namespace rlsim {
 
@@ -21,6 +22,16 @@ double InstanceTime::prefill_s(double tokens, double context_tokens) const {
 }
 
 IterationTerms InstanceTime::terms(const ForwardBatch& batch) const {
+  if (config_.pp == 1) return pass_terms(batch);
+  // Pipeline parallelism: a round lasts the heaviest micro-batch's trip through every stage.
+  const ForwardBatch micro = heaviest_micro_batch(batch, config_.pp);
+  IterationTerms t = pass_terms(micro);
+  t.pipeline_s = pipeline_sends_seconds(*config_.model, static_cast<double>(micro.tokens()), config_.pp,
+                                        config_.stage_link);
+  return t;
+}
+
+IterationTerms InstanceTime::pass_terms(const ForwardBatch& batch) const {
   if (!batch.has_prefill() && config_.decode_cost) {
     // The hot path: decode-only iterations from the memoised table.
     return with_engine(batch, config_.decode_cost->seconds(batch.decode_sequences, batch.decode_mean_context),
@@ -61,7 +72,8 @@ double InstanceTime::tp_allreduce_s(double tokens) const {
 }
 
 double InstanceTime::kv_swap_s(double kv_tokens) const {
-  return kv_tokens * kv_bytes_per_token(*config_.model, config_.kv) / config_.tp / config_.swap_bytes_per_s;
+  return kv_tokens * kv_bytes_per_token(*config_.model, config_.kv) / (config_.tp * config_.pp) /
+         config_.swap_bytes_per_s;
 }
 
 double DecodeStretch::slope_s() const {

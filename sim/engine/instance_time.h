@@ -1,7 +1,8 @@
 // InstanceTime: how long an inference instance's work takes, in seconds, every formula written
 // once: an iteration (a decode step, a prefill, or both batched as one forward pass) with the
 // engine's time beyond kernels (CPU work, launch gaps: models/timing/engine_overhead.h), the
-// tensor-parallel all-reduces of a forward pass, and moving KV between GPU and host memory.
+// tensor-parallel all-reduces of a forward pass, the micro-batched rounds of a pipeline-parallel
+// replica (models/timing/pipeline_parallel.h), and moving KV between GPU and host memory.
 // DecodeStretch is the arithmetic of a decode stretch (several iterations run as one exec) cut
 // short by an arriving message. Pure functions of the instance's configuration: no SimGrid, no state.
 #pragma once
@@ -21,19 +22,22 @@ class InstanceTime {
   double iteration_s(double batch, double mean_context) const;
   /// A prefill of `tokens` new tokens after `context_tokens` already in KV, alone in its iteration.
   double prefill_s(double tokens, double context_tokens) const;
-  /// One iteration computing `batch` (decoding sequences and prefill chunks) as one forward pass.
+  /// One iteration computing `batch` (decoding sequences and prefill chunks) as one forward pass;
+  /// with pipeline parallelism, one round of its micro-batches through the stages.
   double forward_s(const ForwardBatch& batch) const { return terms(batch).total_s(); }
-  /// The same, split into kernels, all-reduces, launch gaps and CPU.
+  /// The same, split into kernels, all-reduces, stage-to-stage sends, launch gaps and CPU.
   IterationTerms terms(const ForwardBatch& batch) const;
   /// The TP all-reduces of one forward pass over `tokens` tokens (0 without tensor parallelism):
   /// two all-reduces of the hidden state per layer, as the profile measured them or a ring over the
   /// scale-up link.
   double tp_allreduce_s(double tokens) const;
-  /// Moving `kv_tokens` of KV between the group's GPUs and host memory, each GPU its 1/tp share
+  /// Moving `kv_tokens` of KV between the group's GPUs and host memory, each GPU its 1/(tp × pp) share
   /// over its own host link (swap preemption, save_kv, and their restores).
   double kv_swap_s(double kv_tokens) const;
 
  private:
+  /// One forward pass of `batch` through the whole model (every stage, without the sends).
+  IterationTerms pass_terms(const ForwardBatch& batch) const;
   IterationTerms with_engine(const ForwardBatch& batch, double kernels_s, double allreduce_s) const;
 
   const InstanceConfig& config_;

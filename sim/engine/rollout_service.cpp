@@ -27,6 +27,15 @@ void apply_engine(const RlContext& context, const HardwareSpec& card, int tp, In
     config.allreduce_fit = *fit;
 }
 
+/// The link between consecutive pipeline stages: the node's scale-up link (one direction) when no
+/// instance crosses a node boundary, else the GPU's scale-out NIC (its bandwidth is one direction's)
+/// for every hop, the slower link pacing the round.
+LinkSpec stage_link(const PoolSpec& pool, const RolloutSpec& rollout) {
+  if (pool.gpus_per_node % rollout.gpus_per_instance() == 0)
+    return {pool.intra_node.bandwidth_bytes_per_s / 2.0, pool.intra_node.latency_s};
+  return {pool.nic.bandwidth_bytes_per_s, pool.nic.latency_s};
+}
+
 }  // namespace
 
 RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::vector<GpuGroup> groups,
@@ -45,17 +54,20 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.card = &pool.card;
   config.cost = &cost_;
   config.tp = s.rollout.tp;
+  config.pp = s.rollout.pp;
   config.max_batch = s.rollout.max_batch;
   config.weights = s.rollout.weights;
   config.kv = s.rollout.kv_cache;
-  config.kv_capacity_tokens = kv_capacity_tokens(s.model, pool.card, s.rollout.tp, s.rollout.weights,
-                                                 s.rollout.kv_cache, s.rollout.activation_memory_fraction);
+  config.kv_capacity_tokens =
+      kv_capacity_tokens(s.model, pool.card, s.rollout.tp, s.rollout.pp, s.rollout.weights,
+                         s.rollout.kv_cache, s.rollout.activation_memory_fraction);
   config.prefix_cache = s.rollout.prefix_cache;
   config.swap_on_preempt = s.rollout.preemption == KvOverflow::swap;
   config.swap_bytes_per_s = s.rollout.swap_bandwidth_bytes_per_s;
   config.scale_up_bytes_per_s =
       pool.intra_node.bandwidth_bytes_per_s / 2.0;  // one direction, for ring all-reduce
   config.scale_up_latency_s = pool.intra_node.latency_s;
+  config.stage_link = stage_link(pool, s.rollout);
   config.output_bytes_per_token = kWireBytesPerToken;
   config.restart_s = s.faults.restart_s;
   config.scheduler = s.rollout.scheduler.name;
@@ -81,10 +93,12 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
       // Label scheduling lends GPUs of other pools (possibly other cards) to rollout.
       const PoolSpec& other = *groups[i].pool;
       own.card = &other.card;
-      own.kv_capacity_tokens = kv_capacity_tokens(s.model, other.card, s.rollout.tp, s.rollout.weights,
-                                                  s.rollout.kv_cache, s.rollout.activation_memory_fraction);
+      own.kv_capacity_tokens =
+          kv_capacity_tokens(s.model, other.card, s.rollout.tp, s.rollout.pp, s.rollout.weights,
+                             s.rollout.kv_cache, s.rollout.activation_memory_fraction);
       own.scale_up_bytes_per_s = other.intra_node.bandwidth_bytes_per_s / 2.0;
       own.scale_up_latency_s = other.intra_node.latency_s;
+      own.stage_link = stage_link(other, s.rollout);
       apply_engine(context_, other.card, own.tp, own);
       auto [lent, first] = lent_cards.emplace(other.name, nullptr);
       if (first) lent->second = decode_cost_on(other.card);

@@ -76,9 +76,10 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
       context.rollout_instances.push_back(std::move(group));
     }
   } else {
-    const size_t tp = static_cast<size_t>(scenario.rollout.tp);
-    for (size_t first = 0; first + tp <= rollout_pool.gpus.size(); first += tp) {
-      context.rollout_instances.push_back(make_group(rollout_pool.gpus, rollout_tracks, first, tp));
+    // pp stages of tp consecutive GPUs each: a stage never straddles a node (tp divides it).
+    const auto size = static_cast<size_t>(scenario.rollout.gpus_per_instance());
+    for (size_t first = 0; first + size <= rollout_pool.gpus.size(); first += size) {
+      context.rollout_instances.push_back(make_group(rollout_pool.gpus, rollout_tracks, first, size));
     }
   }
   const PoolPlatform& train_pool = platform.pool(scenario.training.pool);

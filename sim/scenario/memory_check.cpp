@@ -25,6 +25,11 @@ std::string number(const char* format, double value) {
 
 const HardwareSpec& rollout_card(const Scenario& s) { return s.cluster.pool(s.rollout.pool)->card; }
 
+/// "tp 4", or "tp 4 × pp 2" for a pipelined instance.
+std::string parallelism(const RolloutSpec& r) {
+  return "tp " + std::to_string(r.tp) + (r.pp > 1 ? " × pp " + std::to_string(r.pp) : "");
+}
+
 /// The smallest fix for FFN weights that need `need` GPUs of `field` where at most `most` can be
 /// given: that many GPUs when they can be had, else what is left (fp8 weights, another card).
 std::string ffn_weights_fix(const std::string& field, int need, int most, Precision weights) {
@@ -75,7 +80,7 @@ InferenceMemory rollout_memory(const Scenario& s) {
     return afd_attention_memory(s.model, rollout_card(s), r.afd->attention_gpus, r.weights, r.kv_cache,
                                 r.activation_memory_fraction);
   }
-  return tp_instance_memory(s.model, rollout_card(s), r.tp, r.weights, r.kv_cache,
+  return tp_instance_memory(s.model, rollout_card(s), r.tp, r.pp, r.weights, r.kv_cache,
                             r.activation_memory_fraction);
 }
 
@@ -94,9 +99,9 @@ void check_sequence_fits(const Scenario& s, double tokens, const std::string& wh
   throw MemoryFitError(where,
                        "one sequence of " + what + " needs " + number("%.0f", tokens) +
                            " tokens of KV cache, more than an instance's whole cache (" +
-                           number("%.0f", m.kv_capacity_tokens) + " tokens of " + s.model.name + " at tp " +
-                           std::to_string(s.rollout.tp) + " on " + rollout_card(s).name +
-                           "): no engine could run it; smallest fix: shorter sequences, a larger tp, " +
+                           number("%.0f", m.kv_capacity_tokens) + " tokens of " + s.model.name + " at " +
+                           parallelism(s.rollout) + " on " + rollout_card(s).name +
+                           "): no engine could run it; smallest fix: shorter sequences, a larger tp or pp, " +
                            (s.rollout.kv_cache != Precision::fp8 ? "kv_cache: fp8, " : "") +
                            "or a card with more memory");
 }
@@ -131,25 +136,30 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
   }
   if (m.fits()) return;
   const int gpus_per_node = s.cluster.pool(r.pool)->gpus_per_node;
-  const int tp =
-      smallest_fitting_tp(s.model, card, gpus_per_node, r.weights, r.kv_cache, r.activation_memory_fraction);
+  const int tp = r.pp == 1 ? smallest_fitting_tp(s.model, card, gpus_per_node, r.weights, r.kv_cache,
+                                                 r.activation_memory_fraction)
+                           : 0;
+  const int pp =
+      smallest_fitting_pp(s.model, card, r.tp, r.weights, r.kv_cache, r.activation_memory_fraction);
   std::string fix;
   if (tp > 0) {
     fix = "tp >= " + std::to_string(tp);
-  } else if (r.weights != Precision::fp8 &&
-             tp_instance_memory(s.model, card, r.tp, Precision::fp8, r.kv_cache, r.activation_memory_fraction)
-                 .fits()) {
+  } else if (r.weights != Precision::fp8 && tp_instance_memory(s.model, card, r.tp, r.pp, Precision::fp8,
+                                                               r.kv_cache, r.activation_memory_fraction)
+                                                .fits()) {
     fix = "weights: fp8";
+  } else if (pp > r.pp) {
+    fix = "pp >= " + std::to_string(pp) + " (pipeline stages of tp " + std::to_string(r.tp) +
+          ", which may span nodes)";
   } else {
-    fix = "a card with more memory (no tp up to the node's " + std::to_string(gpus_per_node) +
-          " GPUs fits; multi-node tensor parallelism is not modelled)";
+    fix = "a card with more memory";
   }
   throw MemoryFitError(
-      rollout.where("tp"),
-      s.model.name + " does not fit on " + card.name + " at tp " + std::to_string(r.tp) +
-          ": each GPU needs " + gigabytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) +
-          " weights + " + reserve + " = " + gigabytes(m.weights_and_reserve_bytes()) + " against " +
-          gigabytes(m.capacity_bytes) + ", leaving no room for the KV cache; smallest fix: " + fix);
+      rollout.where(r.pp > 1 ? "pp" : "tp"),
+      s.model.name + " does not fit on " + card.name + " at " + parallelism(r) + ": each GPU needs " +
+          gigabytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) + " weights + " + reserve +
+          " = " + gigabytes(m.weights_and_reserve_bytes()) + " against " + gigabytes(m.capacity_bytes) +
+          ", leaving no room for the KV cache; smallest fix: " + fix);
 }
 
 void check_training_memory(const Scenario& s, const YamlReader& training) {
@@ -243,12 +253,12 @@ std::string memory_summary(const Scenario& s) {
   const RolloutSpec& r = s.rollout;
   const PoolSpec& pool = *s.cluster.pool(r.pool);
   const InferenceMemory m = rollout_memory(s);
-  const int gpus_per_instance = r.afd ? r.afd->attention_gpus : r.tp;
+  const int gpus_per_instance = r.afd ? r.afd->attention_gpus : r.gpus_per_instance();
   const int instances = pool.gpus() / gpus_per_instance;
   const double context = typical_context_tokens(s.workload);
   out += "  rollout pool " + pool.name + ": " + std::to_string(instances) + " instance" +
          (instances == 1 ? "" : "s") + " of " + std::to_string(gpus_per_instance) + " " + pool.card.name +
-         (r.afd ? " attention GPUs" : " (tp " + std::to_string(r.tp) + ")") + "\n";
+         (r.afd ? " attention GPUs" : " (" + parallelism(r) + ")") + "\n";
   out += "    per GPU: weights " + gigabytes(m.weight_bytes) + " + reserve " + gigabytes(m.reserve_bytes) +
          " + KV " + gigabytes(m.kv_free_bytes) + " = " + gigabytes(m.capacity_bytes) + "\n";
   out += "    KV capacity per instance: " + number("%.0f", m.kv_capacity_tokens) + " tokens, " +

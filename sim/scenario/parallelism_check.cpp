@@ -1,4 +1,4 @@
-// Tensor-parallel head splits checked at the scenario's fields (parallelism_check.h).
+// Tensor-parallel head splits and pipeline stages checked at the scenario's fields (parallelism_check.h).
 #include "sim/scenario/parallelism_check.h"
 
 #include "models/tensor_parallel.h"
@@ -18,6 +18,14 @@ void check_tp(const ModelArch& model, int tp, int gpus_per_node, const YamlReade
 void check_rollout_tensor_parallel(const Scenario& s, const YamlReader& rollout) {
   if (s.rollout.afd) return;
   check_tp(s.model, s.rollout.tp, s.cluster.pool(s.rollout.pool)->gpus_per_node, rollout);
+  if (s.rollout.pp > s.model.layers)
+    rollout.fail("pp", "pp " + std::to_string(s.rollout.pp) + " leaves a pipeline stage without a layer: " +
+                           s.model.name + " has " + std::to_string(s.model.layers) + " layers");
+  if (s.rollout.pp > 1 && s.policy.name == "labels")
+    rollout.fail("pp",
+                 "expected pp 1 with the labels policy (it lends whole nodes, and a pipelined "
+                 "instance may span several), found pp " +
+                     std::to_string(s.rollout.pp));
 }
 
 void check_training_tensor_parallel(const Scenario& s, const YamlReader& training) {

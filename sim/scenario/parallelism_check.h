@@ -1,6 +1,7 @@
 // Whether the declared tensor parallelism can split the model (models/tensor_parallel.h), checked
 // as input: a TP degree that would hand a GPU part of an attention head is an InputError at the
-// field's `tp`, naming the degrees that work.
+// field's `tp`, naming the degrees that work. An inference replica's pipeline stages (`pp`) each
+// need a layer, and the labels policy, which lends single nodes, takes no pipelined instance.
 #pragma once
 
 #include "sim/scenario/scenario.h"
@@ -8,7 +9,7 @@
 
 namespace rlsim {
 
-/// At `rollout`'s tp (an RL rollout or a serving deployment; AFD instances have none).
+/// At `rollout`'s tp and pp (an RL rollout or a serving deployment; AFD instances have none).
 void check_rollout_tensor_parallel(const Scenario& s, const YamlReader& rollout);
 /// At `training`'s tp.
 void check_training_tensor_parallel(const Scenario& s, const YamlReader& training);

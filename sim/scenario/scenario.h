@@ -123,7 +123,8 @@ struct AfdRolloutSpec {
 
 struct RolloutSpec {
   std::string pool;
-  int tp = 1;           ///< tensor-parallel GPUs per inference instance
+  int tp = 1;           ///< tensor-parallel GPUs per pipeline stage of an inference instance
+  int pp = 1;           ///< pipeline stages per instance (models/timing/pipeline_parallel.h)
   int max_batch = 256;  ///< concurrent sequences per instance
   Precision weights = Precision::bf16;
   Precision kv_cache = Precision::bf16;
@@ -136,6 +137,9 @@ struct RolloutSpec {
   PluginSpec scheduler{"prefill_first"};          ///< batching of each replica; YAML default: the engine's
   std::string engine = "vllm-v1";                 ///< engine preset (scenarios/catalog/engines.yaml)
   EngineOverhead engine_overhead;                 ///< that preset's terms, resolved by the loader
+
+  /// GPUs of one (non-AFD) instance: pp stages of tp GPUs.
+  int gpus_per_instance() const { return tp * pp; }
 };
 
 struct TrainingSpec {

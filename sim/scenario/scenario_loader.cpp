@@ -141,6 +141,18 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
   return a;
 }
 
+/// Inference pipeline stages: each holds at least one layer (checked against the model later,
+/// where it is known); this bounds what the reader accepts.
+constexpr int64_t kMaxPipelineStages = 1024;
+
+void check_pipeline_stages(const YamlReader& r, const RolloutSpec& s, const PoolSpec& pool) {
+  const int per_instance = s.gpus_per_instance();
+  if (pool.gpus() % per_instance != 0)
+    r.fail("pp", "tp × pp (" + std::to_string(s.tp) + " × " + std::to_string(s.pp) + " = " +
+                     std::to_string(per_instance) + " GPUs an instance) must divide the " +
+                     std::to_string(pool.gpus()) + " GPUs of pool '" + pool.name + "'");
+}
+
 }  // namespace
 
 RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog) {
@@ -154,6 +166,12 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
                                        pool.gpus_per_node));
   if (pool.gpus_per_node % s.tp != 0)
     r.fail("tp", "tp must divide gpus_per_node (" + std::to_string(pool.gpus_per_node) + ")");
+  s.pp = static_cast<int>(r.integer_or({"pp",
+                                        "pipeline stages per inference instance, each of tp GPUs holding "
+                                        "consecutive layers (stages may sit on different nodes)",
+                                        "stages"},
+                                       d.pp, 1, kMaxPipelineStages));
+  if (s.pp > 1) check_pipeline_stages(r, s, pool);
   s.max_batch = static_cast<int>(r.integer_or(
       {"max_batch", "sequences an instance decodes at once", "sequences"}, d.max_batch, 1, 1 << 20));
   s.weights = read_precision(r, {"weights", "precision of the served weights"}, d.weights);
@@ -189,6 +207,9 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
              "expected no rollout.tp with rollout.afd (an AFD instance's GPUs are set by afd.attention_gpus "
              "and afd.ffn_gpus), found tp " +
                  std::to_string(s.tp));
+    if (s.pp != 1)
+      r.fail("pp", "expected no rollout.pp with rollout.afd (AFD instances are not pipelined), found pp " +
+                       std::to_string(s.pp));
   }
   r.finish();
   return s;

@@ -43,22 +43,51 @@ TEST_CASE("inference: a replica just fits, and one byte less does not", "[memory
   // Memory such that weights + 10% reserve leave exactly 1000 tokens of KV on one GPU.
   const double capacity = (weights + 1000 * kv) / 0.9;
   const InferenceMemory fits =
-      tp_instance_memory(m, card_with(capacity), 1, Precision::bf16, Precision::bf16, 0.1);
+      tp_instance_memory(m, card_with(capacity), 1, 1, Precision::bf16, Precision::bf16, 0.1);
   CHECK(fits.fits());
   CHECK_THAT(fits.kv_capacity_tokens, WithinRel(1000.0, 1e-9));
   CHECK(fits.sequences(300) == 3);
   CHECK_THAT(fits.used_fraction(1000), WithinRel(1.0, 1e-12));
   const double too_small = weights / 0.9 - 1.0;
   const InferenceMemory over =
-      tp_instance_memory(m, card_with(too_small), 1, Precision::bf16, Precision::bf16, 0.1);
+      tp_instance_memory(m, card_with(too_small), 1, 1, Precision::bf16, Precision::bf16, 0.1);
   CHECK_FALSE(over.fits());
   CHECK(over.kv_capacity_tokens == 0.0);
   // Two GPUs split the weights and each token's KV: the group holds more than twice the tokens.
   const InferenceMemory two =
-      tp_instance_memory(m, card_with(capacity), 2, Precision::bf16, Precision::bf16, 0.1);
+      tp_instance_memory(m, card_with(capacity), 2, 1, Precision::bf16, Precision::bf16, 0.1);
   CHECK(two.kv_capacity_tokens > 2 * fits.kv_capacity_tokens);
   CHECK(smallest_fitting_tp(m, card_with(too_small), 8, Precision::bf16, Precision::bf16, 0.1) == 2);
   CHECK(smallest_fitting_tp(m, card_with(1e9), 8, Precision::bf16, Precision::bf16, 0.1) == 0);
+}
+
+TEST_CASE("inference: pipeline stages split the layers and their KV, the heaviest stage counts", "[memory]") {
+  const ModelArch m = test::llama2_7b();  // 32 layers, untied embedding and lm_head of equal size
+  const double element = bytes_per_element(Precision::bf16);
+  const double embedding = embedding_params(m) * element;
+  const double layers = weight_bytes(m, Precision::bf16) - embedding - lm_head_params(m) * element;
+  const double capacity = 80e9;
+  const InferenceMemory one =
+      tp_instance_memory(m, card_with(capacity), 1, 1, Precision::bf16, Precision::bf16, 0.1);
+  const InferenceMemory two =
+      tp_instance_memory(m, card_with(capacity), 1, 2, Precision::bf16, Precision::bf16, 0.1);
+  // 16 layers and one of the two embedding tables on each stage.
+  CHECK_THAT(two.weight_bytes, WithinRel(layers / 2.0 + embedding, 1e-12));
+  CHECK_THAT(two.kv_bytes_per_token, WithinRel(one.kv_bytes_per_token / 2.0, 1e-12));
+  // Three stages of 32 layers: the first two hold 11 each, and count.
+  const InferenceMemory three =
+      tp_instance_memory(m, card_with(capacity), 1, 3, Precision::bf16, Precision::bf16, 0.1);
+  CHECK_THAT(three.kv_bytes_per_token, WithinRel(one.kv_bytes_per_token * 11.0 / 32.0, 1e-12));
+  CHECK_THAT(three.weight_bytes, WithinRel(layers * 11.0 / 32.0 + embedding, 1e-12));
+  // Stages combine with TP: both split the weights.
+  const InferenceMemory both =
+      tp_instance_memory(m, card_with(capacity), 2, 2, Precision::bf16, Precision::bf16, 0.1);
+  CHECK_THAT(both.weight_bytes, WithinRel(two.weight_bytes / 2.0, 1e-12));
+  // A card too small for the whole model holds half of it: the smallest pp that fits is 2.
+  const double half = (layers / 2.0 + embedding + 1000 * two.kv_bytes_per_token) / 0.9;
+  CHECK_FALSE(tp_instance_memory(m, card_with(half), 1, 1, Precision::bf16, Precision::bf16, 0.1).fits());
+  CHECK(smallest_fitting_pp(m, card_with(half), 1, Precision::bf16, Precision::bf16, 0.1) == 2);
+  CHECK(smallest_fitting_pp(m, card_with(1e8), 1, Precision::bf16, Precision::bf16, 0.1) == 0);
 }
 
 TEST_CASE("inference: an AFD attention GPU holds the attention weights and its sequences' whole KV",

@@ -22,7 +22,11 @@ void ForwardCost::add_to(CLI::App* cost) {
           : cost->add_subcommand("decode", "One decode iteration of a model on a TP group, engine included");
   target_.add_to(sub_);
   sub_->add_option("--model", model_, "Model from the catalog (rlsim list models)")->required();
-  sub_->add_option("--tp", tp_, "Tensor-parallel GPUs")->check(CLI::Range(1, 1024));
+  sub_->add_option("--tp", tp_, "Tensor-parallel GPUs (of each pipeline stage)")->check(CLI::Range(1, 1024));
+  sub_->add_option("--pp", pp_,
+                   "Pipeline stages (default 1): the batch runs as pp micro-batches, and the time is one "
+                   "round, every sequence one token further")
+      ->check(CLI::Range(1, 1024));
   sub_->add_option("--batch", batch_, prefill_ ? "Sequences prefilled together" : "Sequences decoding")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
   if (prefill_) {
@@ -54,6 +58,11 @@ int ForwardCost::run(const Catalog& catalog) const {
     throw InputError(flag_location("--tp"), problem + "; tp values up to 16 that split it: " +
                                                 tensor_parallel_degrees_text(model, 16));
   }
+  if (pp_ > model.layers) {
+    throw InputError(flag_location("--pp"), "pp " + std::to_string(pp_) +
+                                                " leaves a stage without a layer: " + model.name + " has " +
+                                                std::to_string(model.layers) + " layers");
+  }
   const std::string engine_name = engine_.empty() ? RolloutSpec{}.engine : engine_;
   EngineOverhead engine = catalog.engine(engine_name, flag_location("--engine"));
   const Precision weights = precision_option(weights_, "--weights");
@@ -66,11 +75,12 @@ int ForwardCost::run(const Catalog& catalog) const {
     engine = profile.engine.applied_to(engine);
     allreduce_fit = tp_allreduce_fit(profile, tp_);
   }
-  const IterationQuery query{tp_, batch_, prompt_, context_, prefill_, weights, kv};
+  const IterationQuery query{tp_, batch_, prompt_, context_, prefill_, weights, kv, pp_};
   const PricedIteration priced =
       price_iteration(query, model, card, *cost, allreduce_fit ? &*allreduce_fit : nullptr);
   const ForwardBatch& batch = priced.batch;
-  const IterationTerms t = iteration_terms(engine, priced.shape, priced.kernels_s, priced.allreduce_s);
+  IterationTerms t = iteration_terms(engine, priced.shape, priced.kernels_s, priced.allreduce_s);
+  t.pipeline_s = priced.pipeline_s;
   const char* phase = prefill_ ? "prefill" : "decode";
   if (target_.json) {
     nlohmann::ordered_json out;
@@ -78,6 +88,7 @@ int ForwardCost::run(const Catalog& catalog) const {
     out["model"] = model.name;
     out["hardware"] = card.name;
     out["tp"] = tp_;
+    out["pp"] = pp_;
     out["batch"] = batch_;
     out["tokens"] = batch.tokens();
     out["engine"] = engine.name;
@@ -85,6 +96,7 @@ int ForwardCost::run(const Catalog& catalog) const {
     out["seconds"] = t.total_s();
     out["kernels_s"] = t.kernels_s;
     out["allreduce_s"] = t.allreduce_s;
+    out["pipeline_s"] = t.pipeline_s;
     out["launch_s"] = t.launch_s;
     out["cpu_s"] = t.cpu_s;
     out["cuda_graph"] = t.cuda_graph;
@@ -97,12 +109,17 @@ int ForwardCost::run(const Catalog& catalog) const {
     std::cout << "  " << std::left << std::setw(16) << what << std::setw(12)
               << readable(seconds, Quantity::duration) << note << "\n";
   };
-  std::cout << phase << " of " << model.name << " on " << tp_ << " x " << card.name << ", batch " << batch_
-            << " (" << batch.tokens() << " tokens), engine " << engine.name << ": "
-            << readable(t.total_s(), Quantity::duration) << "\n";
+  std::cout << phase << " of " << model.name << " on " << tp_ * pp_ << " x " << card.name
+            << (pp_ > 1 ? " (tp " + std::to_string(tp_) + " × pp " + std::to_string(pp_) + ")" : "")
+            << ", batch " << batch_ << " (" << batch.tokens() << " tokens"
+            << (pp_ > 1 ? "; a round of " + std::to_string(pp_) + " micro-batches, the largest " +
+                              std::to_string(priced.shape.tokens) + " tokens through every stage"
+                        : "")
+            << "), engine " << engine.name << ": " << readable(t.total_s(), Quantity::duration) << "\n";
   line("kernels", t.kernels_s, target_.profile.empty() ? "datasheet roofline" : "calibrated profile");
   line("TP all-reduce", t.allreduce_s,
        allreduce_fit ? "measured alpha-beta of the profile" : "ring over the scale-up link");
+  if (pp_ > 1) line("PP sends", t.pipeline_s, "hidden state between stages, tokens back to the first");
   line(t.cuda_graph ? "graph gaps" : "launch gaps", t.launch_s,
        t.cuda_graph ? "CUDA-graph replay" : "eager launches not hidden by the kernels");
   line("CPU", t.cpu_s, t.cpu_overlapped ? "overlapped with the GPU: max(GPU, CPU)" : "on the critical path");

@@ -27,6 +27,7 @@ class ForwardCost {
   CostTarget target_;
   std::string model_, engine_, weights_ = "bf16", kv_cache_ = "bf16";
   int tp_ = 1;
+  int pp_ = 1;
   int64_t batch_ = 1, prompt_ = 0, context_ = 0;
 };
 

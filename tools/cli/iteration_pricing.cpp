@@ -1,6 +1,8 @@
-// An iteration's forward batch, kernels and all-reduces from its command-line or CSV description.
+// An iteration's forward batch, kernels, all-reduces and pipeline sends from its command-line or CSV
+// description.
 #include "tools/cli/iteration_pricing.h"
 
+#include "models/timing/pipeline_parallel.h"
 #include "sim/scenario/scenario.h"
 
 namespace rlsim {
@@ -15,13 +17,17 @@ PricedIteration price_iteration(const IterationQuery& query, const ModelArch& mo
     out.batch.decode_sequences = query.batch;
     out.batch.decode_mean_context = static_cast<double>(query.context_tokens);
   }
-  out.shape =
-      IterationShape{model.layers, out.batch.sequences(), out.batch.tokens(), out.batch.has_prefill()};
-  out.kernels_s = forward_batch_seconds(model, card, cost, out.batch, query.tp, query.weights, query.kv);
+  const ForwardBatch micro = heaviest_micro_batch(out.batch, query.pp);
+  out.shape = IterationShape{model.layers, micro.sequences(), micro.tokens(), micro.has_prefill()};
+  out.kernels_s = forward_batch_seconds(model, card, cost, micro, query.tp, query.weights, query.kv);
   // As a rollout pool's scale-up link: one direction of the card's NVLink, the pool's default latency.
   const LinkSpec link{card.intra_node_bw_bytes_per_s / 2.0, PoolSpec{}.intra_node.latency_s};
-  out.allreduce_s =
-      tp_allreduce_seconds(model, static_cast<double>(out.batch.tokens()), query.tp, link, measured);
+  const auto tokens = static_cast<double>(micro.tokens());
+  out.allreduce_s = tp_allreduce_seconds(model, tokens, query.tp, link, measured);
+  const LinkSpec stages = PoolSpec{}.gpus_per_node % (query.tp * query.pp) == 0
+                              ? link
+                              : LinkSpec{card.nic_bw_bytes_per_s, PoolSpec{}.nic.latency_s};
+  out.pipeline_s = pipeline_sends_seconds(model, tokens, query.pp, stages);
   return out;
 }
 

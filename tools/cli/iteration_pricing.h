@@ -1,7 +1,7 @@
 // One engine iteration described as the `cost prefill|decode` flags and the serving CSV describe it
-// (batch, prompt and context tokens, phase) turned into its forward batch, kernel seconds and TP
-// all-reduce seconds, as the simulator's instances cost them: shared by `rlsim cost prefill|decode`
-// and `rlsim calibrate --format serving`.
+// (batch, prompt and context tokens, phase) turned into its forward batch, kernel seconds, TP
+// all-reduce seconds and pipeline sends, as the simulator's instances cost them: shared by `rlsim cost
+// prefill|decode` and `rlsim calibrate --format serving`.
 #pragma once
 
 #include <cstdint>
@@ -24,17 +24,22 @@ struct IterationQuery {
   bool prefill = false;
   Precision weights = Precision::bf16;
   Precision kv = Precision::bf16;
+  int pp = 1;  ///< pipeline stages (models/timing/pipeline_parallel.h)
 };
 
 struct PricedIteration {
-  ForwardBatch batch;
-  IterationShape shape;
+  ForwardBatch batch;    ///< the whole iteration
+  IterationShape shape;  ///< of the heaviest micro-batch (the whole batch at pp 1)
   double kernels_s = 0.0;
   double allreduce_s = 0.0;
+  double pipeline_s = 0.0;  ///< sends between stages (0 at pp 1)
 };
 
 /// `query` for `model` on `card` with `cost`; the all-reduce by `measured` when given, else a ring
-/// over the card's scale-up link at a scenario pool's default latency.
+/// over the card's scale-up link at a scenario pool's default latency. With pipeline stages, one
+/// round (its heaviest micro-batch through every stage) as a scenario's instances cost it, the
+/// stages in one server of a pool's default size when the instance divides it, else linked by the
+/// card's NIC.
 PricedIteration price_iteration(const IterationQuery& query, const ModelArch& model, const HardwareSpec& card,
                                 const CostModel& cost, const CollectiveFit* measured);
 

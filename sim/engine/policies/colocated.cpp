@@ -1,7 +1,7 @@
 // `colocated`: every GPU time-shares every phase. With one pool (rollout.pool == training.pool)
 // that pool is shared; with two pools of the same card, the GPUs of both are pooled, so the same
 // cluster can be compared with `disaggregated`. Each step: all GPUs roll out (inference instances
-// of rollout.tp GPUs), switch to training (onload optimizer state from host memory), train (data
+// of rollout.tp × rollout.pp GPUs), switch to training (onload optimizer state from host memory), train (data
 // parallel over all GPUs), switch back (offload optimizer state, reload inference weights).
 // Weights never cross the network. Step = rollout + switch + train + switch.
 #include <simgrid/s4u.hpp>
@@ -47,13 +47,13 @@ class ColocatedPolicy : public Policy {
         all.hosts.insert(all.hosts.end(), instance.hosts.begin(), instance.hosts.end());
         all.tracks.insert(all.tracks.end(), instance.tracks.begin(), instance.tracks.end());
       }
-      const size_t tp = static_cast<size_t>(s.rollout.tp);
-      for (size_t first = 0; first + tp <= ctx.trainer.hosts.size(); first += tp) {
+      const auto size = static_cast<size_t>(s.rollout.gpus_per_instance());
+      for (size_t first = 0; first + size <= ctx.trainer.hosts.size(); first += size) {
         GpuGroup group;
         group.hosts.assign(ctx.trainer.hosts.begin() + static_cast<long>(first),
-                           ctx.trainer.hosts.begin() + static_cast<long>(first + tp));
+                           ctx.trainer.hosts.begin() + static_cast<long>(first + size));
         group.tracks.assign(ctx.trainer.tracks.begin() + static_cast<long>(first),
-                            ctx.trainer.tracks.begin() + static_cast<long>(first + tp));
+                            ctx.trainer.tracks.begin() + static_cast<long>(first + size));
         instances.push_back(group);
       }
       dp = static_cast<int>(all.hosts.size()) / (s.training.tp * s.training.pp);

@@ -10,7 +10,7 @@ PhaseSwitchCosts phase_switch_costs(const Scenario& s) {
   const double shard_params = total_params(s.model) / (s.training.tp * s.training.pp);
   const double host_bw = s.colocation.host_bandwidth_bytes_per_s;
   const double optimizer_s = shard_params * s.colocation.optimizer_bytes_per_param / host_bw;
-  const double reload_s = weight_bytes(s.model, s.rollout.weights) / s.rollout.tp / host_bw;
+  const double reload_s = weight_bytes(s.model, s.rollout.weights) / s.rollout.gpus_per_instance() / host_bw;
   return PhaseSwitchCosts{optimizer_s, optimizer_s + reload_s};
 }
 

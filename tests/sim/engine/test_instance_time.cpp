@@ -10,6 +10,7 @@
 #include "tests/models/reference_specs.h"
 
 using namespace rlsim;
+using Catch::Matchers::WithinRel;
 
 namespace {
 
@@ -95,4 +96,24 @@ TEST_CASE("decode stretch: uniform iterations divide evenly") {
   const DecodeStretch single{1, 0.7, 0.7};
   CHECK(single.progress(0.3).iterations == 1);
   CHECK(single.progress(0.3).rest_s == Approx(0.4));
+}
+
+TEST_CASE("instance time: a pipelined round is the heaviest micro-batch's pass plus the stage sends") {
+  Llama2OnH100 piped(1);
+  piped.config.pp = 4;
+  piped.config.stage_link = LinkSpec{50e9, 5e-6};
+  const InstanceTime stages(piped.config);
+  const Llama2OnH100 whole(1);
+  const InstanceTime unpiped(whole.config);
+  const double sends_of_16 = 3 * (5e-6 + 16 * 8192.0 / 50e9) + 5e-6;
+  // 64 decoding sequences: four micro-batches of 16; a round costs one of 16 through all layers.
+  CHECK_THAT(stages.iteration_s(64, 1000.0), WithinRel(unpiped.iteration_s(16, 1000.0) + sends_of_16, 1e-12));
+  CHECK(stages.terms(ForwardBatch{64, 1000.0, {}}).pipeline_s == Approx(sends_of_16).epsilon(1e-12));
+  // Fewer sequences than stages: a round of 2 costs what a round of 1 does (the bubble).
+  CHECK(stages.iteration_s(2, 1000.0) == stages.iteration_s(1, 1000.0));
+  // A lone prompt is not pipelined: its prefill passes every stage, then the sends.
+  const double sends_of_prompt = 3 * (5e-6 + 2048 * 8192.0 / 50e9) + 5e-6;
+  CHECK_THAT(stages.prefill_s(2048, 0), WithinRel(unpiped.prefill_s(2048, 0) + sends_of_prompt, 1e-12));
+  // KV swaps: each GPU moves its share of the layers' KV.
+  CHECK_THAT(stages.kv_swap_s(1000.0), WithinRel(unpiped.kv_swap_s(1000.0) / 4.0, 1e-12));
 }

@@ -1,0 +1,33 @@
+// Micro-batches and stage-to-stage sends of a pipeline-parallel replica (pipeline_parallel.h).
+#include "models/timing/pipeline_parallel.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace rlsim {
+
+ForwardBatch heaviest_micro_batch(const ForwardBatch& batch, int pp) {
+  assert(pp >= 1 && "a pipeline has at least one stage");
+  if (pp == 1) return batch;
+  const auto share = [pp](int64_t n) { return (n + pp - 1) / pp; };
+  ForwardBatch micro;
+  micro.decode_sequences = share(batch.decode_sequences);
+  micro.decode_mean_context = batch.decode_mean_context;
+  micro.chunks = batch.chunks;
+  std::stable_sort(micro.chunks.begin(), micro.chunks.end(),
+                   [](const PrefillChunk& a, const PrefillChunk& b) { return a.tokens > b.tokens; });
+  micro.chunks.resize(static_cast<size_t>(share(static_cast<int64_t>(batch.chunks.size()))));
+  return micro;
+}
+
+double stage_activation_bytes_per_token(const ModelArch& arch) { return 2.0 * arch.hidden_size; }
+
+double pipeline_sends_seconds(const ModelArch& arch, double tokens, int pp, const LinkSpec& link) {
+  if (pp <= 1) return 0.0;
+  assert(link.bandwidth_bytes_per_s > 0.0 && "a stage-to-stage link carries data");
+  const double hidden_send_s =
+      link.latency_s + tokens * stage_activation_bytes_per_token(arch) / link.bandwidth_bytes_per_s;
+  return (pp - 1) * hidden_send_s + link.latency_s;
+}
+
+}  // namespace rlsim

@@ -1,0 +1,30 @@
+// Pipeline parallelism of an inference replica: `pp` stages of consecutive layers, each stage a TP
+// group. Real engines (TensorRT-LLM, vLLM, SGLang) keep the pipeline full by cutting the running
+// batch into `pp` micro-batches that follow each other through the stages, so every sequence still
+// gains one token a round, and a round lasts one micro-batch's trip: all layers at the micro-batch's
+// size (the stages' shares add up to the whole model), plus a send of its hidden state between
+// consecutive stages and the sampled tokens' return to the first stage. Fewer sequences than stages
+// leave stages idle (the pipeline bubble): a round costs as much as a full one's trip. Pure
+// arithmetic, seconds.
+#pragma once
+
+#include "models/model_arch.h"
+#include "models/timing/collectives.h"
+#include "models/timing/forward_batch_time.h"
+
+namespace rlsim {
+
+/// The largest of the `pp` micro-batches `batch` is cut into: ceil(decoding sequences / pp) of its
+/// decoding sequences and the ceil(chunks / pp) largest of its prefill chunks (a prompt's chunk is
+/// not split across micro-batches). `pp` 1: the batch itself. The round is bound by this one.
+ForwardBatch heaviest_micro_batch(const ForwardBatch& batch, int pp);
+
+/// The stage-to-stage traffic of one micro-batch of `tokens` tokens through `pp` stages: pp − 1
+/// sends of its hidden state (bf16, hidden_size × 2 bytes a token) and the return of its sampled
+/// tokens to the first stage (latency only), each over `link`. 0 for pp 1.
+double pipeline_sends_seconds(const ModelArch& arch, double tokens, int pp, const LinkSpec& link);
+
+/// Bytes of hidden state one token carries between stages (bf16 activations).
+double stage_activation_bytes_per_token(const ModelArch& arch);
+
+}  // namespace rlsim
