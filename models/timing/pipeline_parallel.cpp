@@ -20,6 +20,11 @@ ForwardBatch heaviest_micro_batch(const ForwardBatch& batch, int pp) {
   return micro;
 }
 
+double stage_busy_share(const ForwardBatch& batch, int pp) {
+  assert(pp >= 1 && "a pipeline has at least one stage");
+  return static_cast<double>(std::min<int64_t>(pp, std::max<int64_t>(1, batch.sequences()))) / pp;
+}
+
 double stage_activation_bytes_per_token(const ModelArch& arch) { return 2.0 * arch.hidden_size; }
 
 double pipeline_sends_seconds(const ModelArch& arch, double tokens, int pp, const LinkSpec& link) {

@@ -24,6 +24,11 @@ ForwardBatch heaviest_micro_batch(const ForwardBatch& batch, int pp);
 /// tokens to the first stage (latency only), each over `link`. 0 for pp 1.
 double pipeline_sends_seconds(const ModelArch& arch, double tokens, int pp, const LinkSpec& link);
 
+/// The share of a round each stage works: min(pp, sequences) / pp, as a batch of fewer sequences
+/// than stages fills only that many micro-batches (the rest of the round is the pipeline bubble).
+/// 1 for pp 1 or a batch with at least pp sequences.
+double stage_busy_share(const ForwardBatch& batch, int pp);
+
 /// Bytes of hidden state one token carries between stages (bf16 activations).
 double stage_activation_bytes_per_token(const ModelArch& arch);
 

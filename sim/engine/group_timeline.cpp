@@ -18,10 +18,23 @@ void GroupTimeline::set_step(int step) {
   step_ = step;
 }
 
-void GroupTimeline::record(GpuState state, double start_s) const {
-  const double end_s = simgrid::s4u::Engine::get_clock();
+double GroupTimeline::now_s() { return simgrid::s4u::Engine::get_clock(); }
+
+void GroupTimeline::record_pipelined(GpuState state, double start_s, double busy_share) const {
+  if (busy_share >= 1.0) {
+    record(state, start_s);
+    return;
+  }
+  const double end_s = now_s();
+  const double busy_end_s = start_s + busy_share * (end_s - start_s);
+  record_span(state, start_s, busy_end_s);
+  record_span(GpuState::wait(WaitCause::pipeline_bubble), busy_end_s, end_s);
+}
+
+void GroupTimeline::record_span(GpuState state, double start_s, double end_s) const {
   // Cut the span at each step change inside (start_s, end_s); the first such change is found by
-  // walking back from the latest, as spans end now and most begin after the last change.
+  // walking back from the latest, as spans end at (or just before) now and most begin after the
+  // last change.
   auto change = step_changes_.end();
   while (change != step_changes_.begin() && std::prev(change)->first > start_s) --change;
   double from = start_s;
@@ -34,11 +47,11 @@ void GroupTimeline::record(GpuState state, double start_s) const {
   for (int track : tracks_) timeline_.record(track, state, from, end_s, step);
 }
 
-void GroupTimeline::run_busy(double seconds, GpuState state) const {
+void GroupTimeline::run_busy(double seconds, GpuState state, double busy_share) const {
   if (seconds <= 0.0) return;
-  const double start_s = simgrid::s4u::Engine::get_clock();
+  const double start_s = now_s();
   timed_work::run(seconds);  // a group's GPUs run one instance's work at a time
-  record(state, start_s);
+  record_pipelined(state, start_s, busy_share);
 }
 
 }  // namespace rlsim

@@ -22,13 +22,20 @@ class GroupTimeline {
   /// The step label of what is recorded from now on.
   void set_step(int step);
   /// Records `state` from `start_s` to now on every GPU of the group.
-  void record(GpuState state, double start_s) const;
-  /// Runs `seconds` of work on the calling actor and records it as `state` (nothing when ≤ 0).
-  void run_busy(double seconds, GpuState state) const;
+  void record(GpuState state, double start_s) const { record_span(state, start_s, now_s()); }
+  /// Records work from `start_s` to now of which each GPU spent `busy_share` as `state` and the rest
+  /// in the pipeline bubble: the busy part first, then the bubble, in one span each.
+  void record_pipelined(GpuState state, double start_s, double busy_share) const;
+  /// Runs `seconds` of work on the calling actor and records it as `state` (nothing when ≤ 0), of
+  /// which each GPU worked `busy_share` (record_pipelined).
+  void run_busy(double seconds, GpuState state, double busy_share = 1.0) const;
   /// Records one finished call's TTFT and TPOT.
   void record_call(const CallRecord& call) const { timeline_.record_call(call); }
 
  private:
+  static double now_s();
+  void record_span(GpuState state, double start_s, double end_s) const;
+
   std::vector<int> tracks_;
   Timeline& timeline_;
   int step_ = 0;

@@ -31,6 +31,10 @@ IterationTerms InstanceTime::terms(const ForwardBatch& batch) const {
   return t;
 }
 
+double InstanceTime::busy_share(const ForwardBatch& batch) const {
+  return stage_busy_share(batch, config_.pp);
+}
+
 IterationTerms InstanceTime::pass_terms(const ForwardBatch& batch) const {
   if (!batch.has_prefill() && config_.decode_cost) {
     // The hot path: decode-only iterations from the memoised table.

@@ -25,6 +25,8 @@ class InstanceTime {
   /// One iteration computing `batch` (decoding sequences and prefill chunks) as one forward pass;
   /// with pipeline parallelism, one round of its micro-batches through the stages.
   double forward_s(const ForwardBatch& batch) const { return terms(batch).total_s(); }
+  /// The share of `batch`'s iteration each GPU works; the rest is the pipeline bubble (1 at pp 1).
+  double busy_share(const ForwardBatch& batch) const;
   /// The same, split into kernels, all-reduces, stage-to-stage sends, launch gaps and CPU.
   IterationTerms terms(const ForwardBatch& batch) const;
   /// The TP all-reduces of one forward pass over `tokens` tokens (0 without tensor parallelism):

@@ -40,7 +40,8 @@ void IterationRunner::prefill(const IterationPlan& plan, int version) {
     batch.decode_mean_context = replica_.kv_used(plan.decode) / static_cast<double>(plan.decode.size());
   }
   gpus_.run_busy(restore_s, GpuState::switching());  // KV coming back from host memory
-  if (batch.tokens() > 0) gpus_.run_busy(time_.forward_s(batch), GpuState::busy(Phase::rollout));
+  if (batch.tokens() > 0)
+    gpus_.run_busy(time_.forward_s(batch), GpuState::busy(Phase::rollout), time_.busy_share(batch));
   std::vector<size_t> prompts_done;
   for (const PrefillWork& w : plan.prefill) {
     if (w.completes_prompt) prompts_done.push_back(w.sequence);
@@ -57,10 +58,12 @@ void IterationRunner::decode(const std::vector<size_t>& sequences, long iteratio
   const double mean_context = kv_tokens / batch + (static_cast<double>(iterations) - 1.0) / 2.0;
   const DecodeStretch stretch{iterations, time_.iteration_s(batch, mean_context),
                               time_.iteration_s(batch, kv_tokens / batch)};
-  replica_.generated(sequences, static_cast<double>(run_stretch(stretch, interrupt)), version);
+  const double busy_share = time_.busy_share(ForwardBatch{static_cast<int64_t>(sequences.size()), 0.0, {}});
+  replica_.generated(sequences, static_cast<double>(run_stretch(stretch, busy_share, interrupt)), version);
 }
 
-long IterationRunner::run_stretch(const DecodeStretch& stretch, const sg4::CommPtr& interrupt) {
+long IterationRunner::run_stretch(const DecodeStretch& stretch, double busy_share,
+                                  const sg4::CommPtr& interrupt) {
   const double start_s = sg4::Engine::get_clock();
   long done = stretch.iterations;
   if (!interrupt) {
@@ -71,7 +74,7 @@ long IterationRunner::run_stretch(const DecodeStretch& stretch, const sg4::CommP
     done = progress.iterations;
     if (progress.rest_s > 0.0) timed_work::run(progress.rest_s);
   }
-  gpus_.record(GpuState::busy(Phase::rollout), start_s);
+  gpus_.record_pipelined(GpuState::busy(Phase::rollout), start_s, busy_share);
   return done;
 }
 

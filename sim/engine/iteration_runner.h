@@ -37,8 +37,9 @@ class IterationRunner {
   void prefill(const IterationPlan& plan, int version);
   void decode(const std::vector<size_t>& sequences, long iterations, int version,
               const simgrid::s4u::CommPtr& interrupt);
-  /// Runs a decode stretch; returns the iterations done (fewer when `interrupt` completes first).
-  long run_stretch(const DecodeStretch& stretch, const simgrid::s4u::CommPtr& interrupt);
+  /// Runs a decode stretch of which each GPU works `busy_share` (pipeline bubbles); returns the
+  /// iterations done (fewer when `interrupt` completes first).
+  long run_stretch(const DecodeStretch& stretch, double busy_share, const simgrid::s4u::CommPtr& interrupt);
   void complete_finished(const Complete& complete);
 
   ReplicaState& replica_;

@@ -50,6 +50,9 @@ std::string cause_remedy(WaitCause cause) {
     case WaitCause::no_work_launched:
       return "the policy launches a step only once the previous one drained: launch a trajectory per "
              "finished one (labels.launch: rolling)";
+    case WaitCause::pipeline_bubble:
+      return "pipeline stages idle for want of sequences: fewer stages (rollout.pp) or more sequences "
+             "per instance";
     case WaitCause::fault: return "GPUs wait out failures: see the faults figures";
     case WaitCause::idle: break;
   }

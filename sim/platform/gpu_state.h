@@ -26,6 +26,8 @@ namespace rlsim {
 /// the four causes of docs/design.md §4 are always there; the others appear when they occur.
 /// `no_work_launched`: the policy holds back work its staleness bound allows (it launches whole
 /// steps only once the previous one drained), so the GPU idles by the policy's choice.
+/// `pipeline_bubble`: stages of a pipeline-parallel instance idle because it runs fewer sequences
+/// than it has stages (models/timing/pipeline_parallel.h).
 /// `idle` is what an inference instance records; RolloutMonitor::classify replaces it by a cause.
 #define RLSIM_WAIT_CAUSES(X)     \
   X(train_waits_rollout, true)   \
@@ -33,6 +35,7 @@ namespace rlsim {
   X(rollout_waits_agents, true)  \
   X(long_tail, true)             \
   X(no_work_launched, false)     \
+  X(pipeline_bubble, false)      \
   X(fault, false)                \
   X(idle, false)
 

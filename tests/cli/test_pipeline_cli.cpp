@@ -2,7 +2,8 @@
 // for a node's GPUs is refused with the stages that fit as its fix and runs with them across
 // nodes; impossible stage counts are refused at their field; on the same GPUs, stages give a
 // slower token than tensor parallelism (each round still reads every weight once per
-// micro-batch); `rlsim cost decode --pp` prices one round as the instances do.
+// micro-batch); a batch smaller than the stages leaves a pipeline bubble, reported by cause;
+// `rlsim cost decode --pp` prices one round as the instances do.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -93,4 +94,19 @@ TEST_CASE("pipeline: cost decode --pp prices a round as its largest micro-batch 
   CHECK(half["pipeline_s"].get<double>() == 0.0);
   CHECK(round["seconds"].get<double>() ==
         Approx(half["seconds"].get<double>() + round["pipeline_s"].get<double>()).epsilon(1e-12));
+}
+
+TEST_CASE("pipeline: stages idle for want of sequences are a bubble cause of their own") {
+  const auto bubble_of = [](const std::string& sets) {
+    const fs::path out = scratch_dir("pp-bubble") / "out";
+    const CliResult r =
+        run_rlsim("run scenarios/quickstart.yaml --set workload.steps=2 " + sets + " --out " + out.string());
+    REQUIRE(r.exit_code == 0);
+    return json::parse(slurp(out / "metrics.json"))["bubble"]["by_cause"];
+  };
+  // The step's tail leaves instances with a sequence or none: with two stages, one of them idles.
+  const json piped = bubble_of("--set rollout.pp=2");
+  REQUIRE(piped.contains("pipeline_bubble"));
+  CHECK(piped["pipeline_bubble"].get<double>() > 0.0);
+  CHECK_FALSE(bubble_of("").contains("pipeline_bubble"));
 }

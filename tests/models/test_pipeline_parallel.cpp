@@ -42,3 +42,10 @@ TEST_CASE("pipeline: stage sends are pp − 1 hidden states and the tokens' way 
   CHECK_THAT(pipeline_sends_seconds(m, 64, 2, link), WithinRel(hidden_send + 5e-6, 1e-12));
   CHECK_THAT(pipeline_sends_seconds(m, 64, 4, link), WithinRel(3 * hidden_send + 5e-6, 1e-12));
 }
+
+TEST_CASE("pipeline: stages work the share of micro-batches a batch fills") {
+  CHECK(stage_busy_share(ForwardBatch{64, 100.0, {}}, 1) == 1.0);
+  CHECK(stage_busy_share(ForwardBatch{64, 100.0, {}}, 4) == 1.0);
+  CHECK(stage_busy_share(ForwardBatch{1, 100.0, {}}, 4) == 0.25);
+  CHECK(stage_busy_share(ForwardBatch{2, 100.0, {{512, 0}}}, 4) == 0.75);
+}

@@ -20,6 +20,7 @@ std::string state_colour(const std::string& name) {
       {GpuState::wait(WaitCause::rollout_waits_agents), "#f06292"},
       {GpuState::wait(WaitCause::long_tail), "#e57373"},
       {GpuState::wait(WaitCause::no_work_launched), "#8d6e63"},
+      {GpuState::wait(WaitCause::pipeline_bubble), "#ba68c8"},
       {GpuState::down(), "#212121"}};
   if (name == kUnrecordedState) return "#e0e0e0";
   const std::optional<GpuState> state = parse_gpu_state(name);
