@@ -110,8 +110,9 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
   const RolloutSpec& r = s.rollout;
   const HardwareSpec& card = rollout_card(s);
   const InferenceMemory m = rollout_memory(s);
-  const std::string reserve = gigabytes(m.reserve_bytes) + " reserve (rollout.activation_memory_fraction " +
-                              number("%g", r.activation_memory_fraction) + ")";
+  const std::string reserve = gigabytes(m.reserve_bytes) + " reserve (" + rollout.path() +
+                              ".activation_memory_fraction " + number("%g", r.activation_memory_fraction) +
+                              ")";
   if (r.afd) {
     if (!m.fits()) {
       throw MemoryFitError(rollout.where("afd"),

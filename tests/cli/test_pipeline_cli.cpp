@@ -50,6 +50,7 @@ TEST_CASE("pipeline: a model no node's GPUs hold is refused with pp as the fix, 
   const CliResult r = refused("run " + kServe + kTwoL20);
   CHECK_THAT(r.err, Catch::StartsWith("--set serve.tp=1:"));
   CHECK_THAT(r.err, Catch::Contains("does not fit on L20 at tp 1"));
+  CHECK_THAT(r.err, Catch::Contains("reserve (serve.activation_memory_fraction 0.1)"));
   CHECK_THAT(r.err, Catch::Contains("smallest fix: pp >= 2"));
   const CliResult ok = run_rlsim("validate " + kServe + kTwoL20 + " --set serve.pp=2");
   CHECK(ok.exit_code == 0);
