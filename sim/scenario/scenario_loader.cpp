@@ -162,8 +162,9 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
                      cluster.pools.front().name);
   check_pool_reference(r, "pool", s.pool, cluster);
   const PoolSpec& pool = *cluster.pool(s.pool);
-  s.tp = static_cast<int>(r.integer_or({"tp", "tensor-parallel GPUs per inference instance", "GPUs"}, d.tp, 1,
-                                       pool.gpus_per_node));
+  s.tp = static_cast<int>(r.integer_or(
+      {"tp", "tensor-parallel GPUs per inference instance (per pipeline stage when pp > 1)", "GPUs"}, d.tp, 1,
+      pool.gpus_per_node));
   if (pool.gpus_per_node % s.tp != 0)
     r.fail("tp", "tp must divide gpus_per_node (" + std::to_string(pool.gpus_per_node) + ")");
   s.pp = static_cast<int>(r.integer_or({"pp",
