@@ -123,6 +123,11 @@ double ffn_params(const ModelArch& arch, bool active) {
 
 }  // namespace
 
+double layer_params(const ModelArch& arch, int layer) {
+  const double ffn = is_moe_layer(arch, layer) ? moe_layer_params(arch, false) : dense_ffn_params(arch);
+  return attention_params_per_layer(arch) + norm_params_per_layer(arch) + ffn;
+}
+
 double total_params(const ModelArch& arch) {
   return non_ffn_body_params(arch) + ffn_params(arch, false) + embedding_params(arch) + lm_head_params(arch);
 }

@@ -34,6 +34,10 @@ double embedding_params(const ModelArch& arch);
 /// Output projection (lm_head); 0 when tied to the input embedding.
 double lm_head_params(const ModelArch& arch);
 
+/// Every parameter of layer `layer` (0-based): attention, norms and its FFN (all experts and the
+/// router of an MoE layer). Embeddings, lm_head and the final norm are outside the layers.
+double layer_params(const ModelArch& arch, int layer);
+
 /// True when layer `layer` (0-based) has a routed-expert FFN.
 bool is_moe_layer(const ModelArch& arch, int layer);
 /// Number of layers with a routed-expert FFN (0 for a dense model).

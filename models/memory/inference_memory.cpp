@@ -17,6 +17,28 @@ InferenceMemory with_kv(InferenceMemory m, int gpus_sharing_tokens) {
   return m;
 }
 
+/// Layers of stage `stage` when `layers` split into `pp` consecutive stages, the first
+/// `layers mod pp` stages one layer more than the rest.
+int stage_layers(int layers, int pp, int stage) { return layers / pp + (stage < layers % pp ? 1 : 0); }
+
+/// Parameters of the heaviest of `pp` stages: its layers, the embedding on the first stage, the
+/// lm_head (a tied one's own copy) and the final norm on the last.
+double heaviest_stage_params(const ModelArch& model, int pp) {
+  const double head = lm_head_params(model) > 0.0 ? lm_head_params(model) : embedding_params(model);
+  double heaviest = 0.0;
+  int first = 0;
+  for (int stage = 0; stage < pp; ++stage) {
+    const int count = stage_layers(model.layers, pp, stage);
+    double params = 0.0;
+    for (int layer = first; layer < first + count; ++layer) params += layer_params(model, layer);
+    if (stage == 0) params += embedding_params(model);
+    if (stage == pp - 1) params += head + model.hidden_size;
+    heaviest = std::max(heaviest, params);
+    first += count;
+  }
+  return heaviest;
+}
+
 }  // namespace
 
 double InferenceMemory::sequences(double context_tokens) const {
@@ -42,13 +64,8 @@ InferenceMemory tp_instance_memory(const ModelArch& model, const HardwareSpec& c
   if (pp == 1) {
     m.weight_bytes = weight_bytes(model, weights) / tp;
   } else {
-    const double element = bytes_per_element(weights);
-    const double embedding = embedding_params(model) * element;
-    const double head = lm_head_params(model) > 0.0 ? lm_head_params(model) * element : embedding;
-    const double layers = weight_bytes(model, weights) - embedding - lm_head_params(model) * element;
-    const double stage_share = static_cast<double>((model.layers + pp - 1) / pp) / model.layers;
-    m.weight_bytes = (layers * stage_share + std::max(embedding, head)) / tp;
-    m.kv_bytes_per_token *= stage_share;
+    m.weight_bytes = heaviest_stage_params(model, pp) * bytes_per_element(weights) / tp;
+    m.kv_bytes_per_token *= static_cast<double>(stage_layers(model.layers, pp, 0)) / model.layers;
   }
   return with_kv(m, 1);  // every GPU of the group holds its slice of every token
 }

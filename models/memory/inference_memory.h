@@ -36,11 +36,11 @@ struct InferenceMemory {
 /// DeepSeek with data-parallel attention: lmsys.org/blog/2024-12-04-sglang-v0-4).
 double kv_bytes_per_token_per_gpu(const ModelArch& model, Precision kv, int tp);
 
-/// A replica of the whole model on `tp` × `pp` cards: `pp` pipeline stages of ceil(layers / pp)
-/// consecutive layers (the last stage may hold fewer), each on `tp` cards (tensor parallel, experts
-/// split over the same cards). The figures are the heaviest stage's: its layers, and the embedding
-/// or the lm_head, whichever is larger (the first stage holds the one, the last the other, a tied
-/// lm_head its own copy; one stage holds both at pp 1).
+/// A replica of the whole model on `tp` × `pp` cards: `pp` pipeline stages of consecutive layers
+/// (the first layers mod pp stages one layer more), each on `tp` cards (tensor parallel, experts
+/// split over the same cards). The figures are the heaviest stage's: its layers' weights (MoE and
+/// dense layers counted as they fall), the embedding on the first stage, the lm_head (a tied one's
+/// own copy) on the last, and the KV of ceil(layers / pp) layers.
 InferenceMemory tp_instance_memory(const ModelArch& model, const HardwareSpec& card, int tp, int pp,
                                    Precision weights, Precision kv, double reserve_fraction);
 /// An AFD instance's attention side: `attention_gpus` data-parallel cards, each holding the

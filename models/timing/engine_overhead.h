@@ -51,10 +51,12 @@ struct EngineOverheadOverride {
 struct IterationTerms {
   double kernels_s = 0.0;    ///< the forward pass's kernels (cost model)
   double allreduce_s = 0.0;  ///< TP all-reduces (collective model)
-  double pipeline_s = 0.0;   ///< sends between pipeline stages (models/timing/pipeline_parallel.h)
-  double launch_s = 0.0;     ///< kernel-launch or graph gaps the GPU waits through
-  double cpu_s = 0.0;        ///< CPU work of the iteration
-  bool cuda_graph = false;   ///< the iteration replays a CUDA graph
+  /// Pipeline parallelism's own time: the sends between stages, and what the pace of the largest
+  /// stage or of the CPU scheduling every micro-batch adds (models/timing/pipeline_parallel.h).
+  double pipeline_s = 0.0;
+  double launch_s = 0.0;    ///< kernel-launch or graph gaps the GPU waits through
+  double cpu_s = 0.0;       ///< CPU work of the iteration
+  bool cuda_graph = false;  ///< the iteration replays a CUDA graph
   bool cpu_overlapped = false;
 
   double gpu_s() const { return kernels_s + allreduce_s + pipeline_s + launch_s; }

@@ -10,6 +10,7 @@
 
 #include "models/model_arch.h"
 #include "models/timing/collectives.h"
+#include "models/timing/engine_overhead.h"
 #include "models/timing/forward_batch_time.h"
 
 namespace rlsim {
@@ -23,6 +24,17 @@ ForwardBatch heaviest_micro_batch(const ForwardBatch& batch, int pp);
 /// sends of its hidden state (bf16, hidden_size × 2 bytes a token) and the return of its sampled
 /// tokens to the first stage (latency only), each over `link`. 0 for pp 1.
 double pipeline_sends_seconds(const ModelArch& arch, double tokens, int pp, const LinkSpec& link);
+
+/// The largest stage's share of the layers, ceil(layers / pp) / layers: a full pipeline moves at
+/// the pace of its largest stage.
+double largest_stage_share(int layers, int pp);
+
+/// Seconds a round of `batch` takes when its heaviest micro-batch's pass through every stage (its
+/// `pass` terms, sends excluded) and its `sends` are known: that micro-batch's trip, or, when the
+/// filled micro-batches keep a stage or the scheduling CPU busy longer, their pace (each of them
+/// crossing the largest stage, and each scheduled on the CPU one after the other).
+double round_seconds(const IterationTerms& pass, double sends_s, const ForwardBatch& batch, int layers,
+                     int pp);
 
 /// The share of a round each stage works: min(pp, sequences) / pp, as a batch of fewer sequences
 /// than stages fills only that many micro-batches (the rest of the round is the pipeline bubble).

@@ -26,8 +26,10 @@ IterationTerms InstanceTime::terms(const ForwardBatch& batch) const {
   // Pipeline parallelism: a round lasts the heaviest micro-batch's trip through every stage.
   const ForwardBatch micro = heaviest_micro_batch(batch, config_.pp);
   IterationTerms t = pass_terms(micro);
-  t.pipeline_s = pipeline_sends_seconds(*config_.model, static_cast<double>(micro.tokens()), config_.pp,
-                                        config_.stage_link);
+  const double sends_s = pipeline_sends_seconds(*config_.model, static_cast<double>(micro.tokens()),
+                                                config_.pp, config_.stage_link);
+  // The pipeline's own time: the sends, and what the pace of the largest stage or the CPU adds.
+  t.pipeline_s = round_seconds(t, sends_s, batch, config_.model->layers, config_.pp) - t.total_s();
   return t;
 }
 
@@ -76,8 +78,9 @@ double InstanceTime::tp_allreduce_s(double tokens) const {
 }
 
 double InstanceTime::kv_swap_s(double kv_tokens) const {
-  return kv_tokens * kv_bytes_per_token(*config_.model, config_.kv) / (config_.tp * config_.pp) /
-         config_.swap_bytes_per_s;
+  // Each GPU moves its TP slice of its stage's layers; the largest stage sets the time.
+  return kv_tokens * kv_bytes_per_token(*config_.model, config_.kv) / config_.tp *
+         largest_stage_share(config_.model->layers, config_.pp) / config_.swap_bytes_per_s;
 }
 
 double DecodeStretch::slope_s() const {

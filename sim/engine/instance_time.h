@@ -33,7 +33,8 @@ class InstanceTime {
   /// two all-reduces of the hidden state per layer, as the profile measured them or a ring over the
   /// scale-up link.
   double tp_allreduce_s(double tokens) const;
-  /// Moving `kv_tokens` of KV between the group's GPUs and host memory, each GPU its 1/(tp × pp) share
+  /// Moving `kv_tokens` of KV between the group's GPUs and host memory, each GPU its TP slice of its
+  /// stage's layers (the largest stage's time)
   /// over its own host link (swap preemption, save_kv, and their restores).
   double kv_swap_s(double kv_tokens) const;
 

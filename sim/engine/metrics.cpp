@@ -78,9 +78,9 @@ Advice advise(double wait_fraction, const std::string& policy, bool labels_apply
   if (wait_fraction > kLabelThreshold && !labels_apply && !applies("pipeline_overlap")) {
     a.recommendation = "pipeline_overlap";
     a.reason = "GPUs wait " + share + " of the time under '" + policy +
-               "', above the 30% threshold where label scheduling would pay, but it cannot take AFD rollout "
-               "(an attention and an FFN pool serve as one instance): overlap rollout of step k+1 with "
-               "training of step k (bounded staleness) first.";
+               "', above the 30% threshold where label scheduling would pay, but it cannot take this "
+               "rollout (AFD instances serve from two pools; pipelined instances may span the nodes it "
+               "lends): overlap rollout of step k+1 with training of step k (bounded staleness) first.";
   } else if (wait_fraction > kLabelThreshold && labels_apply && !applies("label_scheduling")) {
     a.recommendation = "label_scheduling";
     a.reason = "GPUs wait " + share + " of the time under '" + policy +

@@ -90,7 +90,8 @@ struct RunMetrics {
 /// Percentiles by the nearest-rank method over `values` (any order); zeros when empty.
 Percentiles percentiles(std::vector<double> values);
 
-/// `labels_apply`: whether label scheduling could run this scenario (it cannot take AFD rollout).
+/// `labels_apply`: whether label scheduling could run this scenario (it cannot take AFD or
+/// pipelined rollout).
 RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, uint64_t seed,
                            bool labels_apply);
 

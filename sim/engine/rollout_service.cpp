@@ -27,12 +27,14 @@ void apply_engine(const RlContext& context, const HardwareSpec& card, int tp, In
     config.allreduce_fit = *fit;
 }
 
-/// The link between consecutive pipeline stages: the node's scale-up link (one direction) when no
-/// instance crosses a node boundary, else the GPU's scale-out NIC (its bandwidth is one direction's)
-/// for every hop, the slower link pacing the round.
-LinkSpec stage_link(const PoolSpec& pool, const RolloutSpec& rollout) {
-  if (pool.gpus_per_node % rollout.gpus_per_instance() == 0)
-    return {pool.intra_node.bandwidth_bytes_per_s / 2.0, pool.intra_node.latency_s};
+/// The link between consecutive pipeline stages of `group`: the node's scale-up link (one
+/// direction) when all its GPUs sit in one node, else the GPU's scale-out NIC (its bandwidth is one
+/// direction's) for every hop, the slower link pacing the round.
+LinkSpec stage_link(const PoolSpec& pool, const GpuGroup& group) {
+  const sg4::NetZone* node = group.leader()->get_englobing_zone();  // a node is a zone (sim/platform)
+  const bool one_node = std::all_of(group.hosts.begin(), group.hosts.end(),
+                                    [node](sg4::Host* host) { return host->get_englobing_zone() == node; });
+  if (one_node) return {pool.intra_node.bandwidth_bytes_per_s / 2.0, pool.intra_node.latency_s};
   return {pool.nic.bandwidth_bytes_per_s, pool.nic.latency_s};
 }
 
@@ -67,7 +69,6 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.scale_up_bytes_per_s =
       pool.intra_node.bandwidth_bytes_per_s / 2.0;  // one direction, for ring all-reduce
   config.scale_up_latency_s = pool.intra_node.latency_s;
-  config.stage_link = stage_link(pool, s.rollout);
   config.output_bytes_per_token = kWireBytesPerToken;
   config.restart_s = s.faults.restart_s;
   config.scheduler = s.rollout.scheduler.name;
@@ -89,6 +90,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   std::map<std::string, std::shared_ptr<const DecodeIterationTime>> lent_cards;  // by pool
   for (size_t i = 0; i < groups.size(); ++i) {
     InstanceConfig own = config;
+    if (s.rollout.pp > 1) own.stage_link = stage_link(groups[i].pool ? *groups[i].pool : pool, groups[i]);
     if (groups[i].pool && groups[i].pool->name != pool.name) {
       // Label scheduling lends GPUs of other pools (possibly other cards) to rollout.
       const PoolSpec& other = *groups[i].pool;
@@ -98,7 +100,6 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
                              s.rollout.kv_cache, s.rollout.activation_memory_fraction);
       own.scale_up_bytes_per_s = other.intra_node.bandwidth_bytes_per_s / 2.0;
       own.scale_up_latency_s = other.intra_node.latency_s;
-      own.stage_link = stage_link(other, s.rollout);
       apply_engine(context_, other.card, own.tp, own);
       auto [lent, first] = lent_cards.emplace(other.name, nullptr);
       if (first) lent->second = decode_cost_on(other.card);

@@ -146,9 +146,10 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
 
         timeline.yield_to_others(GpuState::wait(WaitCause::idle));
         context.monitor.classify(timeline);
-        // Label scheduling refuses AFD rollout (sim/scenario), so the advisor does not recommend it there.
-        result.metrics =
-            compute_metrics(timeline, scenario.policy.name, scenario.seed, !scenario.rollout.afd);
+        // Label scheduling refuses AFD and pipelined rollout (policies/labels.cpp), so the advisor
+        // does not recommend it there.
+        result.metrics = compute_metrics(timeline, scenario.policy.name, scenario.seed,
+                                         !scenario.rollout.afd && scenario.rollout.pp == 1);
         result.metrics.simgrid_execs = run.execs;
         result.metrics.simgrid_sleeps = run.sleeps;
         result.metrics.simgrid_messages = run.messages;

@@ -140,8 +140,11 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
   const int tp = r.pp == 1 ? smallest_fitting_tp(s.model, card, gpus_per_node, r.weights, r.kv_cache,
                                                  r.activation_memory_fraction)
                            : 0;
-  const int pp =
-      smallest_fitting_pp(s.model, card, r.tp, r.weights, r.kv_cache, r.activation_memory_fraction);
+  // The fewest stages that fit and into whose instances the pool splits.
+  int pp = smallest_fitting_pp(s.model, card, r.tp, r.weights, r.kv_cache, r.activation_memory_fraction);
+  const int pool_gpus = s.cluster.pool(r.pool)->gpus();
+  while (pp > 0 && pp <= s.model.layers && pool_gpus % (r.tp * pp) != 0) ++pp;
+  if (pp > s.model.layers) pp = 0;
   std::string fix;
   if (tp > 0) {
     fix = "tp >= " + std::to_string(tp);
@@ -151,7 +154,8 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
     fix = "weights: fp8";
   } else if (pp > r.pp) {
     fix = "pp >= " + std::to_string(pp) + " (pipeline stages of tp " + std::to_string(r.tp) +
-          ", which may span nodes)";
+          ", which may span nodes; the fewest that fit and split the pool's " + std::to_string(pool_gpus) +
+          " GPUs into instances)";
   } else {
     fix = "a card with more memory";
   }

@@ -21,11 +21,6 @@ void check_rollout_tensor_parallel(const Scenario& s, const YamlReader& rollout)
   if (s.rollout.pp > s.model.layers)
     rollout.fail("pp", "pp " + std::to_string(s.rollout.pp) + " leaves a pipeline stage without a layer: " +
                            s.model.name + " has " + std::to_string(s.model.layers) + " layers");
-  if (s.rollout.pp > 1 && s.policy.name == "labels")
-    rollout.fail("pp",
-                 "expected pp 1 with the labels policy (it lends whole nodes, and a pipelined "
-                 "instance may span several), found pp " +
-                     std::to_string(s.rollout.pp));
 }
 
 void check_training_tensor_parallel(const Scenario& s, const YamlReader& training) {

@@ -1,7 +1,7 @@
 // Whether the declared tensor parallelism can split the model (models/tensor_parallel.h), checked
 // as input: a TP degree that would hand a GPU part of an attention head is an InputError at the
 // field's `tp`, naming the degrees that work. An inference replica's pipeline stages (`pp`) each
-// need a layer, and the labels policy, which lends single nodes, takes no pipelined instance.
+// need a layer.
 #pragma once
 
 #include "sim/scenario/scenario.h"

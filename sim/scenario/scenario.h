@@ -123,9 +123,10 @@ struct AfdRolloutSpec {
 
 struct RolloutSpec {
   std::string pool;
-  int tp = 1;           ///< tensor-parallel GPUs per pipeline stage of an inference instance
-  int pp = 1;           ///< pipeline stages per instance (models/timing/pipeline_parallel.h)
-  int max_batch = 256;  ///< concurrent sequences per instance
+  int tp = 1;               ///< tensor-parallel GPUs per pipeline stage of an inference instance
+  int pp = 1;               ///< pipeline stages per instance (models/timing/pipeline_parallel.h)
+  SourceLocation pp_where;  ///< of `pp` (or of the block when it is not written), for policy checks
+  int max_batch = 256;      ///< concurrent sequences per instance
   Precision weights = Precision::bf16;
   Precision kv_cache = Precision::bf16;
   PluginSpec router{"least_loaded"};              ///< sim/engine/routers/

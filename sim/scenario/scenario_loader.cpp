@@ -172,6 +172,7 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
                                         "consecutive layers (stages may sit on different nodes)",
                                         "stages"},
                                        d.pp, 1, kMaxPipelineStages));
+  s.pp_where = r.has("pp") ? r.where("pp") : r.where();
   if (s.pp > 1) check_pipeline_stages(r, s, pool);
   s.max_batch = static_cast<int>(r.integer_or(
       {"max_batch", "sequences an instance decodes at once", "sequences"}, d.max_batch, 1, 1 << 20));

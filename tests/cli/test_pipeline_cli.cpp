@@ -70,7 +70,15 @@ TEST_CASE("pipeline: stage counts that cannot be built are refused at pp") {
   CHECK_THAT(refused("run scenarios/afd-rollout.yaml --set rollout.pp=2").err,
              Catch::Contains("expected no rollout.pp with rollout.afd"));
   CHECK_THAT(refused("run scenarios/label-agentic.yaml --set policy.name=labels --set rollout.pp=2").err,
-             Catch::Contains("expected pp 1 with the labels policy"));
+             Catch::StartsWith("--set rollout.pp=2:") &&
+                 Catch::Contains("expected rollout.pp 1 with policy 'labels'"));
+  // Colocated serves rollout on the training pool too: 8 training GPUs do not split into 6s.
+  CHECK_THAT(
+      refused("run scenarios/colocated-vs-disaggregated.yaml --set policy.name=colocated --set rollout.tp=2 "
+              "--set rollout.pp=3 --set cluster.pools.rollout.nodes=3")
+          .err,
+      Catch::Contains("policy 'colocated' serves rollout on the training pool's GPUs too, so its 8 GPUs "
+                      "must split into instances of tp × pp = 6 GPUs"));
   const CliResult layers =
       run_rlsim("cost decode --model llama-2-7b --hardware H100 --pp 40 --batch 1 --context 8");
   CHECK(layers.exit_code == 2);
@@ -95,6 +103,23 @@ TEST_CASE("pipeline: cost decode --pp prices a round as its largest micro-batch 
   CHECK(half["pipeline_s"].get<double>() == 0.0);
   CHECK(round["seconds"].get<double>() ==
         Approx(half["seconds"].get<double>() + round["pipeline_s"].get<double>()).epsilon(1e-12));
+}
+
+TEST_CASE("pipeline: one request at a time through two stages idles each stage half the time") {
+  const fs::path out = scratch_dir("pp-one-at-a-time") / "out";
+  const CliResult r =
+      run_rlsim("run " + kServe + " --set serve.tp=1 --set serve.pp=2 --set workload.concurrency=1 " +
+                "--set workload.requests=4 --set workload.warmup=1 --out " + out.string());
+  REQUIRE(r.exit_code == 0);
+  double busy_us = 0.0, bubble_us = 0.0;
+  const json trace = json::parse(slurp(out / "trace.json"));
+  for (const json& event : trace["traceEvents"]) {
+    if (event.value("ph", "") != "X") continue;
+    if (event["name"] == "rollout") busy_us += event["dur"].get<double>();
+    if (event["name"] == "pipeline_bubble") bubble_us += event["dur"].get<double>();
+  }
+  REQUIRE(busy_us > 0.0);
+  CHECK(bubble_us == Approx(busy_us).epsilon(1e-9));
 }
 
 TEST_CASE("pipeline: stages idle for want of sequences are a bubble cause of their own") {

@@ -62,32 +62,50 @@ TEST_CASE("inference: a replica just fits, and one byte less does not", "[memory
 }
 
 TEST_CASE("inference: pipeline stages split the layers and their KV, the heaviest stage counts", "[memory]") {
-  const ModelArch m = test::llama2_7b();  // 32 layers, untied embedding and lm_head of equal size
+  const ModelArch m = test::llama2_7b();  // 32 identical layers, untied embedding and lm_head
   const double element = bytes_per_element(Precision::bf16);
+  const double layer = layer_params(m, 0) * element;
   const double embedding = embedding_params(m) * element;
-  const double layers = weight_bytes(m, Precision::bf16) - embedding - lm_head_params(m) * element;
+  const double last_extras = (lm_head_params(m) + m.hidden_size) * element;  // lm_head, final norm
   const double capacity = 80e9;
   const InferenceMemory one =
       tp_instance_memory(m, card_with(capacity), 1, 1, Precision::bf16, Precision::bf16, 0.1);
   const InferenceMemory two =
       tp_instance_memory(m, card_with(capacity), 1, 2, Precision::bf16, Precision::bf16, 0.1);
-  // 16 layers and one of the two embedding tables on each stage.
-  CHECK_THAT(two.weight_bytes, WithinRel(layers / 2.0 + embedding, 1e-12));
+  // 16 layers a stage; the last also holds the lm_head and the final norm, and counts.
+  CHECK_THAT(two.weight_bytes, WithinRel(16 * layer + last_extras, 1e-12));
   CHECK_THAT(two.kv_bytes_per_token, WithinRel(one.kv_bytes_per_token / 2.0, 1e-12));
-  // Three stages of 32 layers: the first two hold 11 each, and count.
+  // Three stages of 32 layers: 11, 11 and 10; the first (11 layers and the embedding) counts.
   const InferenceMemory three =
       tp_instance_memory(m, card_with(capacity), 1, 3, Precision::bf16, Precision::bf16, 0.1);
   CHECK_THAT(three.kv_bytes_per_token, WithinRel(one.kv_bytes_per_token * 11.0 / 32.0, 1e-12));
-  CHECK_THAT(three.weight_bytes, WithinRel(layers * 11.0 / 32.0 + embedding, 1e-12));
+  CHECK_THAT(three.weight_bytes, WithinRel(11 * layer + embedding, 1e-12));
+  // The stages' weights add up to the model's.
+  CHECK_THAT(32 * layer + embedding + last_extras, WithinRel(weight_bytes(m, Precision::bf16), 1e-12));
   // Stages combine with TP: both split the weights.
   const InferenceMemory both =
       tp_instance_memory(m, card_with(capacity), 2, 2, Precision::bf16, Precision::bf16, 0.1);
   CHECK_THAT(both.weight_bytes, WithinRel(two.weight_bytes / 2.0, 1e-12));
   // A card too small for the whole model holds half of it: the smallest pp that fits is 2.
-  const double half = (layers / 2.0 + embedding + 1000 * two.kv_bytes_per_token) / 0.9;
+  const double half = (two.weight_bytes + 1000 * two.kv_bytes_per_token) / 0.9;
   CHECK_FALSE(tp_instance_memory(m, card_with(half), 1, 1, Precision::bf16, Precision::bf16, 0.1).fits());
   CHECK(smallest_fitting_pp(m, card_with(half), 1, Precision::bf16, Precision::bf16, 0.1) == 2);
   CHECK(smallest_fitting_pp(m, card_with(1e8), 1, Precision::bf16, Precision::bf16, 0.1) == 0);
+}
+
+TEST_CASE("inference: an MoE model's heaviest stage is one of its expert layers", "[memory]") {
+  const ModelArch m = test::deepseek_v3();  // 61 layers, the first 3 dense
+  REQUIRE_FALSE(is_moe_layer(m, 0));
+  REQUIRE(is_moe_layer(m, 60));
+  const double element = bytes_per_element(Precision::fp8);
+  // pp 61: one layer a stage; the heaviest is an expert layer (or the first, with the embedding).
+  const double heaviest = std::max(layer_params(m, 60), layer_params(m, 0) + embedding_params(m)) * element;
+  const InferenceMemory per_layer =
+      tp_instance_memory(m, card_with(141e9), 8, 61, Precision::fp8, Precision::fp8, 0.1);
+  CHECK_THAT(
+      per_layer.weight_bytes,
+      WithinRel(std::max(heaviest, (layer_params(m, 60) + lm_head_params(m) + m.hidden_size) * element) / 8.0,
+                1e-12));
 }
 
 TEST_CASE("inference: an AFD attention GPU holds the attention weights and its sequences' whole KV",

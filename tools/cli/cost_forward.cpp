@@ -7,6 +7,7 @@
 
 #include "models/tensor_parallel.h"
 #include "models/timing/engine_overhead.h"
+#include "models/timing/pipeline_parallel.h"
 #include "sim/scenario/profile_loader.h"
 #include "sim/scenario/scenario.h"
 #include "tools/cli/catalog_args.h"
@@ -80,7 +81,7 @@ int ForwardCost::run(const Catalog& catalog) const {
       price_iteration(query, model, card, *cost, allreduce_fit ? &*allreduce_fit : nullptr);
   const ForwardBatch& batch = priced.batch;
   IterationTerms t = iteration_terms(engine, priced.shape, priced.kernels_s, priced.allreduce_s);
-  t.pipeline_s = priced.pipeline_s;
+  t.pipeline_s = round_seconds(t, priced.sends_s, priced.batch, model.layers, pp_) - t.total_s();
   const char* phase = prefill_ ? "prefill" : "decode";
   if (target_.json) {
     nlohmann::ordered_json out;
@@ -112,14 +113,17 @@ int ForwardCost::run(const Catalog& catalog) const {
   std::cout << phase << " of " << model.name << " on " << tp_ * pp_ << " x " << card.name
             << (pp_ > 1 ? " (tp " + std::to_string(tp_) + " × pp " + std::to_string(pp_) + ")" : "")
             << ", batch " << batch_ << " (" << batch.tokens() << " tokens"
-            << (pp_ > 1 ? "; a round of " + std::to_string(pp_) + " micro-batches, the largest " +
-                              std::to_string(priced.shape.tokens) + " tokens through every stage"
+            << (pp_ > 1 ? "; a round of " + std::to_string(std::min<int64_t>(pp_, batch_)) +
+                              " micro-batch(es), the largest " + std::to_string(priced.shape.tokens) +
+                              " tokens through every stage"
                         : "")
             << "), engine " << engine.name << ": " << readable(t.total_s(), Quantity::duration) << "\n";
   line("kernels", t.kernels_s, target_.profile.empty() ? "datasheet roofline" : "calibrated profile");
   line("TP all-reduce", t.allreduce_s,
        allreduce_fit ? "measured alpha-beta of the profile" : "ring over the scale-up link");
-  if (pp_ > 1) line("PP sends", t.pipeline_s, "hidden state between stages, tokens back to the first");
+  if (pp_ > 1)
+    line("pipeline", t.pipeline_s,
+         "stage sends, and the pace of the largest stage or the CPU beyond one micro-batch's trip");
   line(t.cuda_graph ? "graph gaps" : "launch gaps", t.launch_s,
        t.cuda_graph ? "CUDA-graph replay" : "eager launches not hidden by the kernels");
   line("CPU", t.cpu_s, t.cpu_overlapped ? "overlapped with the GPU: max(GPU, CPU)" : "on the critical path");

@@ -27,7 +27,7 @@ PricedIteration price_iteration(const IterationQuery& query, const ModelArch& mo
   const LinkSpec stages = PoolSpec{}.gpus_per_node % (query.tp * query.pp) == 0
                               ? link
                               : LinkSpec{card.nic_bw_bytes_per_s, PoolSpec{}.nic.latency_s};
-  out.pipeline_s = pipeline_sends_seconds(model, tokens, query.pp, stages);
+  out.sends_s = pipeline_sends_seconds(model, tokens, query.pp, stages);
   return out;
 }
 

@@ -32,7 +32,7 @@ struct PricedIteration {
   IterationShape shape;  ///< of the heaviest micro-batch (the whole batch at pp 1)
   double kernels_s = 0.0;
   double allreduce_s = 0.0;
-  double pipeline_s = 0.0;  ///< sends between stages (0 at pp 1)
+  double sends_s = 0.0;  ///< sends between pipeline stages (0 at pp 1)
 };
 
 /// `query` for `model` on `card` with `cost`; the all-reduce by `measured` when given, else a ring

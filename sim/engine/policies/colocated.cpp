@@ -34,6 +34,13 @@ class ColocatedPolicy : public Policy {
                            rollout.card.name + "') and the training pool ('" + training.card.name +
                            "') need the same card");
     }
+    const int per_instance = s.rollout.gpus_per_instance();
+    if (s.rollout.pool != s.training.pool && training.gpus() % per_instance != 0) {
+      throw InputError(s.rollout.pp > 1 ? s.rollout.pp_where : training.where,
+                       "policy 'colocated' serves rollout on the training pool's GPUs too, so its " +
+                           std::to_string(training.gpus()) + " GPUs must split into instances of tp × pp = " +
+                           std::to_string(per_instance) + " GPUs");
+    }
   }
 
   void run(RlContext& ctx) override {

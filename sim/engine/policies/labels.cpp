@@ -123,6 +123,12 @@ class LabelsPolicy : public Policy {
                        "expected policy disaggregated, overlap or streaming with an AFD "
                        "rollout pool (rollout.afd), found 'labels', which moves GPUs between phases");
     }
+    if (s.rollout.pp > 1) {
+      throw InputError(s.rollout.pp_where,
+                       "expected rollout.pp 1 with policy 'labels' (it lends single nodes, and a pipelined "
+                       "instance may span several), found pp " +
+                           std::to_string(s.rollout.pp));
+    }
   }
 
   void run(RlContext& ctx) override {

@@ -2,6 +2,7 @@
 #include "sim/engine/policies/phase_switch.h"
 
 #include "models/arch_params.h"
+#include "models/memory/inference_memory.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -10,7 +11,11 @@ PhaseSwitchCosts phase_switch_costs(const Scenario& s) {
   const double shard_params = total_params(s.model) / (s.training.tp * s.training.pp);
   const double host_bw = s.colocation.host_bandwidth_bytes_per_s;
   const double optimizer_s = shard_params * s.colocation.optimizer_bytes_per_param / host_bw;
-  const double reload_s = weight_bytes(s.model, s.rollout.weights) / s.rollout.gpus_per_instance() / host_bw;
+  // Each GPU reloads its own share: a TP slice of its pipeline stage.
+  const double gpu_weights = tp_instance_memory(s.model, s.cluster.pool(s.rollout.pool)->card, s.rollout.tp,
+                                                s.rollout.pp, s.rollout.weights, s.rollout.kv_cache, 0.0)
+                                 .weight_bytes;
+  const double reload_s = gpu_weights / host_bw;
   return PhaseSwitchCosts{optimizer_s, optimizer_s + reload_s};
 }
 

@@ -114,6 +114,23 @@ TEST_CASE("instance time: a pipelined round is the heaviest micro-batch's pass p
   // A lone prompt is not pipelined: its prefill passes every stage, then the sends.
   const double sends_of_prompt = 3 * (5e-6 + 2048 * 8192.0 / 50e9) + 5e-6;
   CHECK_THAT(stages.prefill_s(2048, 0), WithinRel(unpiped.prefill_s(2048, 0) + sends_of_prompt, 1e-12));
-  // KV swaps: each GPU moves its share of the layers' KV.
+  // KV swaps: each GPU moves its stage's share of the layers' KV (8 of 32 layers).
   CHECK_THAT(stages.kv_swap_s(1000.0), WithinRel(unpiped.kv_swap_s(1000.0) / 4.0, 1e-12));
+}
+
+TEST_CASE("instance time: a full pipeline moves at the pace of its largest stage or of its CPU") {
+  // 32 layers in 3 stages of 11, 11 and 10: three filled micro-batches each cross an 11-layer stage,
+  // 3 × 11/32 = 1.03125 of one micro-batch's pass, longer than its trip and sends.
+  Llama2OnH100 piped(1);
+  piped.config.pp = 3;
+  piped.config.stage_link = LinkSpec{50e9, 5e-6};
+  const Llama2OnH100 whole(1);
+  const double pass_of_22 = InstanceTime(whole.config).iteration_s(22, 1000.0);
+  CHECK_THAT(InstanceTime(piped.config).iteration_s(64, 1000.0), WithinRel(1.03125 * pass_of_22, 1e-12));
+  // Scheduling each micro-batch on the CPU for 10 ms: four of them take 40 ms a round.
+  Llama2OnH100 busy_cpu(1);
+  busy_cpu.config.pp = 4;
+  busy_cpu.config.stage_link = LinkSpec{50e9, 5e-6};
+  busy_cpu.config.engine.cpu_fixed_s = 0.010;
+  CHECK_THAT(InstanceTime(busy_cpu.config).iteration_s(64, 1000.0), WithinRel(0.040, 1e-12));
 }
