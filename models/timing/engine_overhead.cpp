@@ -19,7 +19,9 @@ EngineOverhead EngineOverheadOverride::applied_to(EngineOverhead preset) const {
   return preset;
 }
 
-double IterationTerms::total_s() const { return cpu_overlapped ? std::max(gpu_s(), cpu_s) : gpu_s() + cpu_s; }
+double IterationTerms::total_s() const {
+  return (cpu_overlapped ? std::max(gpu_s(), cpu_s) : gpu_s() + cpu_s) + pipeline_s;
+}
 
 IterationTerms iteration_terms(const EngineOverhead& engine, const IterationShape& shape, double kernels_s,
                                double allreduce_s) {

@@ -59,7 +59,8 @@ struct IterationTerms {
   bool cuda_graph = false;  ///< the iteration replays a CUDA graph
   bool cpu_overlapped = false;
 
-  double gpu_s() const { return kernels_s + allreduce_s + pipeline_s + launch_s; }
+  /// One forward pass on the GPUs (the pipeline's own time is added after: total_s).
+  double gpu_s() const { return kernels_s + allreduce_s + launch_s; }
   double total_s() const;
 };
 

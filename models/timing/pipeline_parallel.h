@@ -3,9 +3,10 @@
 // batch into `pp` micro-batches that follow each other through the stages, so every sequence still
 // gains one token a round, and a round lasts one micro-batch's trip: all layers at the micro-batch's
 // size (the stages' shares add up to the whole model), plus a send of its hidden state between
-// consecutive stages and the sampled tokens' return to the first stage. Fewer sequences than stages
-// leave stages idle (the pipeline bubble): a round costs as much as a full one's trip. Pure
-// arithmetic, seconds.
+// consecutive stages and the sampled tokens' return to the first stage; or longer, when the filled
+// micro-batches keep the largest stage or the engine's CPU busy longer than that trip (their pace).
+// Fewer sequences than stages leave stages idle (the pipeline bubble): a round costs as much as a
+// full one's trip. Pure arithmetic, seconds.
 #pragma once
 
 #include "models/model_arch.h"

@@ -134,3 +134,15 @@ TEST_CASE("instance time: a full pipeline moves at the pace of its largest stage
   busy_cpu.config.engine.cpu_fixed_s = 0.010;
   CHECK_THAT(InstanceTime(busy_cpu.config).iteration_s(64, 1000.0), WithinRel(0.040, 1e-12));
 }
+
+TEST_CASE("instance time: an engine that overlaps CPU with GPU still waits for the stage sends") {
+  // One sequence, CPU (20 ms) longer than the pass: the round is the CPU's time plus the sends,
+  // which the overlap cannot hide (they follow the pass).
+  Llama2OnH100 piped(1);
+  piped.config.pp = 2;
+  piped.config.stage_link = LinkSpec{50e9, 5e-6};
+  piped.config.engine.cpu_fixed_s = 0.020;
+  piped.config.engine.overlap_cpu = true;
+  const double sends = (5e-6 + 8192.0 / 50e9) + 5e-6;
+  CHECK_THAT(InstanceTime(piped.config).iteration_s(1, 1000.0), WithinRel(0.020 + sends, 1e-12));
+}
