@@ -157,7 +157,10 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
           ", which may span nodes; the fewest that fit and split the pool's " + std::to_string(pool_gpus) +
           " GPUs into instances)";
   } else {
-    fix = "a card with more memory";
+    fix =
+        "a card with more memory (" +
+        (r.pp == 1 ? "no tp up to the node's " + std::to_string(gpus_per_node) + " GPUs, " : std::string()) +
+        "no fp8 weights and no pp that splits the pool fits)";
   }
   throw MemoryFitError(
       rollout.where(r.pp > 1 ? "pp" : "tp"),
