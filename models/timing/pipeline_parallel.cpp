@@ -20,6 +20,11 @@ ForwardBatch heaviest_micro_batch(const ForwardBatch& batch, int pp) {
   return micro;
 }
 
+int64_t filled_micro_batches(const ForwardBatch& batch, int pp) {
+  assert(pp >= 1 && "a pipeline has at least one stage");
+  return std::min<int64_t>(pp, std::max<int64_t>(1, batch.sequences()));
+}
+
 double largest_stage_share(int layers, int pp) {
   return static_cast<double>((layers + pp - 1) / pp) / static_cast<double>(layers);
 }
@@ -28,14 +33,13 @@ double round_seconds(const IterationTerms& pass, double sends_s, const ForwardBa
                      int pp) {
   const double trip_s = pass.total_s() + sends_s;
   if (pp == 1) return trip_s;
-  const auto filled = static_cast<double>(std::min<int64_t>(pp, std::max<int64_t>(1, batch.sequences())));
+  const auto filled = static_cast<double>(filled_micro_batches(batch, pp));
   const double pace_s = filled * std::max(pass.gpu_s() * largest_stage_share(layers, pp), pass.cpu_s);
   return std::max(trip_s, pace_s);
 }
 
 double stage_busy_share(const ForwardBatch& batch, int pp) {
-  assert(pp >= 1 && "a pipeline has at least one stage");
-  return static_cast<double>(std::min<int64_t>(pp, std::max<int64_t>(1, batch.sequences()))) / pp;
+  return static_cast<double>(filled_micro_batches(batch, pp)) / pp;
 }
 
 double stage_activation_bytes_per_token(const ModelArch& arch) { return 2.0 * arch.hidden_size; }

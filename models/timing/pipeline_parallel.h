@@ -26,6 +26,9 @@ ForwardBatch heaviest_micro_batch(const ForwardBatch& batch, int pp);
 /// tokens to the first stage (latency only), each over `link`. 0 for pp 1.
 double pipeline_sends_seconds(const ModelArch& arch, double tokens, int pp, const LinkSpec& link);
 
+/// Micro-batches `batch` fills: min(pp, sequences), at least one.
+int64_t filled_micro_batches(const ForwardBatch& batch, int pp);
+
 /// The largest stage's share of the layers, ceil(layers / pp) / layers: a full pipeline moves at
 /// the pace of its largest stage.
 double largest_stage_share(int layers, int pp);

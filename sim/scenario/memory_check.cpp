@@ -25,11 +25,6 @@ std::string number(const char* format, double value) {
 
 const HardwareSpec& rollout_card(const Scenario& s) { return s.cluster.pool(s.rollout.pool)->card; }
 
-/// "tp 4", or "tp 4 × pp 2" for a pipelined instance.
-std::string parallelism(const RolloutSpec& r) {
-  return "tp " + std::to_string(r.tp) + (r.pp > 1 ? " × pp " + std::to_string(r.pp) : "");
-}
-
 /// The smallest fix for FFN weights that need `need` GPUs of `field` where at most `most` can be
 /// given: that many GPUs when they can be had, else what is left (fp8 weights, another card).
 std::string ffn_weights_fix(const std::string& field, int need, int most, Precision weights) {
@@ -100,7 +95,7 @@ void check_sequence_fits(const Scenario& s, double tokens, const std::string& wh
                        "one sequence of " + what + " needs " + number("%.0f", tokens) +
                            " tokens of KV cache, more than an instance's whole cache (" +
                            number("%.0f", m.kv_capacity_tokens) + " tokens of " + s.model.name + " at " +
-                           parallelism(s.rollout) + " on " + rollout_card(s).name +
+                           s.rollout.parallelism() + " on " + rollout_card(s).name +
                            "): no engine could run it; smallest fix: shorter sequences, a larger tp or pp, " +
                            (s.rollout.kv_cache != Precision::fp8 ? "kv_cache: fp8, " : "") +
                            "or a card with more memory");
@@ -164,7 +159,7 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
   }
   throw MemoryFitError(
       rollout.where(r.pp > 1 ? "pp" : "tp"),
-      s.model.name + " does not fit on " + card.name + " at " + parallelism(r) + ": each GPU needs " +
+      s.model.name + " does not fit on " + card.name + " at " + r.parallelism() + ": each GPU needs " +
           gigabytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) + " weights + " + reserve +
           " = " + gigabytes(m.weights_and_reserve_bytes()) + " against " + gigabytes(m.capacity_bytes) +
           ", leaving no room for the KV cache; smallest fix: " + fix);
@@ -266,7 +261,7 @@ std::string memory_summary(const Scenario& s) {
   const double context = typical_context_tokens(s.workload);
   out += "  rollout pool " + pool.name + ": " + std::to_string(instances) + " instance" +
          (instances == 1 ? "" : "s") + " of " + std::to_string(gpus_per_instance) + " " + pool.card.name +
-         (r.afd ? " attention GPUs" : " (" + parallelism(r) + ")") + "\n";
+         (r.afd ? " attention GPUs" : " (" + r.parallelism() + ")") + "\n";
   out += "    per GPU: weights " + gigabytes(m.weight_bytes) + " + reserve " + gigabytes(m.reserve_bytes) +
          " + KV " + gigabytes(m.kv_free_bytes) + " = " + gigabytes(m.capacity_bytes) + "\n";
   out += "    KV capacity per instance: " + number("%.0f", m.kv_capacity_tokens) + " tokens, " +

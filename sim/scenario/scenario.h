@@ -141,6 +141,10 @@ struct RolloutSpec {
 
   /// GPUs of one (non-AFD) instance: pp stages of tp GPUs.
   int gpus_per_instance() const { return tp * pp; }
+  /// "tp 4", or "tp 4 × pp 2" for a pipelined instance (summaries and messages).
+  std::string parallelism() const {
+    return "tp " + std::to_string(tp) + (pp > 1 ? " × pp " + std::to_string(pp) : "");
+  }
 };
 
 struct TrainingSpec {

@@ -54,7 +54,7 @@ TEST_CASE("pipeline: a model no node's GPUs hold is refused with pp as the fix, 
   CHECK_THAT(r.err, Catch::Contains("smallest fix: pp >= 2"));
   const CliResult ok = run_rlsim("validate " + kServe + kTwoL20 + " --set serve.pp=2");
   CHECK(ok.exit_code == 0);
-  CHECK_THAT(ok.out, Catch::Contains("(TP 1 × PP 2)"));
+  CHECK_THAT(ok.out, Catch::Contains("(tp 1 × pp 2)"));
   const fs::path out = scratch_dir("pp-two-nodes") / "out";
   const CliResult run = run_rlsim("run " + kServe + kTwoL20 +
                                   " --set serve.pp=2 --set workload.requests=40 --out " + out.string());

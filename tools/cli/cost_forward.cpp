@@ -113,7 +113,7 @@ int ForwardCost::run(const Catalog& catalog) const {
   std::cout << phase << " of " << model.name << " on " << tp_ * pp_ << " x " << card.name
             << (pp_ > 1 ? " (tp " + std::to_string(tp_) + " × pp " + std::to_string(pp_) + ")" : "")
             << ", batch " << batch_ << " (" << batch.tokens() << " tokens"
-            << (pp_ > 1 ? "; a round of " + std::to_string(std::min<int64_t>(pp_, batch_)) +
+            << (pp_ > 1 ? "; a round of " + std::to_string(filled_micro_batches(batch, pp_)) +
                               " micro-batch(es), the largest " + std::to_string(priced.shape.tokens) +
                               " tokens through every stage"
                         : "")

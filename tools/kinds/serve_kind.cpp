@@ -89,8 +89,7 @@ class CheckedServeScenario : public CheckedScenario {
     const Scenario& s = loaded_->scenario.deployment;
     const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
     return s.name + ": serve, model " + s.model.name + " on " + std::to_string(pool.gpus()) + " " +
-           pool.card.name + " GPUs of " + s.rollout.pool + " (TP " + std::to_string(s.rollout.tp) +
-           (s.rollout.pp > 1 ? " × PP " + std::to_string(s.rollout.pp) : "") + "), " +
+           pool.card.name + " GPUs of " + s.rollout.pool + " (" + s.rollout.parallelism() + "), " +
            std::to_string(loaded_->scenario.workload.requests) + " requests";
   }
   std::unique_ptr<FinishedRun> simulate(const SimulationOptions& options) const override {

@@ -140,12 +140,10 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
   const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
   std::string out =
       "rlsim: " + s.name + " (serve, seed " + std::to_string(s.seed) + ", model " + s.model.name + ")\n";
-  out +=
-      "  deployment: " + std::to_string(pool.gpus()) + " x " + pool.card.name + ", " +
-      std::to_string(result.load.size()) + " instance(s)" +
-      (s.rollout.pp > 1 ? " of tp " + std::to_string(s.rollout.tp) + " × pp " + std::to_string(s.rollout.pp)
-                        : "") +
-      ", max_batch " + std::to_string(s.rollout.max_batch) + "\n";
+  out += "  deployment: " + std::to_string(pool.gpus()) + " x " + pool.card.name + ", " +
+         std::to_string(result.load.size()) + " instance(s)" +
+         (s.rollout.pp > 1 ? " of " + s.rollout.parallelism() : "") + ", max_batch " +
+         std::to_string(s.rollout.max_batch) + "\n";
   out += "  workload: " + arrivals_text(w) + ", " + std::to_string(m.requests) + " requests\n";
   out += "  steady state: " + std::to_string(m.measured) + " requests (" + std::to_string(m.warmup_excluded) +
          " warm-up excluded) over " + formatted("%.3f s", m.window_s) + "\n";
