@@ -13,6 +13,7 @@ double bytes_per_element(Precision p) {
     case Precision::fp8:
     case Precision::int8: return 1.0;
     case Precision::int4: return 0.5;
+    case Precision::fp4: return 0.5 + 1.0 / 16.0;  // NVFP4: an E4M3 scale per 16 values
   }
   assert(false && "unhandled precision");
   return 0.0;
@@ -26,14 +27,15 @@ std::string_view to_string(Precision p) {
     case Precision::fp8: return "fp8";
     case Precision::int8: return "int8";
     case Precision::int4: return "int4";
+    case Precision::fp4: return "fp4";
   }
   assert(false && "unhandled precision");
   return "?";
 }
 
 const std::vector<Precision>& all_precisions() {
-  static const std::vector<Precision> all{Precision::fp32, Precision::bf16, Precision::fp16,
-                                          Precision::fp8,  Precision::int8, Precision::int4};
+  static const std::vector<Precision> all{Precision::fp32, Precision::bf16, Precision::fp16, Precision::fp8,
+                                          Precision::int8, Precision::int4, Precision::fp4};
   return all;
 }
 

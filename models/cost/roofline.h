@@ -19,7 +19,8 @@ std::string_view to_string(Bound b);
 
 /// The peak FLOP/s a card delivers for math in precision `p`: its own tensor-core path when it has
 /// one, else the 16-bit path the kernel would upcast to (bf16, then fp16). int4 weights are
-/// dequantised and multiplied in 16 bit (W4A16) on every catalog card, so int4 uses the bf16 peak.
+/// dequantised and multiplied in 16 bit (W4A16) on every catalog card, so int4 uses the bf16 peak;
+/// fp4 (NVFP4) uses the fp4 peak of a card that lists one (Blackwell), else 16 bit as well.
 double compute_peak(const HardwareSpec& card, Precision p);
 /// The precision whose peak `compute_peak` uses (e.g. fp8 on A800 -> bf16).
 Precision effective_compute_precision(const HardwareSpec& card, Precision p);

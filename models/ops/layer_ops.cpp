@@ -172,7 +172,9 @@ void add_moe_ffn(std::vector<Op>& ops, const ModelArch& arch, const ForwardPass&
 }  // namespace
 
 Precision activation_precision(Precision weights) {
-  if (weights == Precision::fp8 || weights == Precision::int8 || weights == Precision::fp32) return weights;
+  if (weights == Precision::fp8 || weights == Precision::int8 || weights == Precision::fp4 ||
+      weights == Precision::fp32)
+    return weights;
   if (weights == Precision::fp16) return Precision::fp16;
   return Precision::bf16;
 }

@@ -39,7 +39,8 @@ struct ForwardPass {
 };
 
 /// Activation precision of the GEMMs for a weight precision: 8-bit weights run W8A8 (fp8/int8
-/// activations), everything else keeps 16-bit activations (W4A16 for int4).
+/// activations), fp4 W4A4 (NVFP4 activations), everything else keeps 16-bit activations (W4A16 for
+/// int4). A card without the precision's tensor cores multiplies in 16 bit (roofline.h).
 Precision activation_precision(Precision weights);
 
 /// Ops of one layer of the pass on one GPU (names: q_proj or q_a_proj/q_b_proj, kv_proj or

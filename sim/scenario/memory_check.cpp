@@ -25,11 +25,14 @@ std::string number(const char* format, double value) {
 
 const HardwareSpec& rollout_card(const Scenario& s) { return s.cluster.pool(s.rollout.pool)->card; }
 
+/// Whether moving `p` to fp8 would save memory (fp4 and int4 are already narrower).
+bool wider_than_fp8(Precision p) { return bytes_per_element(p) > bytes_per_element(Precision::fp8); }
+
 /// The smallest fix for FFN weights that need `need` GPUs of `field` where at most `most` can be
 /// given: that many GPUs when they can be had, else what is left (fp8 weights, another card).
 std::string ffn_weights_fix(const std::string& field, int need, int most, Precision weights) {
   if (need <= most) return field + " >= " + std::to_string(need);
-  return std::string(weights != Precision::fp8 ? "weights: fp8 or " : "") + "a card with more memory (" +
+  return std::string(wider_than_fp8(weights) ? "weights: fp8 or " : "") + "a card with more memory (" +
          field + " would need " + std::to_string(need) + ", more than the " + std::to_string(most) +
          " the pool has)";
 }
@@ -97,7 +100,7 @@ void check_sequence_fits(const Scenario& s, double tokens, const std::string& wh
                            number("%.0f", m.kv_capacity_tokens) + " tokens of " + s.model.name + " at " +
                            s.rollout.parallelism() + " on " + rollout_card(s).name +
                            "): no engine could run it; smallest fix: shorter sequences, a larger tp or pp, " +
-                           (s.rollout.kv_cache != Precision::fp8 ? "kv_cache: fp8, " : "") +
+                           (wider_than_fp8(s.rollout.kv_cache) ? "kv_cache: fp8, " : "") +
                            "or a card with more memory");
 }
 
@@ -143,9 +146,9 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
   std::string fix;
   if (tp > 0) {
     fix = "tp >= " + std::to_string(tp);
-  } else if (r.weights != Precision::fp8 && tp_instance_memory(s.model, card, r.tp, r.pp, Precision::fp8,
-                                                               r.kv_cache, r.activation_memory_fraction)
-                                                .fits()) {
+  } else if (wider_than_fp8(r.weights) && tp_instance_memory(s.model, card, r.tp, r.pp, Precision::fp8,
+                                                             r.kv_cache, r.activation_memory_fraction)
+                                              .fits()) {
     fix = "weights: fp8";
   } else if (pp > r.pp) {
     fix = "pp >= " + std::to_string(pp) + " (pipeline stages of tp " + std::to_string(r.tp) +
@@ -224,8 +227,8 @@ void check_afd_memory(const AfdScenario& s, const YamlReader& afd) {
       }
     }
     const std::string fix = largest > 0 ? "batch <= " + std::to_string(largest) + " (or more attention GPUs)"
-                            : d.precisions.kv != Precision::fp8 ? "more attention GPUs or kv_cache: fp8"
-                                                                : "more attention GPUs";
+                            : wider_than_fp8(d.precisions.kv) ? "more attention GPUs or kv_cache: fp8"
+                                                              : "more attention GPUs";
     throw MemoryFitError(afd.where("batch"),
                          "the KV cache does not fit on " + card.name + ": the busiest attention GPU holds " +
                              number("%.0f", held) + " sequences of " + std::to_string(d.context) +

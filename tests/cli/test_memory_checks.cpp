@@ -86,6 +86,16 @@ TEST_CASE("DeepSeek-V3 in bf16 at TP 8 on one H20 node is refused with fp8 as th
   CHECK_THAT(r.err, Catch::Contains("smallest fix: weights: fp8"));
 }
 
+TEST_CASE("a sequence longer than the whole KV cache offers kv_cache: fp8 only when that is narrower") {
+  const std::string huge = "--set workload.prompt_tokens=100000000";
+  const CliResult bf16 = refused_run("scenarios/serve-llama3-70b.yaml", huge + " --set serve.kv_cache=bf16");
+  CHECK_THAT(bf16.err, Catch::Contains("more than an instance's whole cache") &&
+                           Catch::Contains("kv_cache: fp8, or a card with more memory"));
+  const CliResult fp4 = refused_run("scenarios/serve-llama3-70b.yaml", huge + " --set serve.kv_cache=fp4");
+  CHECK_THAT(fp4.err,
+             Catch::Contains("more than an instance's whole cache") && !Catch::Contains("kv_cache: fp8"));
+}
+
 TEST_CASE("training Qwen2.5-32B at TP 1 x DP 32 without sharding is refused, naming the sharding that fits") {
   const CliResult r =
       refused_run("scenarios/quickstart.yaml",

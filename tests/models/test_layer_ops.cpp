@@ -51,6 +51,19 @@ TEST_CASE("decode FFN intensity is about 2·tokens / bytes per weight", "[ops]")
   }
 }
 
+TEST_CASE("fp4 (NVFP4) weights take 4.5 bits each and multiply W4A4, int4 W4A16", "[ops]") {
+  REQUIRE(parse_precision("fp4") == Precision::fp4);
+  CHECK(bytes_per_element(Precision::fp4) == 0.5625);  // 4 bits and an 8-bit scale per 16
+  const ModelArch m = test::llama2_7b();
+  const Op fp4 = find(layer_ops(m, 0, decode(1, 100, Precision::fp4)), "ffn_up");
+  const Op int4 = find(layer_ops(m, 0, decode(1, 100, Precision::int4)), "ffn_up");
+  CHECK(fp4.compute == Precision::fp4);
+  CHECK(int4.compute == Precision::bf16);
+  // At batch 1 the weights are nearly all the bytes: 4096 x 2 x 11008 of them.
+  CHECK_THAT(fp4.bytes, WithinRel(4096.0 * 2 * 11008 * 0.5625, 0.01));
+  CHECK(fp4.bytes > int4.bytes * 1.1);
+}
+
 TEST_CASE("tensor parallelism splits heads and the FFN width", "[ops]") {
   const ModelArch m = test::llama2_7b();
   const auto one = layer_ops(m, 0, decode(8, 512, Precision::bf16, 1));

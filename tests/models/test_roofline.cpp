@@ -24,6 +24,15 @@ TEST_CASE("a card without a precision has no native ridge and falls back to 16 b
   CHECK(decode_cost_precision(test::h20()) == Precision::fp8);
 }
 
+TEST_CASE("fp4 multiplies at the card's fp4 peak where it has one, else in 16 bit", "[roofline]") {
+  HardwareSpec blackwell = test::h100();
+  blackwell.peak_flops[Precision::fp4] = 4 * 989e12;
+  CHECK(effective_compute_precision(blackwell, Precision::fp4) == Precision::fp4);
+  CHECK(compute_peak(blackwell, Precision::fp4) == 4 * 989e12);
+  CHECK(effective_compute_precision(test::h100(), Precision::fp4) == Precision::bf16);
+  CHECK(compute_peak(test::h100(), Precision::fp4) == 989e12);
+}
+
 TEST_CASE("below the ridge is memory-bound, at or above compute-bound", "[roofline]") {
   CHECK(classify(100, 295) == Bound::memory);
   CHECK(classify(295, 295) == Bound::compute);
