@@ -9,9 +9,9 @@
 
 namespace rlsim {
 
-std::string gigabytes(double bytes) {
+std::string gibibytes(double bytes) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+  std::snprintf(text, sizeof text, "%.1f GiB", bytes / 1073741824.0);
   return text;
 }
 
@@ -39,9 +39,9 @@ std::string ffn_weights_fix(const std::string& field, int need, int most, Precis
 const HardwareSpec& training_card(const Scenario& s) { return s.cluster.pool(s.training.pool)->card; }
 
 std::string training_terms(const TrainingMemory& m) {
-  return "weights " + gigabytes(m.weight_bytes) + " + gradients " + gigabytes(m.gradient_bytes) +
-         " + optimizer " + gigabytes(m.optimizer_bytes) + " + reference " + gigabytes(m.reference_bytes) +
-         " + activations " + gigabytes(m.activation_bytes);
+  return "weights " + gibibytes(m.weight_bytes) + " + gradients " + gibibytes(m.gradient_bytes) +
+         " + optimizer " + gibibytes(m.optimizer_bytes) + " + reference " + gibibytes(m.reference_bytes) +
+         " + activations " + gibibytes(m.activation_bytes);
 }
 
 }  // namespace
@@ -108,15 +108,15 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
   const RolloutSpec& r = s.rollout;
   const HardwareSpec& card = rollout_card(s);
   const InferenceMemory m = rollout_memory(s);
-  const std::string reserve = gigabytes(m.reserve_bytes) + " reserve (" + rollout.path() +
+  const std::string reserve = gibibytes(m.reserve_bytes) + " reserve (" + rollout.path() +
                               ".activation_memory_fraction " + number("%g", r.activation_memory_fraction) +
                               ")";
   if (r.afd) {
     if (!m.fits()) {
       throw MemoryFitError(rollout.where("afd"),
                            s.model.name + " AFD attention GPUs do not fit on " + card.name + ": each needs " +
-                               gigabytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) +
-                               " attention weights + " + reserve + " against " + gigabytes(m.capacity_bytes) +
+                               gibibytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) +
+                               " attention weights + " + reserve + " against " + gibibytes(m.capacity_bytes) +
                                "; smallest fix: weights: fp8 or a card with more memory");
     }
     const HardwareSpec& ffn = s.cluster.pool(r.afd->ffn_pool)->card;
@@ -127,8 +127,8 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
       throw MemoryFitError(
           rollout.where("afd"),
           s.model.name + " FFN weights do not fit on " + ffn.name + ": each of the " +
-              std::to_string(r.afd->ffn_gpus) + " FFN GPUs needs " + gigabytes(ffn_bytes) + " against " +
-              gigabytes(ffn_room) + " after the reserve; smallest fix: " +
+              std::to_string(r.afd->ffn_gpus) + " FFN GPUs needs " + gibibytes(ffn_bytes) + " against " +
+              gibibytes(ffn_room) + " after the reserve; smallest fix: " +
               ffn_weights_fix("afd.ffn_gpus", need, s.cluster.pool(r.afd->ffn_pool)->gpus(), r.weights));
     }
     return;
@@ -163,8 +163,8 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
   throw MemoryFitError(
       rollout.where(r.pp > 1 ? "pp" : "tp"),
       s.model.name + " does not fit on " + card.name + " at " + r.parallelism() + ": each GPU needs " +
-          gigabytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) + " weights + " + reserve +
-          " = " + gigabytes(m.weights_and_reserve_bytes()) + " against " + gigabytes(m.capacity_bytes) +
+          gibibytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) + " weights + " + reserve +
+          " = " + gibibytes(m.weights_and_reserve_bytes()) + " against " + gibibytes(m.capacity_bytes) +
           ", leaving no room for the KV cache; smallest fix: " + fix);
 }
 
@@ -183,8 +183,8 @@ void check_training_memory(const Scenario& s, const YamlReader& training) {
       "training " + s.model.name + " does not fit on " + card.name + " at dp " + std::to_string(layout.dp) +
           " × tp " + std::to_string(layout.tp) + " × pp " + std::to_string(layout.pp) + ", sharding " +
           std::string(enum_name(layout.sharding)) + ", recompute " +
-          std::string(enum_name(layout.recompute)) + ": each GPU needs " + gigabytes(m.total_bytes()) + " (" +
-          training_terms(m) + ") against " + gigabytes(m.capacity_bytes) + "; smallest fix: " + fix);
+          std::string(enum_name(layout.recompute)) + ": each GPU needs " + gibibytes(m.total_bytes()) + " (" +
+          training_terms(m) + ") against " + gibibytes(m.capacity_bytes) + "; smallest fix: " + fix);
 }
 
 int64_t afd_most_sequences_per_gpu(const AfdDeploymentSpec& d) {
@@ -232,11 +232,11 @@ void check_afd_memory(const AfdScenario& s, const YamlReader& afd) {
     throw MemoryFitError(afd.where("batch"),
                          "the KV cache does not fit on " + card.name + ": the busiest attention GPU holds " +
                              number("%.0f", held) + " sequences of " + std::to_string(d.context) +
-                             " tokens and needs " + gigabytes(fraction * m.capacity_bytes) + " (" +
-                             number("%.0f%%", 100.0 * fraction) + " of " + gigabytes(m.capacity_bytes) +
-                             ": weights " + gigabytes(m.weight_bytes) + " + reserve " +
-                             gigabytes(m.reserve_bytes) + " + KV " +
-                             gigabytes(m.kv_bytes_per_token * held * static_cast<double>(d.context)) +
+                             " tokens and needs " + gibibytes(fraction * m.capacity_bytes) + " (" +
+                             number("%.0f%%", 100.0 * fraction) + " of " + gibibytes(m.capacity_bytes) +
+                             ": weights " + gibibytes(m.weight_bytes) + " + reserve " +
+                             gibibytes(m.reserve_bytes) + " + KV " +
+                             gibibytes(m.kv_bytes_per_token * held * static_cast<double>(d.context)) +
                              "); smallest fix: " + fix);
   }
   const HardwareSpec& ffn = s.cluster.pool(d.ffn_pool)->card;
@@ -265,8 +265,8 @@ std::string memory_summary(const Scenario& s) {
   out += "  rollout pool " + pool.name + ": " + std::to_string(instances) + " instance" +
          (instances == 1 ? "" : "s") + " of " + std::to_string(gpus_per_instance) + " " + pool.card.name +
          (r.afd ? " attention GPUs" : " (" + r.parallelism() + ")") + "\n";
-  out += "    per GPU: weights " + gigabytes(m.weight_bytes) + " + reserve " + gigabytes(m.reserve_bytes) +
-         " + KV " + gigabytes(m.kv_free_bytes) + " = " + gigabytes(m.capacity_bytes) + "\n";
+  out += "    per GPU: weights " + gibibytes(m.weight_bytes) + " + reserve " + gibibytes(m.reserve_bytes) +
+         " + KV " + gibibytes(m.kv_free_bytes) + " = " + gibibytes(m.capacity_bytes) + "\n";
   out += "    KV capacity per instance: " + number("%.0f", m.kv_capacity_tokens) + " tokens, " +
          number("%.0f", m.sequences(context)) + " sequences of " + number("%.0f", context) +
          " tokens (max_batch " + std::to_string(r.max_batch) + ")\n";
@@ -277,8 +277,8 @@ std::string memory_summary(const Scenario& s) {
          ": dp " + std::to_string(l.dp) + " × tp " + std::to_string(l.tp) + " × pp " + std::to_string(l.pp) +
          " on " + train.card.name + ", sharding " + std::string(enum_name(l.sharding)) + ", recompute " +
          std::string(enum_name(l.recompute)) + "\n";
-  out += "    per GPU: " + training_terms(t) + " = " + gigabytes(t.total_bytes()) + " of " +
-         gigabytes(t.capacity_bytes) + " (headroom " + gigabytes(t.headroom_bytes()) + ")\n";
+  out += "    per GPU: " + training_terms(t) + " = " + gibibytes(t.total_bytes()) + " of " +
+         gibibytes(t.capacity_bytes) + " (headroom " + gibibytes(t.headroom_bytes()) + ")\n";
   return out;
 }
 

@@ -53,7 +53,7 @@ void check_afd_memory(const AfdScenario& s, const YamlReader& afd);
 /// Per pool: instances, KV capacity (tokens, sequences) and headroom; training memory per GPU.
 std::string memory_summary(const Scenario& s);
 
-/// "65.5 GB" (decimal gigabytes, as card datasheets state memory).
-std::string gigabytes(double bytes);
+/// "61.0 GiB" (binary gigabytes, as nvidia-smi, vLLM and the datasheets' capacities count memory).
+std::string gibibytes(double bytes);
 
 }  // namespace rlsim

@@ -60,16 +60,16 @@ std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& csv) {
 
 }  // namespace
 
-TEST_CASE("Qwen2.5-32B at TP 1 on a 48 GB L20 is refused at rollout.tp with the TP that fits") {
+TEST_CASE("Qwen2.5-32B at TP 1 on a 48 GB (45 GiB) L20 is refused at rollout.tp with the TP that fits") {
   const CliResult r =
       refused_run("scenarios/quickstart.yaml",
                   "--set model=qwen2.5-32b --set cluster.pools.rollout.gpu=L20 --set rollout.tp=1");
   CHECK_THAT(r.err, Catch::StartsWith("--set rollout.tp=1:"));
   CHECK_THAT(r.err, Catch::Contains("does not fit on L20 at tp 1"));
-  CHECK_THAT(r.err, Catch::Contains("65.5 GB of bf16 weights"));
-  CHECK_THAT(r.err, Catch::Contains("against 48.0 GB"));
+  CHECK_THAT(r.err, Catch::Contains("61.0 GiB of bf16 weights"));
+  CHECK_THAT(r.err, Catch::Contains("against 45.0 GiB"));
   CHECK_THAT(r.err, Catch::Contains("smallest fix: tp >= 2"));
-  // The boundary: at TP 2 each GPU holds 32.8 GB of weights + 4.8 GB reserve and it validates.
+  // The boundary: at TP 2 each GPU holds 30.5 GiB of weights + 4.5 GiB reserve and it validates.
   const CliResult ok = run_rlsim(
       "validate scenarios/quickstart.yaml --set model=qwen2.5-32b --set cluster.pools.rollout.gpu=L20 "
       "--set rollout.tp=2 --set training.tp=8");
@@ -82,7 +82,7 @@ TEST_CASE("DeepSeek-V3 in bf16 at TP 8 on one H20 node is refused with fp8 as th
                                   "--set model=deepseek-v3 --set rollout.tp=8 --set rollout.weights=bf16");
   CHECK_THAT(r.err, Catch::StartsWith("--set rollout.tp=8:"));
   CHECK_THAT(r.err, Catch::Contains("does not fit on H20 at tp 8"));
-  CHECK_THAT(r.err, Catch::Contains("against 96.0 GB"));
+  CHECK_THAT(r.err, Catch::Contains("against 95.6 GiB"));
   CHECK_THAT(r.err, Catch::Contains("smallest fix: weights: fp8"));
 }
 
@@ -102,7 +102,7 @@ TEST_CASE("training Qwen2.5-32B at TP 1 x DP 32 without sharding is refused, nam
                   "--set model=qwen2.5-32b --set cluster.pools.train.nodes=4 --set training.sharding=none");
   CHECK_THAT(r.err, Catch::StartsWith("--set training.sharding=none:"));
   CHECK_THAT(r.err, Catch::Contains("training qwen2.5-32b does not fit on H800 at dp 32 × tp 1 × pp 1"));
-  CHECK_THAT(r.err, Catch::Contains("against 80.0 GB"));
+  CHECK_THAT(r.err, Catch::Contains("against 79.6 GiB"));
   CHECK_THAT(r.err, Catch::Contains("smallest fix: sharding: zero3"));
   // ZeRO-3 over the 32 GPUs fits.
   const CliResult ok = run_rlsim(

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kServe = "scenarios/serve-llama3-70b.yaml";
-/// Llama-3-70B in fp8 (70.6 GB) on two one-GPU L20 nodes (48 GB each): no TP in a node fits it.
+/// Llama-3-70B in fp8 (65.7 GiB) on two one-GPU L20 nodes (45.0 GiB each): no TP in a node fits it.
 const std::string kTwoL20 =
     " --set cluster.pools.serve.gpu=L20 --set cluster.pools.serve.gpus_per_node=1 "
     "--set cluster.pools.serve.nodes=2 --set serve.tp=1";

@@ -63,11 +63,11 @@ class CheckedAfdScenario : public CheckedScenario {
     const double kv = m.kv_bytes_per_token * held * static_cast<double>(d.context);
     const double ffn = afd_ffn_memory_fraction(s.model, s.cluster.pool(d.ffn_pool)->card, d.ffn_gpus,
                                                d.precisions.weights, d.activation_memory_fraction);
-    return "  attention GPU (" + d.attention_pool + "): weights " + gigabytes(m.weight_bytes) +
-           " + reserve " + gigabytes(m.reserve_bytes) + " + KV " + gigabytes(kv) + " (" +
+    return "  attention GPU (" + d.attention_pool + "): weights " + gibibytes(m.weight_bytes) +
+           " + reserve " + gibibytes(m.reserve_bytes) + " + KV " + gibibytes(kv) + " (" +
            formatted("%.0f", held) + " sequences of " + std::to_string(d.context) + " tokens) = " +
            formatted("%.0f %%", 100.0 * m.used_fraction(held * static_cast<double>(d.context))) + " of " +
-           gigabytes(m.capacity_bytes) + "; KV capacity " + formatted("%.0f", m.kv_capacity_tokens) +
+           gibibytes(m.capacity_bytes) + "; KV capacity " + formatted("%.0f", m.kv_capacity_tokens) +
            " tokens over " + std::to_string(d.attention_gpus) + " GPUs\n" + "  FFN GPU (" + d.ffn_pool +
            "): expert weights + reserve = " + formatted("%.0f %%", 100.0 * ffn) + " of its memory\n";
   }
