@@ -117,7 +117,8 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
                            s.model.name + " AFD attention GPUs do not fit on " + card.name + ": each needs " +
                                gibibytes(m.weight_bytes) + " of " + std::string(to_string(r.weights)) +
                                " attention weights + " + reserve + " against " + gibibytes(m.capacity_bytes) +
-                               "; smallest fix: weights: fp8 or a card with more memory");
+                               "; smallest fix: " + (wider_than_fp8(r.weights) ? "weights: fp8 or " : "") +
+                               "a card with more memory");
     }
     const HardwareSpec& ffn = s.cluster.pool(r.afd->ffn_pool)->card;
     const double ffn_bytes = afd_ffn_weight_bytes(s.model, r.afd->ffn_gpus, r.weights);
