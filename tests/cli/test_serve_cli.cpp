@@ -50,6 +50,10 @@ TEST_CASE("serve: run writes the serving metrics, the requests, a trace with cou
   }
   CHECK(s["ttft_ms"]["p50"].get<double>() <= s["e2e_ms"]["p50"].get<double>());
   CHECK(s["output_tokens_per_s"].get<double>() == Approx(500.0 * s["requests_per_s"].get<double>()));
+  // Per GPU, as TensorRT-LLM's and most published tables state throughput: over the pool's GPUs.
+  CHECK(s["output_tokens_per_s_per_gpu"].get<double>() ==
+        Approx(s["output_tokens_per_s"].get<double>() / m["deployment"]["gpus"].get<double>()));
+  CHECK(m["deployment"]["gpus"] == 2);
   CHECK(s["goodput"]["fraction"].get<double>() >= 0.0);
   CHECK(s["goodput"]["slo"]["tpot_ms"] == 50.0);
   CHECK(s["batch_occupancy"].get<double>() > 0.0);

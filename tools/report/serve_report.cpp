@@ -84,6 +84,7 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
                          {"e2e_ms", latency_ms_json(m.e2e_s, m.measured)},
                          {"requests_per_s", m.requests_per_s},
                          {"output_tokens_per_s", m.output_tokens_per_s},
+                         {"output_tokens_per_s_per_gpu", m.output_tokens_per_s / gpus(s)},
                          {"usd_per_1m_output_tokens", usd_per_1m_output_tokens(scenario, m)},
                          {"batch_occupancy", m.batch_occupancy},
                          {"kv_use", {{"mean", m.kv_use_mean}, {"max", m.kv_use_max}}}};
