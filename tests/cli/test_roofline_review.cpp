@@ -116,4 +116,6 @@ TEST_CASE("list shows model parameters and card ridges") {
   CliResult hardware = run_rlsim("list hardware");
   REQUIRE(hardware.exit_code == 0);
   CHECK_THAT(hardware.out, Contains("ridge") && Contains("295/591"));
+  // Blackwell cards list their FP4 (NVFP4) peak; the others have none.
+  CHECK_THAT(hardware.out, Contains("fp4") && Contains("9PFLOPS") && Contains("2PFLOPS"));
 }

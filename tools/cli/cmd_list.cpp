@@ -25,8 +25,9 @@ std::string ridge(const HardwareSpec& card, Precision p) {
 
 void list_hardware(const Catalog& catalog) {
   std::cout << std::left << std::setw(12) << "card" << std::setw(14) << "bf16" << std::setw(14) << "fp8"
-            << std::setw(11) << "HBM BW" << std::setw(10) << "memory" << std::setw(11) << "scale-up"
-            << std::setw(10) << "NIC/GPU" << std::setw(7) << "TDP" << std::setw(7) << "USD/h"
+            << std::setw(12) << "fp4" << std::setw(11) << "HBM BW" << std::setw(10) << "memory"
+            << std::setw(11) << "scale-up" << std::setw(10) << "NIC/GPU" << std::setw(7) << "TDP"
+            << std::setw(7) << "USD/h"
             << "ridge bf16/fp8 (FLOP/byte)\n";
   for (const auto& [name, card] : catalog.hardware) {
     auto peak = [&](Precision p) {
@@ -34,7 +35,7 @@ void list_hardware(const Catalog& catalog) {
       return v ? format_quantity(*v, Quantity::flop_rate) : std::string("-");
     };
     std::cout << std::setw(12) << name << std::setw(14) << peak(Precision::bf16) << std::setw(14)
-              << peak(Precision::fp8) << std::setw(11)
+              << peak(Precision::fp8) << std::setw(12) << peak(Precision::fp4) << std::setw(11)
               << format_quantity(card.mem_bw_bytes_per_s, Quantity::bandwidth) << std::setw(10)
               << format_quantity(card.mem_capacity_bytes, Quantity::bytes) << std::setw(11)
               << format_quantity(card.intra_node_bw_bytes_per_s, Quantity::bandwidth) << std::setw(10)
