@@ -51,7 +51,8 @@ void TrajectoryManager::serve() {
   // Permanent receiver: messages travel while a record is being written.
   for (auto* mailbox : calls_) mailbox->set_receiver(sg4::Actor::self());
   for (auto* mailbox : replies_) mailbox->set_receiver(sg4::Actor::self());
-  for (size_t i = 0; i < instances_.size(); ++i) sends_.push_back(std::make_unique<SendQueue>(host_));
+  for (size_t i = 0; i < instances_.size(); i += kInstancesPerSendQueue)
+    sends_.push_back(std::make_unique<SendQueue>(host_));
   outstanding_.assign(instances_.size(), 0);
   held_.resize(instances_.size());
   while (true) {
@@ -95,8 +96,8 @@ void TrajectoryManager::take_reply(LlmRequest* reply) {
       reply->trajectory, reply->turn, reply->step, reply->instance,
       reply->output_tokens > 0.0 ? reply->version_token_sum / reply->output_tokens : 0.0, reply->new_tokens,
       reply->prefilled_tokens, reply->output_tokens, reply->submit_s, reply->first_token_s, reply->finish_s});
-  sends_[static_cast<size_t>(reply->instance)]->send(
-      reply->agent_inbox, reply, static_cast<uint64_t>(message_bytes(*reply, Direction::to_agent)));
+  send_queue(static_cast<size_t>(reply->instance))
+      .send(reply->agent_inbox, reply, static_cast<uint64_t>(message_bytes(*reply, Direction::to_agent)));
 }
 
 void TrajectoryManager::take_calls(const CallBatch& calls) {
@@ -129,10 +130,14 @@ void TrajectoryManager::calls_taken(int instance, size_t count) {
   send_calls(i, std::move(batch), bytes);
 }
 
+SendQueue& TrajectoryManager::send_queue(size_t instance) {
+  return *sends_[instance / kInstancesPerSendQueue];
+}
+
 void TrajectoryManager::send_calls(size_t instance, CallBatch calls, uint64_t bytes) {
   auto* message = new InstanceMessage(InstanceMessage::requests(std::move(calls)));
   message->windowed = true;
-  sends_[instance]->send(instances_[instance], message, bytes);
+  send_queue(instance).send(instances_[instance], message, bytes);
 }
 
 }  // namespace rlsim

@@ -9,9 +9,10 @@
 // cost O(N) per message in such a burst. So calls arrive on one mailbox per agent host, in batches
 // (the calls its agents sent at one instant, sim/engine/transport/call_batcher.h), and replies on
 // one per instance, the manager keeping the order across them in its own FIFO. What the manager
-// sends goes out through one send queue per instance (sim/engine/transport/send_queue.h): calls to
-// that instance, and the replies it produced to their agents. No mailbox or list holds more than a
-// share.
+// sends goes out through one send queue per eight instances (sim/engine/transport/send_queue.h):
+// calls to those instances, and the replies they produced to their agents. No mailbox or list holds
+// more than a share. A queue per instance made half the actors of a large step (8,192 of 18,434 at
+// 16,384 GPUs), and SimGrid's cost per activity grows with the actors alive.
 //
 // A receive window per instance, as TCP's: at most kCallWindow calls sent to an instance and not
 // yet taken in by it. Calls past it wait here and leave as one message once the instance has taken
@@ -84,6 +85,9 @@ class TrajectoryManager {
   void take_calls(const CallBatch& calls);
   /// Sends calls (counted in the instance's window) as one message of `bytes`.
   void send_calls(size_t instance, CallBatch calls, uint64_t bytes);
+  /// The queue that sends to and for `instance`: one per kInstancesPerSendQueue consecutive ones.
+  SendQueue& send_queue(size_t instance);
+  static constexpr size_t kInstancesPerSendQueue = 8;
 
   simgrid::s4u::Host* host_;
   int track_;
@@ -97,7 +101,7 @@ class TrajectoryManager {
   std::vector<simgrid::s4u::Mailbox*> replies_;    ///< per instance
   std::deque<Arrival> arrivals_;                   ///< calls and replies sent, not yet handled
   simgrid::s4u::SemaphorePtr arrived_;             ///< counts arrivals_
-  std::vector<std::unique_ptr<SendQueue>> sends_;  ///< one per instance, both directions
+  std::vector<std::unique_ptr<SendQueue>> sends_;  ///< one per kInstancesPerSendQueue, both directions
   std::vector<LedgerEntry> ledger_;
   std::vector<size_t> outstanding_;            ///< per instance: calls sent, not yet taken in
   std::vector<std::deque<LlmRequest*>> held_;  ///< per instance: calls waiting for room in its window
