@@ -67,7 +67,11 @@ CardReview review_card(const ModelArch& arch, const HardwareSpec& card, const De
 std::vector<QuantisationRow> quantisation_rows(const ModelArch& arch, const std::vector<HardwareSpec>& cards,
                                                const ReviewOptions& options) {
   std::vector<QuantisationRow> rows;
-  for (Precision p : {Precision::bf16, Precision::fp8, Precision::int4}) {
+  // fp4 (NVFP4) only when a card has FP4 tensor cores (Blackwell): elsewhere int4 says the same.
+  const bool fp4_cards = std::any_of(
+      cards.begin(), cards.end(), [](const HardwareSpec& c) { return c.peak(Precision::fp4).has_value(); });
+  for (Precision p : {Precision::bf16, Precision::fp8, Precision::int4, Precision::fp4}) {
+    if (p == Precision::fp4 && !fp4_cards) continue;
     QuantisationRow row;
     row.precision = p;
     const DecodeTokenCost t = decode_token_cost(arch, options.context, p);
@@ -75,7 +79,8 @@ std::vector<QuantisationRow> quantisation_rows(const ModelArch& arch, const std:
     row.attention_arithmetic_intensity = t.attention_arithmetic_intensity();
     for (const HardwareSpec& card : cards) {
       // Attention math runs at the KV precision where the card has that path (fp8 FlashMLA-style
-      // kernels), else in 16 bit; int4 weights are dequantised to 16 bit (W4A16).
+      // kernels), else in 16 bit; int4 weights are dequantised to 16 bit (W4A16), fp4 runs at the
+      // FP4 peak where the card has one.
       row.attention_bound[card.name] =
           classify(row.attention_arithmetic_intensity, effective_ridge_point(card, p));
       row.ffn_min_batch[card.name] =

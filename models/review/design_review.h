@@ -65,7 +65,7 @@ struct DesignReview {
   DecodePricePerMillion afd_cost;  ///< the recommended pair
   std::string best_single_card;    ///< cheapest card running both parts
   DecodePricePerMillion best_single_cost;
-  std::vector<QuantisationRow> quantisation;  ///< bf16, fp8, int4
+  std::vector<QuantisationRow> quantisation;  ///< bf16, fp8, int4, and fp4 when a card has an FP4 peak
   std::vector<std::string> verdict;           ///< plain-language sentences
 };
 

@@ -73,6 +73,10 @@ TEST_CASE("review --json has per-card costs, AFD limits and recommendations") {
   CHECK(j["recommended"]["ffn"].is_string());
   CHECK(j["verdict"].get<std::string>().size() > 100);
   CHECK(j["quantisation"].size() == 3);
+  // A Blackwell card adds the fp4 (NVFP4) row; Hopper and older cards have no FP4 path.
+  const json blackwell = json::parse(run_rlsim("review --model llama-3-70b --hardware B200,H100 --json").out);
+  REQUIRE(blackwell["quantisation"].size() == 4);
+  CHECK(blackwell["quantisation"][3]["precision"] == "fp4");
   CliResult text = run_rlsim("review --model step3 --hardware H800,H20 --tpot-ms 50");
   REQUIRE(text.exit_code == 0);
   CHECK_THAT(text.out, Contains("Verdict") && Contains("Recommended"));
