@@ -38,6 +38,13 @@ double usd_per_hour(const Scenario& s) {
   return usd;
 }
 
+/// Every GPU of the scenario, the FFN side of an AFD deployment included (what per-GPU figures divide by).
+int all_gpus(const Scenario& s) {
+  int n = 0;
+  for (const auto& pool : s.cluster.pools) n += pool.gpus();
+  return n;
+}
+
 double usd_per_1m_output_tokens(const ServeScenario& scenario, const ServingMetrics& m) {
   return m.output_tokens_per_s > 0.0
              ? usd_per_hour(scenario.deployment) / 3600.0 / m.output_tokens_per_s * 1e6
@@ -84,7 +91,7 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
                          {"e2e_ms", latency_ms_json(m.e2e_s, m.measured)},
                          {"requests_per_s", m.requests_per_s},
                          {"output_tokens_per_s", m.output_tokens_per_s},
-                         {"output_tokens_per_s_per_gpu", m.output_tokens_per_s / gpus(s)},
+                         {"output_tokens_per_s_per_gpu", m.output_tokens_per_s / all_gpus(s)},
                          {"usd_per_1m_output_tokens", usd_per_1m_output_tokens(scenario, m)},
                          {"batch_occupancy", m.batch_occupancy},
                          {"kv_use", {{"mean", m.kv_use_mean}, {"max", m.kv_use_max}}}};
