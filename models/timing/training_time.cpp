@@ -54,10 +54,24 @@ TrainingStepTime training_step_time(const ModelArch& arch, const HardwareSpec& c
   step.weight_gather_bytes = dp > 1 && options.sharding == Sharding::zero3
                                  ? 2.0 * step.params_per_gpu * bytes_per_element(options.compute)
                                  : 0.0;
-  // Forward and backward each all-reduce activations twice per layer of this stage (Megatron f/g).
+  // Forward and backward each all-reduce activations twice per layer of this stage (Megatron f/g),
+  // one message per micro-batch (its packed sequence's activations); a full recompute redoes the
+  // forward's two in backward.
   step.tp_allreduce_bytes = tp > 1 ? 2.0 * tp_allreduce_bytes_per_token(arch, options.compute) *
                                          static_cast<double>(rank_tokens) / pp
                                    : 0.0;
+  if (tp > 1) {
+    const double message_bytes = static_cast<double>(pass.new_tokens) *
+                                 tp_allreduce_bytes_per_token(arch, options.compute) /
+                                 tp_allreduces_per_forward(arch);
+    const double one = options.tp_allreduce_fit
+                           ? collective_seconds(*options.tp_allreduce_fit, tp, message_bytes)
+                           : all_reduce_seconds(message_bytes, tp, options.tp_link);
+    const double forward_messages =
+        tp_allreduces_per_forward(arch) * static_cast<double>(pass.sequences) * scale;
+    step.tp_forward_s = forward_messages * one;
+    step.tp_backward_s = (options.recompute == Recompute::full ? 2.0 : 1.0) * step.tp_forward_s;
+  }
   return step;
 }
 

@@ -7,17 +7,24 @@
 // forward and again in backward: Rajbhandari et al. 2020 §7) and the 1F1B pipeline bubble,
 // (pp − 1)/m of the ideal time for m micro-batches (Narayanan et al. 2021 §2.2). A DP rank's
 // tokens are packed into sequences of `sequence_length` (the dynamic batching / sequence packing
-// of verl and OpenRLHF), one per micro-batch. Compute only: the engine sends the DP bytes over
-// its links.
+// of verl and OpenRLHF), one per micro-batch. Within a TP group, Megatron's f/g operators
+// all-reduce each micro-batch's activations twice per layer in forward and twice in backward
+// (Shoeybi et al. 2019, §3; sequence parallelism's all-gathers and reduce-scatters move the same
+// bytes, Korthikanti et al. 2022 §4.2.2), not overlapped with compute: they are priced here, per
+// message, by the collective model or a profile's measured fit; an MoE layer pays the same two
+// (expert parallelism's all-to-alls are not priced apart). The engine sends the DP bytes over its
+// links.
 #pragma once
 
 #include <cstdint>
 
 #include "models/cost/cost_model.h"
+#include "models/cost/profile.h"
 #include "models/hardware.h"
 #include "models/memory/training_memory.h"
 #include "models/model_arch.h"
 #include "models/precision.h"
+#include "models/timing/collectives.h"
 
 namespace rlsim {
 
@@ -33,6 +40,10 @@ struct TrainingOptions {
   double optimizer_bytes_per_param = 28.0;
   /// FLOPs per parameter of the update (Adam: moments, bias correction, sqrt, divide, decay).
   double optimizer_flops_per_param = 12.0;
+  /// The link each GPU of a TP group all-reduces over (one direction) when no fit is given.
+  LinkSpec tp_link{};
+  /// A calibrated profile's measured all-reduce at this TP degree; null: a ring over `tp_link`.
+  const CollectiveFit* tp_allreduce_fit = nullptr;
 };
 
 struct TrainingStepTime {
@@ -46,7 +57,13 @@ struct TrainingStepTime {
   double params_per_gpu = 0.0;            ///< parameters held by one GPU (total / (TP × PP))
   double tokens_per_gpu = 0.0;            ///< tokens one DP rank processes in the step
   double tp_allreduce_bytes = 0.0;        ///< bytes this GPU all-reduces within TP in forward + backward
+  double tp_forward_s = 0.0;   ///< TP all-reduces of the forward pass (2 per layer and micro-batch)
+  double tp_backward_s = 0.0;  ///< TP all-reduces of backward (2 per layer, 2 more if fully recomputed)
 
+  /// One forward pass over this GPU's tokens, its TP all-reduces included (log-prob passes).
+  double forward_pass_s() const { return forward_s + tp_forward_s; }
+  /// Forward and backward over this GPU's tokens, TP all-reduces included, before the pipeline bubble.
+  double training_pass_s() const { return forward_s + backward_s + tp_forward_s + tp_backward_s; }
   double compute_seconds() const { return forward_s + backward_s + optimizer_s; }
   /// Bytes this GPU sends to its DP peers per optimizer step over rings of `dp`: the gradient
   /// all-reduce (ZeRO-1/2's reduce-scatter + all-gather move as much), or under ZeRO-3 the
@@ -61,7 +78,8 @@ struct TrainingStepTime {
 
 /// Cost of one optimizer step over `tokens` tokens (the global batch, all DP ranks together) with
 /// `dp` data-parallel replicas, each a `tp` × `pp` model-parallel group. Layers split evenly over
-/// PP stages; GEMMs and experts split over TP (EP = TP). Requires tokens ≥ dp, dp, tp, pp ≥ 1.
+/// PP stages; GEMMs and experts split over TP (EP = TP). With tp > 1, `options.tp_link` needs a
+/// positive bandwidth unless `options.tp_allreduce_fit` is given. Requires tokens ≥ dp, dp, tp, pp ≥ 1.
 TrainingStepTime training_step_time(const ModelArch& arch, const HardwareSpec& card, const CostModel& cost,
                                     int64_t tokens, int dp, int tp, int pp,
                                     const TrainingOptions& options = {});

@@ -108,6 +108,12 @@ void Trainer::train_once(double tokens, int step) {
   options.sharding = t.sharding;
   options.mini_batches = t.mini_batches;
   options.gradients = t.gradients;
+  // TP all-reduces run over the node's scale-up link (one direction for the ring), or as the
+  // scenario's calibrated profile measured them on this card.
+  const PoolSpec& pool = *s.cluster.pool(t.pool);
+  options.tp_link = LinkSpec{pool.intra_node.bandwidth_bytes_per_s / 2.0, pool.intra_node.latency_s};
+  if (const HardwareProfile* profile = context_.profile; profile && profile->card == card.name)
+    options.tp_allreduce_fit = profile->find_collective(Collective::all_reduce, t.tp, t.tp);
   const auto whole = static_cast<int64_t>(std::max<double>(dp_, std::round(tokens)));
   const TrainingStepTime cost = training_step_time(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
   context_.trained_tokens += static_cast<double>(whole);
@@ -116,13 +122,12 @@ void Trainer::train_once(double tokens, int step) {
 
   // Extra forward passes over the whole batch before the update.
   const auto extra_forwards = static_cast<double>(t.extra_forwards().size());
-  run_on_all(extra_forwards * cost.forward_s * pipelined, GpuState::busy(Phase::ref_logprob), step);
+  run_on_all(extra_forwards * cost.forward_pass_s() * pipelined, GpuState::busy(Phase::ref_logprob), step);
 
   const int models = t.algorithm == RlAlgorithm::ppo ? 2 : 1;  // PPO trains the critic too
   for (int model = 0; model < models; ++model) {
     for (int mini = 0; mini < t.mini_batches; ++mini) {
-      run_on_all((cost.forward_s + cost.backward_s) * pipelined / t.mini_batches,
-                 GpuState::busy(Phase::train), step);
+      run_on_all(cost.training_pass_s() * pipelined / t.mini_batches, GpuState::busy(Phase::train), step);
       all_reduce_gradients(cost.dp_ring_bytes(dp_), step);
       run_on_all(cost.optimizer_s, GpuState::busy(Phase::train), step);
     }

@@ -1,6 +1,7 @@
 // Trainer: one RL step's training on the training GPUs (DP × TP × PP). Before the update it runs
 // the algorithm's extra forward passes (GRPO: old-policy log-probs and the reference model; PPO:
-// also the critic's values), then per mini-batch a forward+backward exec on every GPU, the gradient
+// also the critic's values), then per mini-batch a forward+backward exec on every GPU (its TP
+// all-reduces included, priced by the collective model or the profile's fit), the gradient
 // all-reduce as ring comms among data-parallel peers over the real links, and the optimizer step.
 // PPO also trains a critic of the policy's size. Times per GPU come from models/timing/training_time.h.
 // Under faults (fault_state.h) the trainer waits on its activities only until the next event that

@@ -90,9 +90,11 @@ TEST_CASE("training: backward is twice forward, recomputation adds a forward", "
   const ModelArch m = test::llama2_7b();
   const HardwareSpec card = test::h100();
   RooflineCostModel cost;
-  const TrainingStepTime step = training_step_time(m, card, cost, 1 << 20, 8, 2, 2);
+  TrainingOptions plain;
+  plain.tp_link = LinkSpec{450e9, 1e-6};
+  const TrainingStepTime step = training_step_time(m, card, cost, 1 << 20, 8, 2, 2, plain);
   CHECK_THAT(step.backward_s, WithinRel(2 * step.forward_s, 1e-12));
-  TrainingOptions recompute;
+  TrainingOptions recompute = plain;
   recompute.recompute = Recompute::full;
   const TrainingStepTime again = training_step_time(m, card, cost, 1 << 20, 8, 2, 2, recompute);
   CHECK_THAT(again.backward_s, WithinRel(3 * again.forward_s, 1e-12));
@@ -113,11 +115,49 @@ TEST_CASE("training: backward is twice forward, recomputation adds a forward", "
   CHECK(step.tp_allreduce_bytes > 0.0);
 }
 
+TEST_CASE("training: TP all-reduces two messages per layer and micro-batch each way", "[training]") {
+  // Llama-2-7B (32 layers, hidden 4096), 8 DP ranks × TP 2 × PP 2, 2^20 tokens in sequences of
+  // 4096: each rank has 32 sequences, each stage 16 layers, so a forward all-reduces 2 × 16 × 32
+  // messages of 4096 × 4096 × 2 bytes.
+  const ModelArch m = test::llama2_7b();
+  RooflineCostModel cost;
+  TrainingOptions options;
+  options.tp_link = LinkSpec{450e9, 1e-6};
+  const TrainingStepTime step = training_step_time(m, test::h100(), cost, 1 << 20, 8, 2, 2, options);
+  const double message = 4096.0 * 4096 * 2;
+  const double one = 2 * (2 - 1) * 1e-6 + 2.0 * (2 - 1) / 2 * message / 450e9;
+  CHECK_THAT(step.tp_forward_s, WithinRel(2 * 16 * 32 * one, 1e-9));
+  CHECK_THAT(step.tp_backward_s, WithinRel(step.tp_forward_s, 1e-12));
+  CHECK_THAT(step.training_pass_s(),
+             WithinRel(step.forward_s + step.backward_s + step.tp_forward_s + step.tp_backward_s, 1e-12));
+  CHECK_THAT(step.forward_pass_s(), WithinRel(step.forward_s + step.tp_forward_s, 1e-12));
+  // A full recompute redoes the forward's all-reduces in backward.
+  options.recompute = Recompute::full;
+  const TrainingStepTime full = training_step_time(m, test::h100(), cost, 1 << 20, 8, 2, 2, options);
+  CHECK_THAT(full.tp_backward_s, WithinRel(2 * full.tp_forward_s, 1e-12));
+  // A measured fit replaces the ring: alpha + bytes / bandwidth per message at its group size.
+  const CollectiveFit fit{.collective = Collective::all_reduce,
+                          .gpus = 2,
+                          .gpus_per_node = 2,
+                          .alpha_s = 20e-6,
+                          .bandwidth_bytes_per_s = 100e9,
+                          .min_bytes = 1024,
+                          .max_bytes = 1e9,
+                          .error = {}};
+  options.recompute = Recompute::none;
+  options.tp_allreduce_fit = &fit;
+  const TrainingStepTime measured = training_step_time(m, test::h100(), cost, 1 << 20, 8, 2, 2, options);
+  CHECK_THAT(measured.tp_forward_s, WithinRel(2 * 16 * 32 * collective_seconds(fit, 2, message), 1e-9));
+  CHECK(measured.tp_forward_s > step.tp_forward_s);
+}
+
 TEST_CASE("training without data parallelism all-reduces no gradients", "[training]") {
   RooflineCostModel cost;
   const TrainingStepTime step = training_step_time(test::llama2_7b(), test::h100(), cost, 65536, 1, 1, 1);
   CHECK(step.gradient_bytes == 0.0);
   CHECK(step.tp_allreduce_bytes == 0.0);
+  CHECK(step.tp_forward_s == 0.0);
+  CHECK(step.tp_backward_s == 0.0);
   CHECK(step.compute_seconds() == step.forward_s + step.backward_s + step.optimizer_s);
 }
 
