@@ -57,8 +57,7 @@ class JsonFields {
   Precision precision(const std::string& key, Precision fallback) const {
     if (!has(key)) return fallback;
     auto p = parse_precision(text(key));
-    if (!p)
-      fail(key, "unknown precision '" + text(key) + "'; valid values are: bf16, fp16, fp8, int8, int4, fp32");
+    if (!p) fail(key, "unknown precision '" + text(key) + "'; valid values are: " + precision_names());
     return *p;
   }
 

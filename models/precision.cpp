@@ -39,6 +39,12 @@ const std::vector<Precision>& all_precisions() {
   return all;
 }
 
+std::string precision_names() {
+  std::string names;
+  for (Precision p : all_precisions()) names += (names.empty() ? "" : ", ") + std::string(to_string(p));
+  return names;
+}
+
 std::optional<Precision> parse_precision(std::string_view text) {
   for (Precision p : all_precisions()) {
     if (to_string(p) == text) return p;

@@ -20,5 +20,7 @@ std::string_view to_string(Precision p);
 std::optional<Precision> parse_precision(std::string_view text);
 /// Every precision, in declaration order (for listings and error messages).
 const std::vector<Precision>& all_precisions();
+/// Their names, comma-separated, for "valid values are: …" messages.
+std::string precision_names();
 
 }  // namespace rlsim

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 #include "models/cost/cost_model_registry.h"
 #include "models/cost/roofline.h"
@@ -12,6 +13,13 @@ namespace rlsim {
 namespace {
 
 double saturation(double dim, double half) { return dim / (dim + half); }
+
+/// (c^p + m^p)^(1/p), computed relative to the larger term so that large p cannot overflow.
+double overlapped(double compute_s, double memory_s, double p) {
+  const double larger = std::max(compute_s, memory_s);
+  if (larger <= 0.0) return 0.0;
+  return larger * std::pow(std::pow(compute_s / larger, p) + std::pow(memory_s / larger, p), 1.0 / p);
+}
 
 }  // namespace
 
@@ -37,7 +45,10 @@ double RooflineCostModel::seconds(const Op& op, const HardwareSpec& card) const 
   const double bandwidth = card.mem_bw_bytes_per_s * efficiency_.bandwidth;
   const double compute_s = peak > 0.0 ? op.flops / peak : 0.0;
   const double memory_s = bandwidth > 0.0 ? op.bytes / bandwidth : 0.0;
-  return std::max(compute_s, memory_s) + efficiency_.launch_overhead_s;
+  const bool gemm = op.op_class == OpClass::gemm || op.op_class == OpClass::grouped_gemm;
+  return (gemm ? overlapped(compute_s, memory_s, efficiency_.gemm_overlap_exponent)
+               : std::max(compute_s, memory_s)) +
+         efficiency_.launch_overhead_s;
 }
 
 namespace {
@@ -54,6 +65,7 @@ std::unique_ptr<CostModel> make_roofline(const ParamValues& params, const std::s
   e.attention_compute = params.number("attention_compute");
   e.bandwidth = params.number("bandwidth");
   e.launch_overhead_s = params.number("launch_overhead");
+  e.gemm_overlap_exponent = params.number("gemm_overlap_exponent");
   return std::make_unique<RooflineCostModel>(e);
 }
 
@@ -72,6 +84,8 @@ RLSIM_REGISTER_COST_MODEL(
     ParamSpec::number("bandwidth", kDefault.bandwidth, 0.01, 1,
                       "fraction of the HBM bandwidth streaming kernels reach"),
     ParamSpec::quantity_of("launch_overhead", Quantity::duration, kDefault.launch_overhead_s,
-                           "fixed cost of one kernel launch, added to every op"));
+                           "fixed cost of one kernel launch, added to every op"),
+    ParamSpec::number("gemm_overlap_exponent", kDefault.gemm_overlap_exponent, 1, 1000,
+                      "p of a GEMM's time (compute^p + memory^p)^(1/p); 1000 is max(compute, memory)"));
 
 }  // namespace rlsim

@@ -1,9 +1,11 @@
 // Importers: vidur per-op GEMM rows become the right GEMM shapes (TP splits included), collective
-// rows become collectives, and bad input is an InputError that says FILE:LINE:COL.
+// rows become collectives, a published GEMM throughput table becomes timed GEMMs, and bad input is an
+// InputError that says FILE:LINE:COL.
 #include <catch2/catch.hpp>
 
 #include "calibrate/csv_table.h"
 #include "calibrate/engine_gap_fitter.h"
+#include "calibrate/gemm_table_importer.h"
 #include "calibrate/rlsim_json_importer.h"
 #include "calibrate/vidur_importer.h"
 #include "tests/calibrate/calibrate_test_support.h"
@@ -148,4 +150,54 @@ TEST_CASE("the suite's overhead records become the engine gaps: decode-layer med
 }
 
 }  // namespace
+TEST_CASE("a published GEMM throughput table becomes timed GEMMs grouped by table", "[calibrate][import]") {
+  const MeasurementSet set = import_gemm_table_csv(std::string(RLSIM_TEST_SOURCE_DIR) +
+                                                   "/data/measured/kernels/deepgemm-h800-fp8.csv");
+  REQUIRE(set.points.size() == 28);
+  REQUIRE(set.files.size() == 1);
+  CHECK(set.points_per_file == std::vector<int>{28});
+  // First row: dense, M 64, N 2112, K 7168 at 206 TFLOPS.
+  const Measurement& first = set.points.front();
+  CHECK(first.group == "dense");
+  CHECK(first.op.op_class == OpClass::gemm);
+  CHECK(first.op.compute == Precision::fp8);
+  CHECK(first.seconds == Approx(2.0 * 64 * 2112 * 7168 / 206e12));
+  CHECK(first.source.find("deepgemm-h800-fp8.csv:2") != std::string::npos);
+  // The grouped tables: #Groups GEMMs of M per group rows each.
+  const Measurement& grouped = set.points[18];
+  CHECK(grouped.group == "moe-contiguous");
+  CHECK(grouped.op.op_class == OpClass::grouped_gemm);
+  CHECK(grouped.op.gemm.groups == 4);
+  CHECK(grouped.op.gemm.m == 8192);
+  CHECK(grouped.seconds == Approx(2.0 * 4 * 8192 * 4096 * 7168 / 1346e12));
+}
+
+TEST_CASE("bad GEMM table rows are located at FILE:LINE:COL", "[calibrate][import]") {
+  const std::string header = "group,groups,m,n,k,dtype,tflops\n";
+  auto error_of = [&](const std::string& row) {
+    try {
+      import_gemm_table(CsvTable::parse(header + row, "t.csv"));
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  REQUIRE(
+      import_gemm_table(CsvTable::parse(header + "dense,1,64,2112,7168,fp8,206\n", "t.csv")).points.size() ==
+      1);
+  CHECK_THAT(error_of("dense,1,64,2112,7168,fp9,206\n"),
+             Catch::Contains("t.csv:2:22:") && Catch::Contains("fp9"));
+  CHECK_THAT(error_of("dense,1,64,2112,7168,fp8,0\n"),
+             Catch::Contains("t.csv:2:26:") && Catch::Contains("positive"));
+  CHECK_THAT(error_of("dense,0,64,2112,7168,fp8,206\n"), Catch::Contains("t.csv:2:7:"));
+  CHECK_THAT(error_of(",1,64,2112,7168,fp8,206\n"),
+             Catch::Contains("t.csv:2:1:") && Catch::Contains("group"));
+  try {
+    import_gemm_table(CsvTable::parse("group,groups,m,n,k,dtype,seconds\ndense,1,1,1,1,fp8,1\n", "t.csv"));
+    FAIL("a table without tflops was accepted");
+  } catch (const InputError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("t.csv:1:") && Catch::Contains("tflops"));
+  }
+}
+
 }  // namespace rlsim

@@ -46,6 +46,22 @@ TEST_CASE("rlsim calibrate fits a profile with held-out errors, deterministicall
   CHECK(first.out.find("in-shape") != std::string::npos);
 }
 
+TEST_CASE("rlsim calibrate reads a published GEMM throughput table", "[cli][calibrate]") {
+  const auto dir = test::scratch_dir("calibrate-gemm-table");
+  const auto result = test::run_rlsim(
+      "calibrate --format gemm-table --hardware H800 --date 2025-04-09 --input "
+      "data/measured/kernels/deepgemm-h800-fp8.csv --out '" +
+      (dir / "h800.yaml").string() + "'");
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const HardwareProfile p = load_profile((dir / "h800.yaml").string());
+  CHECK(p.card == "H800");
+  REQUIRE(p.ops.size() == 2);  // dense and grouped FP8 GEMMs
+  CHECK(p.ops[0].precision == Precision::fp8);
+  // Leave one table out: the dense and masked tables' 20 single GEMMs are each scored unseen.
+  CHECK(p.ops[0].error.held_out_points == 20);
+}
+
 TEST_CASE("rlsim cost answers for any shape from the committed H100 profile", "[cli][cost]") {
   double previous = 0.0;
   for (const char* m : {"1", "77", "4096", "100000"}) {

@@ -1,10 +1,12 @@
 // `rlsim validation` end to end on a one-case manifest over the bundled afd-step3 scenario: a case
 // outside its tolerance fails the run (exit 3), the same case with the simulated figure published
 // passes, marked as a known gap it is listed but does not fail; a case needing an unregistered kind
-// is skipped by name; a bad manifest or --only name is bad input (exit 2) with nothing written.
+// is skipped by name; a bad manifest or --only name is bad input (exit 2) with nothing written; an op
+// case is priced as `rlsim cost gemm` prices it.
 // The bundled cases themselves run as their own CTest (tests/CMakeLists.txt).
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_support.h"
 #include "tools/sweep/sweep_csv.h"
@@ -96,4 +98,37 @@ TEST_CASE("a bad manifest or --only name is bad input, and nothing is written") 
   CHECK(only.exit_code == 2);
   CHECK_THAT(only.err, Catch::Contains("no case named 'nope'") && Catch::Contains("step3-h20"));
   CHECK_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("an op case is priced as rlsim cost prices the same GEMM, and judged like any case") {
+  const auto dir = scratch_dir("validation-op");
+  std::ofstream(dir / "cases.yaml") << "cases:\n"
+                                       "  - name: gemm\n"
+                                       "    op: {hardware: H800, gemm: {m: 512, n: 4096, k: 7168, groups: 2, "
+                                       "dtype: fp8}}\n"
+                                       "    metric: tflops\n"
+                                       "    published: 1040\n"
+                                       "    unit: TFLOPS\n"
+                                       "    source: a test\n"
+                                       "    setup: a grouped GEMM\n"
+                                       "    assumptions: []\n"
+                                       "    tolerance: 0.01\n"
+                                       "    role: judge\n";
+  const auto out = dir / "out";
+  const auto result =
+      run_rlsim("validation --cases '" + (dir / "cases.yaml").string() + "' --out '" + out.string() + "'");
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 3);  // rlsim's roofline is not within 1 % of it
+  const auto metrics = nlohmann::json::parse(slurp(out / "gemm" / "metrics.json"));
+  const auto cost =
+      run_rlsim("cost gemm --hardware H800 --m 512 --n 4096 --k 7168 --groups 2 --dtype fp8 --json");
+  REQUIRE(cost.exit_code == 0);
+  const double seconds = nlohmann::json::parse(cost.out)["seconds"].get<double>();
+  CHECK(metrics["seconds"].get<double>() == Approx(seconds).epsilon(1e-12));
+  CHECK(metrics["tflops"].get<double>() ==
+        Approx(2.0 * 2 * 512 * 4096 * 7168 / seconds / 1e12).epsilon(1e-12));
+  CHECK(metrics["cost_model"] == "roofline");
+  const auto row = csv_row(slurp(out / "validation.csv"), 1);
+  REQUIRE(row.size() == 8);
+  CHECK(std::stod(row[4]) == Approx(metrics["tflops"].get<double>()).epsilon(1e-3));
 }

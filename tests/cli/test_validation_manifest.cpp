@@ -112,10 +112,58 @@ TEST_CASE("the bundled validation manifest reads cleanly: unique names, existing
   REQUIRE(m.cases.size() >= 12);
   std::set<std::string> sources;
   for (const auto& c : m.cases) {
-    CHECK(std::filesystem::is_regular_file(c.scenario));
+    if (c.op)
+      CHECK(c.scenario.empty());
+    else
+      CHECK(std::filesystem::is_regular_file(c.scenario));
     CHECK_FALSE(c.source.empty());
     CHECK_FALSE(c.assumptions.empty());
     sources.insert(c.source.substr(0, c.source.find(',')));
   }
   CHECK(sources.size() >= 3);
+}
+
+namespace {
+
+const char* kOpCase = R"(cases:
+  - name: gemm
+    op: {hardware: H800, gemm: {m: 64, n: 2112, k: 7168, groups: 2, dtype: fp8}}
+    metric: tflops
+    published: 206
+    unit: TFLOPS
+    source: a table
+    setup: a kernel
+    assumptions: [one]
+    tolerance: 0.15
+    role: judge
+)";
+
+}  // namespace
+
+TEST_CASE("an op case names a card and a GEMM instead of a scenario") {
+  const ValidationCase c = read_validation_manifest(manifest_in_folder("op", kOpCase)).cases.front();
+  REQUIRE(c.op);
+  CHECK(c.scenario.empty());
+  CHECK(c.op->hardware == "H800");
+  CHECK(c.op->op.op_class == OpClass::grouped_gemm);
+  CHECK(c.op->op.gemm.m == 64);
+  CHECK(c.op->op.gemm.n == 2112);
+  CHECK(c.op->op.gemm.k == 7168);
+  CHECK(c.op->op.gemm.groups == 2);
+  CHECK(c.op->op.compute == Precision::fp8);
+  CHECK(c.op->op.flops == 2.0 * 2 * 64 * 2112 * 7168);
+}
+
+TEST_CASE("bad op cases are refused at FILE:LINE:COL") {
+  CHECK_THAT(error_of("op-card", replaced(kOpCase, "hardware: H800", "hardware: H900")),
+             Catch::Contains("cases.yaml:3:") && Catch::Contains("H900"));
+  CHECK_THAT(error_of("op-dtype", replaced(kOpCase, "dtype: fp8", "dtype: fp9")),
+             Catch::Contains("cases.yaml:3:") && Catch::Contains("fp9"));
+  CHECK_THAT(error_of("op-metric", replaced(kOpCase, "metric: tflops", "metric: serving.ttft_ms.mean")),
+             Catch::Contains("cases.yaml:4:") && Catch::Contains("'seconds' or 'tflops'"));
+  CHECK_THAT(error_of("op-scenario", replaced(kOpCase, "    metric:", "    scenario: s.yaml\n    metric:")),
+             Catch::Contains("cases.yaml:4:") && Catch::Contains("not both"));
+  CHECK_THAT(error_of("op-set", replaced(kOpCase, "    metric:", "    set: {afd.batch: 2}\n    metric:")),
+             Catch::Contains("cases.yaml:4:") && Catch::Contains("no scenario to override"));
+  CHECK_THAT(error_of("op-m", replaced(kOpCase, "m: 64", "m: 0")), Catch::Contains("cases.yaml:3:"));
 }

@@ -1,5 +1,6 @@
 // The roofline cost model and the cost-model registry.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 
 #include "models/cost/cost_model_registry.h"
@@ -25,10 +26,36 @@ TEST_CASE("a large GEMM is compute-bound at the shape-dependent efficiency", "[c
   const double eff = model.compute_efficiency(op);
   CHECK(eff > 0.70);
   CHECK(eff < 0.75);
-  CHECK_THAT(model.seconds(op, card), WithinRel(op.flops / (989e12 * eff) + 4e-6, 1e-12));
+  // Compute-bound: the memory time (a tenth of it) adds (1 + 0.1^2.7)^(1/2.7) - 1, under 0.1 %.
+  const double compute = op.flops / (989e12 * eff), memory = op.bytes / (3.35e12 * 0.85);
+  CHECK(memory < 0.1 * compute);
+  CHECK_THAT(model.seconds(op, card),
+             WithinRel(std::pow(std::pow(compute, 2.7) + std::pow(memory, 2.7), 1 / 2.7) + 4e-6, 1e-12));
+  CHECK(model.seconds(op, card) < 1.001 * (compute + 4e-6));
   // fp8 uses the fp8 peak, so the same shape runs about twice as fast.
   const Op fp8 = make_gemm("big", 8192, 8192, 8192, Precision::fp8);
   CHECK_THAT(model.seconds(fp8, card), WithinRel((model.seconds(op, card) - 4e-6) / 2 + 4e-6, 0.01));
+}
+
+TEST_CASE("a GEMM between the regimes pays for compute and memory not overlapping fully", "[cost]") {
+  // p = 2.7, the overlap exponent rlsim calibrate fitted to vidur's H100 GEMM timings: at the
+  // ridge, where compute and memory take as long, the GEMM takes 2^(1/2.7) = 1.29 times either.
+  const HardwareSpec card = test::h100();
+  RooflineEfficiency full;
+  full.gemm_overlap_exponent = 1000;  // max(compute, memory)
+  const RooflineCostModel overlapped, maxed(full);
+  for (int64_t m : {64, 256, 512, 1024, 4096}) {
+    const Op op = make_gemm("g", m, 8192, 8192, Precision::fp8);
+    const double c = op.flops / (1979e12 * overlapped.compute_efficiency(op)),
+                 b = op.bytes / (3.35e12 * 0.85);
+    CHECK_THAT(maxed.seconds(op, card), WithinRel(std::max(c, b) + 4e-6, 1e-9));
+    CHECK_THAT(overlapped.seconds(op, card),
+               WithinRel(std::pow(std::pow(c, 2.7) + std::pow(b, 2.7), 1 / 2.7) + 4e-6, 1e-12));
+    CHECK(overlapped.seconds(op, card) <= std::pow(2.0, 1 / 2.7) * std::max(c, b) + 4e-6 + 1e-15);
+  }
+  // Attention and memory-bound ops keep max(compute, memory), here at their ridge too.
+  const Op copy = make_memory_op("copy", 1e9, 1e9 / (3.35e12 * 0.85) * 989e12 * 0.75);
+  CHECK_THAT(overlapped.seconds(copy, card), WithinRel(maxed.seconds(copy, card), 1e-12));
 }
 
 TEST_CASE("small GEMM dimensions lower the compute efficiency", "[cost]") {

@@ -7,9 +7,8 @@ namespace rlsim {
 
 Precision precision_option(const std::string& text, const std::string& flag) {
   if (auto p = parse_precision(text)) return *p;
-  std::vector<std::string> valid;
-  for (Precision p : all_precisions()) valid.emplace_back(to_string(p));
-  throw InputError(flag_location(flag), "unknown precision '" + text + "'; valid values are: " + join(valid));
+  throw InputError(flag_location(flag),
+                   "unknown precision '" + text + "'; valid values are: " + precision_names());
 }
 
 std::vector<HardwareSpec> card_list_option(const Catalog& catalog, const std::string& text,

@@ -12,6 +12,7 @@
 
 #include "calibrate/device_facts.h"
 #include "calibrate/engine_gap_fitter.h"
+#include "calibrate/gemm_table_importer.h"
 #include "calibrate/profile_fitter.h"
 #include "calibrate/profile_writer.h"
 #include "calibrate/rlsim_json_importer.h"
@@ -55,15 +56,18 @@ class CalibrateCommand : public Command {
         "  rlsim calibrate --format vidur --hardware H100 --date 2024-05-01 --out h100.yaml \\\n"
         "      --input data/measured/vidur-h100/mlp_Llama-2-7b-hf.csv \\\n"
         "      --input data/measured/vidur-h100/all_reduce_dgx.csv\n"
+        "  rlsim calibrate --format gemm-table --hardware H800 --date 2025-04-09 --out h800-fp8.yaml \\\n"
+        "      --input data/measured/kernels/deepgemm-h800-fp8.csv\n"
         "  rlsim calibrate --format serving --hardware H100 --input iterations.csv \\\n"
         "      --profile calibrate/profiles/h100.yaml --out h100-serving.yaml");
     sub->add_option("--input", inputs_, "Measurement files (repeat the flag for several)")->required();
     sub->add_option("--format", format_,
-                    "rlsim (kernel-suite JSON), vidur (CSV) or serving (measured iterations or whole "
+                    "rlsim (kernel-suite JSON), vidur (CSV), gemm-table (published GEMM throughput: "
+                    "group,groups,m,n,k,dtype,tflops) or serving (measured iterations or whole "
                     "batches: model,hardware,tp,batch,prompt_tokens,context_tokens,phase,measured_ms; "
                     "phase prefill, decode, or generate = a static batch's latency, context_tokens its "
-                    "prompt + output); default: by file extension")
-        ->check(CLI::IsMember({"rlsim", "vidur", "serving"}));
+                    "prompt + output); default: by file extension (.json rlsim, .csv vidur)")
+        ->check(CLI::IsMember({"rlsim", "vidur", "gemm-table", "serving"}));
     sub->add_option("--hardware", hardware_,
                     "Catalog card the efficiencies are relative to (rlsim list hardware)")
         ->required();
@@ -142,7 +146,8 @@ class CalibrateCommand : public Command {
         throw InputError({path, 0, 0},
                          "cannot tell the format from the extension; pass --format rlsim or --format vidur");
     }
-    return format == "rlsim" ? import_rlsim_json(path) : import_vidur_csv(path);
+    if (format == "rlsim") return import_rlsim_json(path);
+    return format == "gemm-table" ? import_gemm_table_csv(path) : import_vidur_csv(path);
   }
 
   /// The command that rebuilds this profile, options as given (recorded in its first line).

@@ -102,7 +102,7 @@ class CostCommand : public Command {
         ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
     gemm_->add_option("--groups", groups_, "Independent GEMMs (MoE experts, m tokens each)")
         ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
-    gemm_->add_option("--dtype", gemm_dtype_, "Precision of A and B (bf16, fp16, fp8, int8)");
+    gemm_->add_option("--dtype", gemm_dtype_, "Precision of A and B (bf16, fp16, fp8, fp4, int8)");
     gemm_->footer(
         "Example:\n  rlsim cost gemm --hardware H100 --profile calibrate/profiles/h100.yaml --m 512 --n "
         "28672 --k 8192 --json");

@@ -4,7 +4,8 @@
 // metrics.json and judges it against the published figure. Prints the table and writes
 // DIR/validation.csv plus each run's outputs in DIR/<case>/ (cases with the same scenario and
 // overrides share one run, filed under the first of them). A case needing a scenario kind this
-// build lacks is skipped (named); a known gap is reported loudly but does not fail the run.
+// build lacks is skipped (named); a known gap is reported loudly but does not fail the run. An op
+// case (one kernel on one card) is priced here, without a simulation; its metrics.json says how.
 // Exit 0 when no case fails, 3 when one leaves its tolerance, 2 on bad input.
 #include <algorithm>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "tools/cli/command.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/output_dir.h"
+#include "tools/validation/op_case.h"
 #include "tools/validation/validation_report.h"
 
 namespace rlsim {
@@ -51,8 +53,9 @@ class ValidationCommand : public Command {
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
     sub->footer(
-        "Each case names a published figure (source, setup, assumptions), the scenario mirroring it,\n"
-        "the metrics.json path compared and a relative tolerance. Writes DIR/validation.csv (case,\n"
+        "Each case names a published figure (source, setup, assumptions), the scenario mirroring it\n"
+        "(or, for a kernel measurement, the op and card: priced by the datasheet roofline), the\n"
+        "metrics.json path compared and a relative tolerance. Writes DIR/validation.csv (case,\n"
         "source, metric, measured, simulated, error, tolerance, pass) and DIR/<case>/{metrics.json,…}\n"
         "(cases with the same scenario and overrides share one run, filed under the first of them).\n"
         "Verdicts: pass; fail (exit 3); known gap (outside tolerance, marked in the manifest, listed\n"
@@ -71,8 +74,15 @@ class ValidationCommand : public Command {
     std::vector<long> run_of(cases.size(), -1);  // per case, the job whose metrics it reads
     std::map<std::string, long> runs;            // cases with one scenario and overrides share a run
     // Every runnable case is loaded and checked before anything is simulated or written.
+    std::map<long, nlohmann::json> priced;  // op cases: priced here, no simulation
     for (const auto& c : cases) {
       const auto index = static_cast<long>(rows.size());
+      if (c.op) {
+        rows.push_back(skipped_case(c, "not run"));
+        run_of[static_cast<size_t>(index)] = index;
+        priced.emplace(index, op_case_metrics(*c.op));
+        continue;
+      }
       if (!c.requires_kind.empty() && !ScenarioKindRegistry::instance().find(c.requires_kind)) {
         rows.push_back(skipped_case(c, "needs kind " + c.requires_kind));
         continue;
@@ -108,6 +118,12 @@ class ValidationCommand : public Command {
       if (failure.input_error) throw std::runtime_error(failure.text);
       throw std::runtime_error("case '" + rows[static_cast<size_t>(failure.job)].spec.name +
                                "' failed: " + failure.text);
+    }
+    for (auto& [index, json] : priced) {
+      StagedOutput output(out / rows[static_cast<size_t>(index)].spec.name);
+      output.write("metrics.json", json.dump(2) + "\n");
+      output.commit();
+      metrics[static_cast<size_t>(index)] = std::move(json);
     }
     for (size_t i = 0; i < rows.size(); ++i) {
       if (run_of[i] < 0) continue;

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <set>
 
+#include "sim/scenario/catalog.h"
+#include "sim/scenario/cluster_reader.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
@@ -29,18 +31,42 @@ std::vector<std::string> read_sets(YamlReader& r) {
   return sets;
 }
 
-ValidationCase read_case(YamlReader& r, const fs::path& folder) {
+OpCase read_op(YamlReader& r, const Catalog& catalog) {
+  OpCase c;
+  c.hardware = r.text("hardware");
+  catalog.card(c.hardware, r.where("hardware"));  // InputError listing the cards when unknown
+  YamlReader gemm = r.map("gemm");
+  const int64_t m = gemm.integer("m", 1, int64_t{1} << 30), n = gemm.integer("n", 1, int64_t{1} << 30),
+                k = gemm.integer("k", 1, int64_t{1} << 30), groups = gemm.integer_or("groups", 1, 1, 1 << 20);
+  const Precision dtype = read_precision(gemm, "dtype", Precision::bf16);
+  gemm.finish();
+  r.finish();
+  c.op = make_grouped_gemm("gemm", groups, m, n, k, dtype);
+  return c;
+}
+
+ValidationCase read_case(YamlReader& r, const fs::path& folder, const Catalog& catalog) {
   ValidationCase c;
   c.where = r.where();
   c.name = r.text("name");
-  const std::string scenario = r.text("scenario");
-  c.scenario = (folder / scenario).lexically_normal().string();
-  if (!fs::is_regular_file(c.scenario)) {
-    r.fail("scenario", "no scenario file '" + c.scenario + "' (paths are relative to the manifest)");
+  if (r.has("op")) {
+    if (r.has("scenario")) r.fail("scenario", "a case has a scenario or an op, not both");
+    YamlReader op = r.map("op");
+    c.op = read_op(op, catalog);
+  } else {
+    const std::string scenario = r.text("scenario");
+    c.scenario = (folder / scenario).lexically_normal().string();
+    if (!fs::is_regular_file(c.scenario)) {
+      r.fail("scenario", "no scenario file '" + c.scenario + "' (paths are relative to the manifest)");
+    }
   }
   c.sets = read_sets(r);
+  if (c.op && !c.sets.empty()) r.fail("set", "an op case has no scenario to override");
   c.metric = r.text("metric");
   c.metric_where = r.where("metric");
+  if (c.op && c.metric != "seconds" && c.metric != "tflops") {
+    r.fail("metric", "an op case's metric is 'seconds' or 'tflops', found '" + c.metric + "'");
+  }
   c.published = r.number("published", 0, 1e15);
   if (c.published == 0) r.fail("published", "a published figure of 0 leaves no relative error to compute");
   c.unit = r.text("unit");
@@ -63,10 +89,11 @@ ValidationCase read_case(YamlReader& r, const fs::path& folder) {
 ValidationManifest read_from(const YamlSource& source) {
   YamlReader root(source, source.root, "", YAML::Node());
   const fs::path folder = fs::path(source.file).parent_path();
+  const Catalog catalog = load_builtin_catalog();
   ValidationManifest manifest{source.file, {}};
   std::set<std::string> names;
   for (auto& entry : root.map_list("cases")) {
-    ValidationCase c = read_case(entry, folder);
+    ValidationCase c = read_case(entry, folder, catalog);
     if (!names.insert(c.name).second) entry.fail("name", "a second case named '" + c.name + "'");
     manifest.cases.push_back(std::move(c));
   }

@@ -3,19 +3,31 @@
 // published figure with its unit, source, setup and every assumption made, the relative tolerance,
 // whether the figure set a model term (calibrate) or is held out (judge), and optionally the
 // scenario kind a case needs (skipped while that kind is not registered) or a known gap (a case
-// not yet within tolerance, reported loudly but not failing the run). Errors: FILE:LINE:COL.
+// not yet within tolerance, reported loudly but not failing the run). A case may instead hold one
+// op (`op: {hardware: H800, gemm: {m, n, k, groups, dtype}}`) priced by the datasheet roofline on
+// that catalog card, for kernel-level measurements; its metrics are `seconds` and `tflops`.
+// Errors: FILE:LINE:COL.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/input_error.h"
+#include "models/ops/op.h"
 
 namespace rlsim {
 
+/// A kernel-level case: one op on one catalog card.
+struct OpCase {
+  std::string hardware;
+  Op op;
+};
+
 struct ValidationCase {
   std::string name;
-  std::string scenario;           ///< path as resolved against the manifest's folder
+  std::string scenario;           ///< path as resolved against the manifest's folder; empty for an op case
+  std::optional<OpCase> op;       ///< the op priced instead of a scenario simulated
   std::vector<std::string> sets;  ///< `set:` overrides as "a.b=value", like --set
   std::string metric;             ///< dotted path into the run's metrics.json
   double published = 0;           ///< the measured figure, in `unit`

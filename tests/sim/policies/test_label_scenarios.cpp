@@ -116,7 +116,8 @@ TEST_CASE("heterogeneous: the roofline says H800 trains and H20 decodes, costs p
   // Decode is memory-bound: H20 (4.0 TB/s) generates faster than H800 (3.35 TB/s), for less.
   CHECK(hetero.step_s < h800.step_s);
   CHECK(hetero.usd_per_step < 0.7 * h800.usd_per_step);
-  CHECK(hetero.step_s == Approx(73.42).epsilon(0.05));  // with the vllm-v1 engine terms (68.85 kernels only)
+  // With the vllm-v1 engine terms and the GEMMs' compute-memory overlap (p = 2.7; 73.42 with max()).
+  CHECK(hetero.step_s == Approx(78.35).epsilon(0.05));
 }
 
 TEST_CASE("faults: a training GPU failure stops rollout under colocated, not under disaggregated") {
