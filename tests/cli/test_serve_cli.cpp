@@ -2,7 +2,8 @@
 // a trace with the instances' counter tracks and resolved.yaml, and prints the summary; the same
 // scenario and seed give the same bytes; validate describes it; a sweep over the closed loop's
 // concurrency gets the serving columns; a bad request-trace row fails with its FILE:LINE:COL, exit
-// 2, nothing written; so does a workload whose prompts are longer than the scheduler accepts.
+// 2, nothing written; so does a workload whose prompts are longer than the scheduler accepts. With
+// AFD the per-GPU throughput counts the FFN pool too.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -185,4 +186,29 @@ TEST_CASE(
     CHECK(run_rlsim(scenario("{pool: s, scheduler: {name: chunked_prefill, token_budget: 4096}}", "10000"))
               .exit_code == 0);
   }
+}
+
+TEST_CASE("serve with AFD: the per-GPU throughput counts the FFN pool's GPUs too") {
+  const auto dir = scratch_dir("serve-afd");
+  std::ofstream(dir / "s.yaml")
+      << "kind: serve\nmodel: qwen3-30b-a3b\ncluster:\n  pools:\n"
+         "    - {name: attention, gpu: H800, nodes: 1, gpus_per_node: 2}\n"
+         "    - {name: ffn, gpu: H20, nodes: 1, gpus_per_node: 4}\n"
+         "  links:\n    - {between: [attention, ffn], bandwidth: 1.6Tbps, latency: 2us}\n"
+         "    - {between: [agents, attention], bandwidth: 100Gbps}\n"
+         "    - {between: [dataplane, attention], bandwidth: 100Gbps}\n"
+         "workload: {requests: 20, concurrency: 4, prompt_tokens: 256, output_tokens: 32}\n"
+         "serve: {pool: attention, weights: fp8, kv_cache: fp8,\n"
+         "        afd: {ffn_pool: ffn, attention_gpus: 2, ffn_gpus: 4, micro_batches: 2}}\n";
+  const CliResult r =
+      run_rlsim("run '" + (dir / "s.yaml").string() + "' --out '" + (dir / "out").string() + "'");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const json m = json::parse(slurp(dir / "out" / "metrics.json"));
+  CHECK(m["deployment"]["gpus"] == 2);
+  CHECK(m["deployment"]["ffn_pool"] == "ffn");
+  CHECK(m["deployment"]["ffn_gpus"] == 4);
+  const json& s = m["serving"];
+  REQUIRE(s["output_tokens_per_s"].get<double>() > 0.0);
+  CHECK(s["output_tokens_per_s_per_gpu"].get<double>() == Approx(s["output_tokens_per_s"].get<double>() / 6));
 }

@@ -76,6 +76,11 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
                      {"instances", result.load.size()},
                      {"max_batch", s.rollout.max_batch},
                      {"kv_capacity_tokens_per_instance", result.kv_capacity_tokens}};
+  if (s.rollout.afd) {
+    // AFD: the experts run on a pool of their own, which the per-GPU figures count too.
+    j["deployment"]["ffn_pool"] = s.rollout.afd->ffn_pool;
+    j["deployment"]["ffn_gpus"] = s.cluster.pool(s.rollout.afd->ffn_pool)->gpus();
+  }
   nlohmann::json workload{{"arrivals", arrivals_text(w)}, {"requests", w.requests}};
   if (w.arrivals == ArrivalMode::closed_loop) workload["concurrency"] = w.concurrency;
   if (w.arrivals == ArrivalMode::poisson) workload["rate_per_s"] = w.rate_per_s;
