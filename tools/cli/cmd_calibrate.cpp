@@ -263,8 +263,10 @@ class CalibrateCommand : public Command {
       }
     }
     std::cout << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
-                 "efficiency and overhead, datasheet the uncalibrated roofline, on the same points; jitter\n"
-                 "floor is how far the measurements stray from the line through their neighbours in tokens.\n"
+                 "efficiency and overhead, datasheet the bare datasheet peaks (max of FLOPs over peak and\n"
+                 "bytes over bandwidth, without the efficiencies and launch overhead of rlsim's default\n"
+                 "roofline), on the same points; jitter floor is how far the measurements stray from the\n"
+                 "line through their neighbours in tokens.\n"
                  "MAPE is cross-shape (the fitted model on other models' shapes); in-shape is the measured\n"
                  "tables on every other token count withheld ("
               << p.measured_shapes.size()
