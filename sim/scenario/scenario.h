@@ -170,12 +170,18 @@ struct TrainingSpec {
   /// A frozen reference model beside the policy (its forward pass each step): GRPO and PPO's KL
   /// term; DAPO and other KL-free recipes run without one.
   bool reference_model = true;
+  /// The old policy's log-probs come from the rollout engine, which computed them while sampling,
+  /// instead of a forward pass of the trainer (verl's fully async trainer by default:
+  /// async_training.use_rollout_log_probs).
+  bool rollout_log_probs = false;
   SourceLocation where;  ///< of the `training:` mapping, for errors found later
 
   /// The forward passes over the step's batch before the update, by verl's names: the old
-  /// policy's log-probs, the reference model's where one is kept, PPO's critic values.
+  /// policy's log-probs unless the rollout's are used, the reference model's where one is kept,
+  /// PPO's critic values.
   std::vector<std::string> extra_forwards() const {
-    std::vector<std::string> passes{"old_log_prob"};
+    std::vector<std::string> passes;
+    if (!rollout_log_probs) passes.emplace_back("old_log_prob");
     if (reference_model) passes.emplace_back("ref");
     if (algorithm == RlAlgorithm::ppo) passes.emplace_back("values");
     return passes;

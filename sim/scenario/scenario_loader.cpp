@@ -285,6 +285,11 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster, const std:
        "keep a frozen reference model and run its forward pass each step (the KL term of GRPO and PPO; "
        "false for KL-free recipes such as DAPO)"},
       d.reference_model);
+  s.rollout_log_probs = r.flag_or(
+      {"rollout_log_probs",
+       "take the old policy's log-probs from the rollout engine, which computed them while sampling, "
+       "instead of a forward pass of the trainer (verl's fully async trainer does by default)"},
+      d.rollout_log_probs);
   s.where = r.where();
   r.finish();
   return s;

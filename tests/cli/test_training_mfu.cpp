@@ -96,6 +96,23 @@ TEST_CASE("a KL-free recipe keeps no reference model: one forward pass and its w
   CHECK(dapo["memory"]["training"]["reference_bytes_per_gpu"].get<double>() == 0.0);
 }
 
+TEST_CASE("log-probs from the rollout engine leave the trainer no old_log_prob pass") {
+  const std::string args = "scenarios/quickstart.yaml --set workload.steps=2";
+  const json dapo = run_metrics("lp-dapo", args + " --set training.reference_model=false");
+  const json rollout = run_metrics(
+      "lp-rollout", args + " --set training.reference_model=false --set training.rollout_log_probs=true");
+  // The reference model gone, old_log_prob was the one extra forward; without it there is none.
+  CHECK(dapo["gpu_seconds_by_state"]["busy:ref_logprob"].get<double>() > 0.0);
+  CHECK_FALSE(rollout["gpu_seconds_by_state"].contains("busy:ref_logprob"));
+  CHECK(dapo["verl_timing_s"].contains("old_log_prob"));
+  CHECK_FALSE(rollout["verl_timing_s"].contains("old_log_prob"));
+  CHECK_FALSE(rollout["mfu"]["training"].contains("old_log_prob"));
+  // The update itself is the same work.
+  CHECK_THAT(rollout["verl_timing_s"]["update_actor"].get<double>(),
+             WithinRel(dapo["verl_timing_s"]["update_actor"].get<double>(), 1e-9));
+  CHECK(rollout["phases_s"]["train"].get<double>() < dapo["phases_s"]["train"].get<double>());
+}
+
 TEST_CASE("fp32 gradients double the gradient buffers and lengthen the DP exchange") {
   const std::string args = "scenarios/quickstart.yaml --set workload.steps=2";
   const json bf16 = run_metrics("grad-bf16", args);
