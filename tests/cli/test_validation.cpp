@@ -132,3 +132,51 @@ TEST_CASE("an op case is priced as rlsim cost prices the same GEMM, and judged l
   REQUIRE(row.size() == 8);
   CHECK(std::stod(row[4]) == Approx(metrics["tflops"].get<double>()).epsilon(1e-3));
 }
+
+TEST_CASE(
+    "validation near a scenario runs only its nearest cases, says which, and says when there are none") {
+  const auto dir = scratch_dir("validation-near");
+  const std::string op_case =
+      "    metric: tflops\n    published: 1000\n    unit: TFLOPS\n    source: a test\n"
+      "    setup: a GEMM\n    assumptions: []\n    tolerance: 0.01\n    role: judge\n    known_gap: a test\n";
+  const std::string manifest =
+      step3_manifest("near", "100",
+                     "  - name: gemm-h800\n"
+                     "    op: {hardware: H800, gemm: {m: 512, n: 4096, k: 7168}}\n" +
+                         op_case +
+                         "  - name: gemm-a100\n"
+                         "    op: {hardware: A100, gemm: {m: 512, n: 4096, k: 7168}}\n" +
+                         op_case);
+  const std::string source = RLSIM_TEST_SOURCE_DIR;
+  const auto near = [&](const std::string& scenario, const std::filesystem::path& out) {
+    return run_rlsim("validation --cases '" + manifest + "' --near '" + source + "/scenarios/" + scenario +
+                     "' --out '" + out.string() + "'");
+  };
+
+  // afd-step3 is step3 on H800 and H20: the step3 case alone shares model, card and kind.
+  const auto same = near("afd-step3.yaml", dir / "same");
+  INFO(same.out << same.err);
+  CHECK(same.exit_code == 3);  // the step3 case is judged (and fails at 1 %)
+  CHECK_THAT(same.out, Catch::Contains("1 of 3, sharing model step3 on one of H20, H800, kind afd"));
+  CHECK_THAT(same.out, Catch::Contains("step3-h20"));
+  CHECK_THAT(same.out, !Catch::Contains("gemm-h800"));
+
+  // quickstart is qwen3-8b on H20 and H800 (rl): no case of its model or kind, so every case on
+  // one of its cards.
+  const auto cards = near("quickstart.yaml", dir / "cards");
+  INFO(cards.out << cards.err);
+  CHECK_THAT(cards.out, Catch::Contains("2 of 3, sharing card one of H20, H800"));
+  CHECK_THAT(cards.out, Catch::Contains("gemm-h800"));
+  CHECK_THAT(cards.out, !Catch::Contains("gemm-a100"));
+
+  // serve-llama3-70b is llama-3-70b on H100: nothing near, nothing run or written.
+  const auto none = near("serve-llama3-70b.yaml", dir / "none");
+  INFO(none.out << none.err);
+  CHECK(none.exit_code == 0);
+  CHECK_THAT(none.out, Catch::Contains("no validation case shares model llama-3-70b or a card"));
+  CHECK_FALSE(std::filesystem::exists(dir / "none"));
+
+  const auto both = run_rlsim("validation --cases '" + manifest + "' --only step3-h20 --near '" + source +
+                              "/scenarios/afd-step3.yaml'");
+  CHECK(both.exit_code == 2);  // --near picks the cases itself
+}

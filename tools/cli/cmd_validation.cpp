@@ -6,6 +6,7 @@
 // overrides share one run, filed under the first of them). A case needing a scenario kind this
 // build lacks is skipped (named); a known gap is reported loudly but does not fail the run. An op
 // case (one kernel on one card) is priced here, without a simulation; its metrics.json says how.
+// `--near FILE` runs only the cases nearest to a user's scenario (tools/validation/case_nearness.h).
 // Exit 0 when no case fails, 3 when one leaves its tolerance, 2 on bad input.
 #include <algorithm>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "tools/cli/command.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/output_dir.h"
+#include "tools/validation/case_nearness.h"
 #include "tools/validation/op_case.h"
 #include "tools/validation/validation_report.h"
 
@@ -49,6 +51,10 @@ class ValidationCommand : public Command {
     sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
         ->capture_default_str();
     sub->add_option("--only", only_, "Run only this case (repeatable)");
+    sub->add_option("--near", near_,
+                    "Run only the cases nearest to this scenario: same model on a shared card first "
+                    "(how far rlsim was from measurements on a setup like yours)")
+        ->excludes("--only");
     sub->add_option("--jobs,-j", jobs_, "Cases simulated in parallel processes")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
@@ -62,13 +68,18 @@ class ValidationCommand : public Command {
         "but not failing); skipped (the case needs a scenario kind this build does not register).\n\n"
         "Examples:\n"
         "  rlsim validation --out out/validation\n"
-        "  rlsim validation --only step3-afd-h800 --out out/validation-step3");
+        "  rlsim validation --only step3-afd-h800 --out out/validation-step3\n"
+        "  rlsim validation --near scenarios/serve-llama3-70b.yaml --out out/validation-near");
     return sub;
   }
 
   int run() override {
     const ValidationManifest manifest = read_validation_manifest(cases_);
-    const std::vector<ValidationCase> cases = selected(manifest);
+    std::vector<ValidationCase> cases = selected(manifest);
+    if (!near_.empty()) {
+      cases = nearest(cases);
+      if (cases.empty()) return kExitOk;
+    }
     std::vector<ValidationRow> rows;
     std::vector<long> jobs;                      // the cases whose scenarios are simulated
     std::vector<long> run_of(cases.size(), -1);  // per case, the job whose metrics it reads
@@ -165,7 +176,41 @@ class ValidationCommand : public Command {
     return cases;
   }
 
+  /// The cases nearest to the --near scenario (case_nearness.h), after saying which and why; none
+  /// when no case shares its model or a card (said too).
+  std::vector<ValidationCase> nearest(const std::vector<ValidationCase>& cases) const {
+    const LoadOptions plain;
+    const SetupFingerprint setup =
+        fingerprint_of_resolved(scenario_kind_of(near_, plain)->load(near_, plain)->resolved_yaml());
+    std::vector<SetupFingerprint> prints;
+    std::vector<size_t> runnable;  // cases this build can run, as indices into `cases`
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const ValidationCase& c = cases[i];
+      if (c.op) {
+        prints.push_back(fingerprint_of_op(*c.op));
+      } else if (c.requires_kind.empty() || ScenarioKindRegistry::instance().find(c.requires_kind)) {
+        const auto loaded = scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
+        prints.push_back(fingerprint_of_resolved(loaded->resolved_yaml()));
+      } else {
+        continue;
+      }
+      runnable.push_back(i);
+    }
+    const NearestCases found = nearest_cases(setup, prints);
+    std::vector<ValidationCase> chosen;
+    for (size_t index : found.cases) chosen.push_back(cases[runnable[index]]);
+    if (chosen.empty()) {
+      std::cout << "no validation case shares model " << setup.model << " or a card of " << near_
+                << ": no published measurement in " << cases_ << " stands behind rlsim's figures for it\n";
+    } else {
+      std::cout << "nearest validation cases to " << near_ << ": " << chosen.size() << " of " << cases.size()
+                << ", sharing " << found.criterion << "\n";
+    }
+    return chosen;
+  }
+
   std::string cases_ = "scenarios/validation/cases.yaml";
+  std::string near_;
   std::string out_ = "out/validation";
   std::vector<std::string> only_;
   int jobs_ = 1;
