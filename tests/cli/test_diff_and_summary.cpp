@@ -1,5 +1,6 @@
 // The run summary (per-step table, steady-state mean, readable units, percentiles only with enough
-// samples), metrics.json's per-step records, and `rlsim diff` between two run folders.
+// samples, the nearest validated cases), metrics.json's per-step records, and `rlsim diff` between
+// two run folders.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -46,6 +47,13 @@ TEST_CASE("the summary has a per-step table and a steady-state mean without the 
   CHECK_THAT(r.out, Catch::Contains("step time, all steps") && Catch::Contains(" max"));
   CHECK_THAT(r.out, Catch::Contains("calls)"));
   CHECK_THAT(r.out, !Catch::Contains("step time mean / p99"));
+  // The validated cases nearest to it (quickstart: qwen3-8b on H20 and H800, no case of that model),
+  // from the committed record.
+  CHECK_THAT(r.out,
+             Catch::Contains("validated near this setup: ") &&
+                 Catch::Contains(" sharing card one of H20, H800, kind rl (no case of model qwen3-8b") &&
+                 Catch::Contains("(from scenarios/validation/record.csv; run them: rlsim validation "
+                                 "--near scenarios/quickstart.yaml)"));
 }
 
 TEST_CASE("diff prints the inputs and figures that changed between two runs") {

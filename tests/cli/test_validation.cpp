@@ -2,7 +2,7 @@
 // outside its tolerance fails the run (exit 3), the same case with the simulated figure published
 // passes, marked as a known gap it is listed but does not fail; a case needing an unregistered kind
 // is skipped by name; a bad manifest or --only name is bad input (exit 2) with nothing written; an op
-// case is priced as `rlsim cost gemm` prices it.
+// case is priced as `rlsim cost gemm` prices it. DIR/record.csv holds each case's setup and verdict.
 // The bundled cases themselves run as their own CTest (tests/CMakeLists.txt).
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -68,6 +68,15 @@ TEST_CASE("a case outside its tolerance fails the run and published at the simul
                                  out.string() + "'");
   CHECK(passing.exit_code == 0);
   CHECK(csv_row(slurp(out / "validation.csv"), 1)[7] == "pass");
+  // The record names the setup the case mirrors (afd-step3: step3 on H800 and H20) beside its verdict.
+  const auto recorded = csv_row(slurp(out / "record.csv"), 1);
+  REQUIRE(recorded.size() == 10);
+  CHECK(recorded[0] == "step3-h20");
+  CHECK(recorded[1] == "afd");
+  CHECK(recorded[2] == "step3");
+  CHECK(recorded[3] == "H20;H800");
+  CHECK(recorded[6] == simulated);
+  CHECK(recorded[9] == "pass");
 
   const auto gap =
       run_rlsim("validation --cases '" + step3_manifest("gap", "100", "    known_gap: a test gap\n") +

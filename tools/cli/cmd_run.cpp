@@ -1,12 +1,15 @@
-// `rlsim run S.yaml --out DIR`: simulate a scenario, print the summary and write metrics.json,
-// trace.json, resolved.yaml and report.html into DIR (all or nothing).
+// `rlsim run S.yaml --out DIR`: simulate a scenario, print the summary (with the validated cases
+// nearest to it) and write metrics.json, trace.json, resolved.yaml and report.html into DIR (all or
+// nothing).
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
 
 #include "sim/engine/simulation.h"
 #include "sim/process/child_pool.h"
+#include "sim/scenario/catalog.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
@@ -16,9 +19,11 @@
 #include "tools/report/profile_comparison.h"
 #include "tools/report/progress.h"
 #include "tools/report/run_report.h"
+#include "tools/validation/validation_record.h"
 
 namespace rlsim {
 namespace {
+namespace fs = std::filesystem;
 
 class RunCommand : public Command {
  public:
@@ -87,7 +92,8 @@ class RunCommand : public Command {
     output.commit();
     std::string files;
     for (const auto& file : output.files()) files += (files.empty() ? "" : ",") + file;
-    std::cout << run->summary() << "outputs: " << out_ << "/{" << files << "}\n";
+    std::cout << run->summary() << nearest_validated(*scenario) << "outputs: " << out_ << "/{" << files
+              << "}\n";
     if (compare_profile_) {
       const nlohmann::json with_profile = nlohmann::json::parse(std::ifstream(out_ + "/metrics.json"));
       std::cout << profile_comparison_text(with_profile, datasheet);
@@ -96,6 +102,19 @@ class RunCommand : public Command {
   }
 
  private:
+  /// Which validated cases are nearest to the scenario, from the committed record
+  /// (tools/validation/validation_record.h); a line saying why not when the record cannot be read.
+  std::string nearest_validated(const CheckedScenario& scenario) const {
+    const fs::path path = fs::path(default_data_dir()) / "scenarios" / "validation" / "record.csv";
+    const std::string shown = fs::proximate(path).string();
+    try {
+      return nearest_validated_line(fingerprint_of_resolved(scenario.resolved_yaml()),
+                                    read_record(path.string()), shown, args_.file);
+    } catch (const InputError& e) {
+      return "validated near this setup: not known (" + std::string(e.what()) + ")\n";
+    }
+  }
+
   /// The scenario's metrics.json priced by the datasheet roofline alone (its profile dropped),
   /// simulated in a child process; InputError unless it is an RL scenario with a profile.
   nlohmann::json datasheet_metrics(const ScenarioKind& kind, const LoadOptions& options) const {

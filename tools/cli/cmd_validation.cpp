@@ -2,8 +2,9 @@
 // validation manifest (scenarios/validation/cases.yaml: published measurements and the scenarios
 // that mirror their setups), each in a process of its own, reads the case's metric from its
 // metrics.json and judges it against the published figure. Prints the table and writes
-// DIR/validation.csv plus each run's outputs in DIR/<case>/ (cases with the same scenario and
-// overrides share one run, filed under the first of them). A case needing a scenario kind this
+// DIR/validation.csv, DIR/record.csv (tools/validation/validation_record.h) and each run's outputs
+// in DIR/<case>/ (cases with the same scenario and overrides share one run, filed under the first
+// of them). A case needing a scenario kind this
 // build lacks is skipped (named); a known gap is reported loudly but does not fail the run. An op
 // case (one kernel on one card) is priced here, without a simulation; its metrics.json says how.
 // `--near FILE` runs only the cases nearest to a user's scenario (tools/validation/case_nearness.h).
@@ -20,6 +21,7 @@
 #include "tools/report/output_dir.h"
 #include "tools/validation/case_nearness.h"
 #include "tools/validation/op_case.h"
+#include "tools/validation/validation_record.h"
 #include "tools/validation/validation_report.h"
 
 namespace rlsim {
@@ -62,8 +64,11 @@ class ValidationCommand : public Command {
         "Each case names a published figure (source, setup, assumptions), the scenario mirroring it\n"
         "(or, for a kernel measurement, the op and card: priced by the datasheet roofline), the\n"
         "metrics.json path compared and a relative tolerance. Writes DIR/validation.csv (case,\n"
-        "source, metric, measured, simulated, error, tolerance, pass) and DIR/<case>/{metrics.json,…}\n"
-        "(cases with the same scenario and overrides share one run, filed under the first of them).\n"
+        "source, metric, measured, simulated, error, tolerance, pass), DIR/record.csv (each case's\n"
+        "kind, model and cards beside its verdict: a full run's record, committed as\n"
+        "scenarios/validation/record.csv, is what `rlsim run` names its nearest validated cases from)\n"
+        "and DIR/<case>/{metrics.json,…} (cases with the same scenario and overrides share one run,\n"
+        "filed under the first of them).\n"
         "Verdicts: pass; fail (exit 3); known gap (outside tolerance, marked in the manifest, listed\n"
         "but not failing); skipped (the case needs a scenario kind this build does not register).\n\n"
         "Examples:\n"
@@ -86,16 +91,19 @@ class ValidationCommand : public Command {
     std::map<std::string, long> runs;            // cases with one scenario and overrides share a run
     // Every runnable case is loaded and checked before anything is simulated or written.
     std::map<long, nlohmann::json> priced;  // op cases: priced here, no simulation
+    std::vector<SetupFingerprint> setups;   // per case, the setup it mirrors (record.csv)
     for (const auto& c : cases) {
       const auto index = static_cast<long>(rows.size());
       if (c.op) {
         rows.push_back(skipped_case(c, "not run"));
+        setups.push_back(fingerprint_of_op(*c.op));
         run_of[static_cast<size_t>(index)] = index;
         priced.emplace(index, op_case_metrics(*c.op));
         continue;
       }
       if (!c.requires_kind.empty() && !ScenarioKindRegistry::instance().find(c.requires_kind)) {
         rows.push_back(skipped_case(c, "needs kind " + c.requires_kind));
+        setups.push_back(SetupFingerprint{c.requires_kind, "", {}});
         continue;
       }
       rows.push_back(skipped_case(c, "not run"));
@@ -103,8 +111,12 @@ class ValidationCommand : public Command {
       for (const auto& set : c.sets) key += "\n" + set;
       const auto [run, fresh] = runs.emplace(key, index);
       run_of[static_cast<size_t>(index)] = run->second;
-      if (!fresh) continue;
-      scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
+      if (!fresh) {
+        setups.push_back(setups[static_cast<size_t>(run->second)]);
+        continue;
+      }
+      const auto loaded = scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
+      setups.push_back(fingerprint_of_resolved(loaded->resolved_yaml()));
       jobs.push_back(index);
     }
 
@@ -152,9 +164,10 @@ class ValidationCommand : public Command {
 
     StagedOutput output(out);
     output.write("validation.csv", validation_csv(rows));
+    output.write("record.csv", record_csv(rows, setups));
     output.commit();
     std::cout << validation_table(cases_, rows) << "outputs: " << out_
-              << "/{validation.csv,<case>/metrics.json}\n";
+              << "/{validation.csv,record.csv,<case>/metrics.json}\n";
     return validation_passed(rows) ? kExitOk : kExitValidationFailed;
   }
 

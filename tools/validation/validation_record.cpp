@@ -1,0 +1,121 @@
+// Writing, reading and summarising the validation record (see validation_record.h).
+#include "tools/validation/validation_record.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "models/input_error.h"
+#include "models/units.h"
+#include "tools/report/text_format.h"
+#include "tools/sweep/sweep_csv.h"
+
+namespace rlsim {
+namespace {
+
+const std::vector<std::string> kHeader = {"case",      "kind",      "model", "cards",     "metric",
+                                          "published", "simulated", "error", "tolerance", "verdict"};
+
+std::string joined_cards(const std::set<std::string>& cards) {
+  std::string text;
+  for (const auto& card : cards) text += (text.empty() ? "" : ";") + card;
+  return text;
+}
+
+std::set<std::string> split_cards(const std::string& text) {
+  std::set<std::string> cards;
+  std::istringstream in(text);
+  for (std::string card; std::getline(in, card, ';');) {
+    if (!card.empty()) cards.insert(card);
+  }
+  return cards;
+}
+
+/// The number in `cell`, or InputError at `where`.
+double number_cell(const std::string& cell, const SourceLocation& where, const std::string& column) {
+  const std::optional<double> value = parse_number(cell);
+  if (!value) throw InputError(where, "expected a number in column " + column + ", got '" + cell + "'");
+  return *value;
+}
+
+std::string percent(double fraction) { return formatted("%+.1f %%", 100.0 * fraction); }
+
+}  // namespace
+
+std::string record_csv(const std::vector<ValidationRow>& rows, const std::vector<SetupFingerprint>& setups) {
+  std::string out = csv_line(kHeader) + "\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const ValidationRow& row = rows[i];
+    const SetupFingerprint& setup = setups[i];
+    const bool ran = row.simulated.has_value();
+    out += csv_line({row.spec.name, setup.kind, setup.model, joined_cards(setup.cards), row.spec.metric,
+                     csv_number(row.spec.published), ran ? csv_number(*row.simulated) : "",
+                     ran ? csv_number(row.error) : "", csv_number(row.spec.tolerance),
+                     verdict_name(row.verdict)}) +
+           "\n";
+  }
+  return out;
+}
+
+std::vector<RecordedCase> read_record(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError({path, 0, 0}, "cannot read the validation record");
+  std::vector<RecordedCase> cases;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const std::vector<std::string> cells = csv_cells(line);
+    const SourceLocation where{path, number, 1};
+    if (number == 1) {
+      if (cells != kHeader) throw InputError(where, "expected the header " + csv_line(kHeader));
+      continue;
+    }
+    if (cells.size() != kHeader.size())
+      throw InputError(where, "expected " + std::to_string(kHeader.size()) + " cells, got " +
+                                  std::to_string(cells.size()));
+    RecordedCase c;
+    c.name = cells[0];
+    c.setup = SetupFingerprint{cells[1], cells[2], split_cards(cells[3])};
+    c.metric = cells[4];
+    if (!cells[7].empty()) c.error = number_cell(cells[7], where, "error");
+    c.tolerance = number_cell(cells[8], where, "tolerance");
+    c.verdict = cells[9];
+    cases.push_back(std::move(c));
+  }
+  if (number == 0) throw InputError({path, 1, 1}, "expected the header " + csv_line(kHeader));
+  return cases;
+}
+
+std::string nearest_validated_line(const SetupFingerprint& setup, const std::vector<RecordedCase>& cases,
+                                   const std::string& record, const std::string& scenario) {
+  std::vector<SetupFingerprint> setups;
+  for (const auto& c : cases) setups.push_back(c.setup);
+  const NearestCases nearest = nearest_cases(setup, setups);
+  if (nearest.cases.empty()) {
+    return "validated near this setup: no case in " + record + " shares model " + setup.model +
+           " or a card: no published measurement stands behind these figures\n";
+  }
+  int passed = 0, gaps = 0, failed = 0;
+  std::vector<double> errors;
+  for (size_t index : nearest.cases) {
+    const RecordedCase& c = cases[index];
+    if (c.verdict == verdict_name(Verdict::pass)) ++passed;
+    if (c.verdict == verdict_name(Verdict::known_gap)) ++gaps;
+    if (c.verdict == verdict_name(Verdict::fail)) ++failed;
+    if (c.error) errors.push_back(*c.error);
+  }
+  std::string text = "validated near this setup: " + std::to_string(nearest.cases.size()) + " case" +
+                     (nearest.cases.size() == 1 ? "" : "s") + " sharing " + nearest.criterion + "\n  " +
+                     std::to_string(passed) + " within tolerance, " + std::to_string(gaps) + " known gap" +
+                     (gaps == 1 ? "" : "s");
+  if (failed > 0) text += ", " + std::to_string(failed) + " failing";
+  if (!errors.empty()) {
+    const auto [low, high] = std::minmax_element(errors.begin(), errors.end());
+    text += "; simulated vs measured: " +
+            (errors.size() == 1 ? percent(*low) : percent(*low) + " to " + percent(*high));
+  }
+  return text + "\n  (from " + record + "; run them: rlsim validation --near " + scenario + ")\n";
+}
+
+}  // namespace rlsim
