@@ -54,6 +54,8 @@ TEST_CASE("the summary has a per-step table and a steady-state mean without the 
                  Catch::Contains(" sharing card one of H20, H800, kind rl (no case of model qwen3-8b") &&
                  Catch::Contains("(from scenarios/validation/record.csv; run them: rlsim validation "
                                  "--near scenarios/quickstart.yaml)"));
+  // report.html's summary says the same.
+  CHECK_THAT(slurp(out / "report.html"), Catch::Contains("validated near this setup: "));
 }
 
 TEST_CASE("diff prints the inputs and figures that changed between two runs") {

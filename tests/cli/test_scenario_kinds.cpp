@@ -32,7 +32,7 @@ std::string simulate_in_child(const std::string& file, const LoadOptions& option
     const auto dir = std::filesystem::temp_directory_path() /
                      ("rlsim-kinds-" + std::to_string(::getpid()) + "-" + kind->name());
     StagedOutput output(dir);
-    run->write_outputs(output, rlsim::TraceOptions{});
+    run->write_outputs(output, rlsim::OutputOptions{});
     std::string answer;
     for (const auto& name : output.files()) answer += name + ",";
     const std::vector<std::string> row = run->sweep_row();

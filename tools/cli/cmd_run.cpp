@@ -88,12 +88,12 @@ class RunCommand : public Command {
     };
     const std::unique_ptr<FinishedRun> run = scenario->simulate(simulation);
     progress.reset();  // ends the progress line before the summary
-    run->write_outputs(output, trace_);
+    const OutputOptions written{trace_, nearest_validated(*scenario)};
+    run->write_outputs(output, written);
     output.commit();
     std::string files;
     for (const auto& file : output.files()) files += (files.empty() ? "" : ",") + file;
-    std::cout << run->summary() << nearest_validated(*scenario) << "outputs: " << out_ << "/{" << files
-              << "}\n";
+    std::cout << run->summary() << written.summary_note << "outputs: " << out_ << "/{" << files << "}\n";
     if (compare_profile_) {
       const nlohmann::json with_profile = nlohmann::json::parse(std::ifstream(out_ + "/metrics.json"));
       std::cout << profile_comparison_text(with_profile, datasheet);

@@ -130,7 +130,7 @@ class ValidationCommand : public Command {
               scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
           const auto run = scenario->simulate(SimulationOptions{});
           StagedOutput output(out / c.name);
-          run->write_outputs(output, TraceOptions{});
+          run->write_outputs(output, OutputOptions{});
           output.commit();
           return slurp(out / c.name / "metrics.json");
         },

@@ -20,14 +20,14 @@ class FinishedAfdRun : public FinishedRun {
   FinishedAfdRun(std::shared_ptr<const LoadedAfdScenario> loaded, AfdResult result)
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
-  void write_outputs(StagedOutput& output, const TraceOptions&) const override {
+  void write_outputs(StagedOutput& output, const OutputOptions& options) const override {
     output.write("metrics.json", afd_metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
     output.write_streamed("trace.json", [&](std::ostream& out) {
       write_afd_trace_json(out, loaded_->scenario, result_.timeline);
     });
     output.write("resolved.yaml", loaded_->resolved_yaml);
     output.write("report.html", html_page("rlsim: " + loaded_->scenario.name + " (AFD decode)",
-                                          {{"Summary", html_pre(summary())},
+                                          {{"Summary", html_pre(summary() + options.summary_note)},
                                            {"Inputs (resolved.yaml)", html_pre(loaded_->resolved_yaml)}}));
   }
   std::string summary() const override { return afd_summary_table(loaded_->scenario, result_.metrics); }

@@ -37,16 +37,16 @@ class FinishedRlRun : public FinishedRun {
   FinishedRlRun(std::shared_ptr<const LoadedScenario> loaded, SimulationResult result)
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
-  void write_outputs(StagedOutput& output, const TraceOptions& trace) const override {
+  void write_outputs(StagedOutput& output, const OutputOptions& options) const override {
     output.write("metrics.json", metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
     output.write_streamed("trace.json", [&](std::ostream& out) {
-      write_trace_json(out, loaded_->scenario, result_.timeline, result_.instance_load, trace);
+      write_trace_json(out, loaded_->scenario, result_.timeline, result_.instance_load, options.trace);
     });
     output.write("resolved.yaml", loaded_->resolved_yaml);
     if (loaded_->scenario.cluster.dataplane.ledger)
       output.write("trajectories.jsonl", ledger_jsonl(result_.ledger));
     output.write("report.html", run_report_html(loaded_->scenario, result_.metrics, result_.timeline,
-                                                summary(), loaded_->resolved_yaml));
+                                                summary() + options.summary_note, loaded_->resolved_yaml));
   }
   std::string summary() const override { return summary_table(loaded_->scenario, result_.metrics); }
   std::vector<std::string> sweep_row() const override {

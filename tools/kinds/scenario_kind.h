@@ -21,14 +21,21 @@
 
 namespace rlsim {
 
+/// How a run's files are written: trace.json's layout, and lines report.html's summary ends with
+/// (`rlsim run`: the validated cases nearest to the scenario, tools/validation/validation_record.h).
+struct OutputOptions {
+  TraceOptions trace;
+  std::string summary_note;
+};
+
 /// One simulated scenario: what `rlsim run` writes and prints, and a sweep's row. It shares the
 /// scenario with the CheckedScenario that made it, so either may go first.
 class FinishedRun {
  public:
   virtual ~FinishedRun() = default;
   /// Writes the files `rlsim run` writes (metrics.json, trace.json, resolved.yaml, …) in order,
-  /// trace.json as `trace` asks.
-  virtual void write_outputs(StagedOutput& output, const TraceOptions& trace) const = 0;
+  /// as `options` asks.
+  virtual void write_outputs(StagedOutput& output, const OutputOptions& options) const = 0;
   /// The summary `rlsim run` prints before the line naming the outputs.
   virtual std::string summary() const = 0;
   /// The metric cells of a sweep row, in the kind's sweep_columns() order.

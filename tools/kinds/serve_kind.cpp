@@ -57,14 +57,15 @@ class FinishedServeRun : public FinishedRun {
   FinishedServeRun(std::shared_ptr<const LoadedServeScenario> loaded, ServeResult result)
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
-  void write_outputs(StagedOutput& output, const TraceOptions& trace) const override {
+  void write_outputs(StagedOutput& output, const OutputOptions& options) const override {
     output.write("metrics.json", serve_metrics_json(loaded_->scenario, result_).dump(2) + "\n");
     output.write("requests.csv", serve_requests_csv(result_));
     output.write_streamed("trace.json", [&](std::ostream& out) {
-      write_serve_trace_json(out, loaded_->scenario, result_, trace);
+      write_serve_trace_json(out, loaded_->scenario, result_, options.trace);
     });
     output.write("resolved.yaml", loaded_->resolved_yaml);
-    output.write("report.html", serve_report_html(loaded_->scenario, result_, loaded_->resolved_yaml));
+    output.write("report.html", serve_report_html(loaded_->scenario, result_,
+                                                  summary() + options.summary_note, loaded_->resolved_yaml));
   }
   std::string summary() const override { return serve_summary(loaded_->scenario, result_); }
   std::vector<std::string> sweep_row() const override {

@@ -42,7 +42,7 @@ std::string latency_plot(const std::string& what, const std::vector<double>& val
 }  // namespace
 
 std::string serve_report_html(const ServeScenario& scenario, const ServeResult& result,
-                              const std::string& resolved_yaml) {
+                              const std::string& summary, const std::string& resolved_yaml) {
   const ServeWorkloadSpec& w = scenario.workload;
   std::vector<double> ttft_ms, tpot_ms;
   for (size_t i = static_cast<size_t>(result.metrics.warmup_excluded); i < result.requests.size(); ++i) {
@@ -54,7 +54,7 @@ std::string serve_report_html(const ServeScenario& scenario, const ServeResult& 
   const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
   const std::string setup = s.model.name + " on " + std::to_string(pool.gpus()) + "x" + pool.card.name +
                             ", " + std::to_string(result.metrics.measured) + " requests";
-  std::vector<HtmlSection> sections{{"Summary", html_pre(serve_summary(scenario, result))}};
+  std::vector<HtmlSection> sections{{"Summary", html_pre(summary)}};
   if (!ttft_ms.empty())
     sections.emplace_back("Time to first token", latency_plot("TTFT", ttft_ms, w.slo_ttft_s, setup));
   if (!tpot_ms.empty())
