@@ -52,8 +52,9 @@ TEST_CASE("the summary has a per-step table and a steady-state mean without the 
   CHECK_THAT(r.out,
              Catch::Contains("validated near this setup: ") &&
                  Catch::Contains(" sharing card one of H20, H800, kind rl (no case of model qwen3-8b") &&
-                 Catch::Contains("(from scenarios/validation/record.csv; run them: rlsim validation "
-                                 "--near scenarios/quickstart.yaml)"));
+                 Catch::Contains("(scenarios/validation/record.csv); simulated vs measured:\n") &&
+                 Catch::Contains("    step_time_s.mean  ") &&
+                 Catch::Contains("  run them: rlsim validation --near scenarios/quickstart.yaml\n"));
   // report.html's summary says the same.
   CHECK_THAT(slurp(out / "report.html"), Catch::Contains("validated near this setup: "));
 }

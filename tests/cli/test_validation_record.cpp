@@ -36,6 +36,7 @@ RecordedCase recorded(const std::string& name, SetupFingerprint setup, std::opti
   RecordedCase c;
   c.name = name;
   c.setup = std::move(setup);
+  c.metric = "serving.ttft_ms.mean";
   c.error = error;
   c.verdict = verdict;
   return c;
@@ -88,26 +89,29 @@ TEST_CASE("a record with a wrong header, row width or number is refused at its l
              Catch::Contains("cannot read the validation record"));
 }
 
-TEST_CASE("a run names its nearest recorded cases with their verdicts and error range, or says none") {
-  const std::vector<RecordedCase> cases = {
+TEST_CASE("a run names its nearest recorded cases, their verdicts and error range per metric, or says none") {
+  std::vector<RecordedCase> cases = {
       recorded("c1", {"serve", "llama-3-70b", {"H100"}}, -0.283, "pass"),
       recorded("c25", {"serve", "llama-3-70b", {"H100"}}, 0.621, "known_gap"),
       recorded("c5", {"serve", "llama-3-70b", {"H100"}}, 0.05, "pass"),
+      recorded("tpot", {"serve", "llama-3-70b", {"H100"}}, -0.1, "pass"),
       recorded("other", {"serve", "llama-2-7b", {"A100"}}, 3.0, "fail"),
   };
+  cases[3].metric = "serving.tpot_ms.mean";
   const std::string line =
       nearest_validated_line({"serve", "llama-3-70b", {"H100"}}, cases, "record.csv", "s.yaml");
   CHECK(line ==
-        "validated near this setup: 3 cases sharing model llama-3-70b on H100, kind serve\n"
-        "  2 within tolerance, 1 known gap; simulated vs measured: -28.3 % to +62.1 %\n"
-        "  (from record.csv; run them: rlsim validation --near s.yaml)\n");
+        "validated near this setup: 4 cases sharing model llama-3-70b on H100, kind serve\n"
+        "  3 within tolerance, 1 known gap (record.csv); simulated vs measured:\n"
+        "    serving.ttft_ms.mean  2 of 3 within tolerance, -28.3 % to +62.1 %\n"
+        "    serving.tpot_ms.mean  1 of 1 within tolerance, -10.0 %\n"
+        "  run them: rlsim validation --near s.yaml\n");
 
   const std::string failing =
       nearest_validated_line({"rl", "llama-2-7b", {"A100"}}, cases, "record.csv", "s.yaml");
-  CHECK_THAT(
-      failing,
-      Catch::Contains("1 case sharing model llama-2-7b on A100\n") &&
-          Catch::Contains("0 within tolerance, 0 known gaps, 1 failing; simulated vs measured: +300.0 %"));
+  CHECK_THAT(failing, Catch::Contains("1 case sharing model llama-2-7b on A100\n") &&
+                          Catch::Contains("0 within tolerance, 0 known gaps, 1 failing (record.csv)") &&
+                          Catch::Contains("serving.ttft_ms.mean  0 of 1 within tolerance, +300.0 %"));
 
   const std::string none =
       nearest_validated_line({"serve", "qwen3-8b", {"L40S"}}, cases, "record.csv", "s.yaml");

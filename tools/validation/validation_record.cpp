@@ -96,26 +96,46 @@ std::string nearest_validated_line(const SetupFingerprint& setup, const std::vec
     return "validated near this setup: no case in " + record + " shares model " + setup.model +
            " or a card: no published measurement stands behind these figures\n";
   }
+  // Per metric, in the order the cases first name them: how many, how many within tolerance, and
+  // the range of simulated against measured.
+  struct MetricTally {
+    std::string metric;
+    int cases = 0, passed = 0;
+    std::vector<double> errors;
+  };
+  std::vector<MetricTally> tallies;
   int passed = 0, gaps = 0, failed = 0;
-  std::vector<double> errors;
   for (size_t index : nearest.cases) {
     const RecordedCase& c = cases[index];
-    if (c.verdict == verdict_name(Verdict::pass)) ++passed;
+    auto tally = std::find_if(tallies.begin(), tallies.end(),
+                              [&](const MetricTally& t) { return t.metric == c.metric; });
+    if (tally == tallies.end()) tally = tallies.insert(tallies.end(), MetricTally{c.metric, 0, 0, {}});
+    ++tally->cases;
+    if (c.verdict == verdict_name(Verdict::pass)) {
+      ++passed;
+      ++tally->passed;
+    }
     if (c.verdict == verdict_name(Verdict::known_gap)) ++gaps;
     if (c.verdict == verdict_name(Verdict::fail)) ++failed;
-    if (c.error) errors.push_back(*c.error);
+    if (c.error) tally->errors.push_back(*c.error);
   }
   std::string text = "validated near this setup: " + std::to_string(nearest.cases.size()) + " case" +
                      (nearest.cases.size() == 1 ? "" : "s") + " sharing " + nearest.criterion + "\n  " +
                      std::to_string(passed) + " within tolerance, " + std::to_string(gaps) + " known gap" +
-                     (gaps == 1 ? "" : "s");
-  if (failed > 0) text += ", " + std::to_string(failed) + " failing";
-  if (!errors.empty()) {
-    const auto [low, high] = std::minmax_element(errors.begin(), errors.end());
-    text += "; simulated vs measured: " +
-            (errors.size() == 1 ? percent(*low) : percent(*low) + " to " + percent(*high));
+                     (gaps == 1 ? "" : "s") + (failed > 0 ? ", " + std::to_string(failed) + " failing" : "") +
+                     " (" + record + "); simulated vs measured:\n";
+  size_t width = 0;
+  for (const auto& t : tallies) width = std::max(width, t.metric.size());
+  for (const auto& t : tallies) {
+    std::string range = "not run";
+    if (!t.errors.empty()) {
+      const auto [low, high] = std::minmax_element(t.errors.begin(), t.errors.end());
+      range = t.errors.size() == 1 ? percent(*low) : percent(*low) + " to " + percent(*high);
+    }
+    text += "    " + padded(t.metric, width + 2) + std::to_string(t.passed) + " of " +
+            std::to_string(t.cases) + " within tolerance, " + range + "\n";
   }
-  return text + "\n  (from " + record + "; run them: rlsim validation --near " + scenario + ")\n";
+  return text + "  run them: rlsim validation --near " + scenario + "\n";
 }
 
 }  // namespace rlsim
