@@ -39,6 +39,12 @@ TEST_CASE("compare runs each policy on the same workload and writes csv, svg and
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out,
              Catch::Contains("disaggregated") && Catch::Contains("labels") && Catch::Contains("advice"));
+  // How far to trust the comparison: the validated cases nearest to the scenario, here and in report.html.
+  CHECK_THAT(r.out,
+             Catch::Contains("validated near this setup: ") &&
+                 Catch::Contains(
+                     "run them: rlsim validation --near scenarios/quickstart.yaml --set workload.steps=2\n"));
+  CHECK_THAT(slurp(out / "report.html"), Catch::Contains("validated near this setup: "));
   const auto lines = csv_lines(slurp(out / "compare.csv"));
   REQUIRE(lines.size() == 4);
   // Ranked: the rows come best first, numbered; every policy is there once.

@@ -49,12 +49,14 @@ TEST_CASE("the summary has a per-step table and a steady-state mean without the 
   CHECK_THAT(r.out, !Catch::Contains("step time mean / p99"));
   // The validated cases nearest to it (quickstart: qwen3-8b on H20 and H800, no case of that model),
   // from the committed record.
-  CHECK_THAT(r.out,
-             Catch::Contains("validated near this setup: ") &&
-                 Catch::Contains(" sharing card one of H20, H800, kind rl (no case of model qwen3-8b") &&
-                 Catch::Contains("(scenarios/validation/record.csv); simulated vs measured:\n") &&
-                 Catch::Contains("    step_time_s.mean  ") &&
-                 Catch::Contains("  run them: rlsim validation --near scenarios/quickstart.yaml\n"));
+  CHECK_THAT(
+      r.out,
+      Catch::Contains("validated near this setup: ") &&
+          Catch::Contains(" sharing card one of H20, H800, kind rl (no case of model qwen3-8b") &&
+          Catch::Contains("(scenarios/validation/record.csv); simulated vs measured:\n") &&
+          Catch::Contains("    step_time_s.mean  ") &&
+          Catch::Contains(
+              "  run them: rlsim validation --near scenarios/quickstart.yaml --set workload.steps=3\n"));
   // report.html's summary says the same.
   CHECK_THAT(slurp(out / "report.html"), Catch::Contains("validated near this setup: "));
 }

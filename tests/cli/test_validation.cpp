@@ -185,7 +185,18 @@ TEST_CASE(
   CHECK_THAT(none.out, Catch::Contains("no validation case shares model llama-3-70b or a card"));
   CHECK_FALSE(std::filesystem::exists(dir / "none"));
 
+  // The scenario's --set overrides count: quickstart moved onto A100s shares only gemm-a100's card.
+  const auto moved =
+      run_rlsim("validation --cases '" + manifest + "' --near '" + source + "/scenarios/quickstart.yaml' " +
+                "--set cluster.pools.rollout.gpu=A100 --set cluster.pools.train.gpu=A100 --out '" +
+                (dir / "moved").string() + "'");
+  INFO(moved.out << moved.err);
+  CHECK_THAT(moved.out, Catch::Contains("1 of 3, sharing card A100"));
+  CHECK_THAT(moved.out, Catch::Contains("gemm-a100"));
+
   const auto both = run_rlsim("validation --cases '" + manifest + "' --only step3-h20 --near '" + source +
                               "/scenarios/afd-step3.yaml'");
   CHECK(both.exit_code == 2);  // --near picks the cases itself
+  CHECK(run_rlsim("validation --cases '" + manifest + "' --set model=llama-3-70b").exit_code ==
+        2);  // --set needs --near
 }

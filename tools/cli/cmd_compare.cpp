@@ -4,8 +4,8 @@
 // card, `labels` tags the training pool {train, rollout} unless the scenario has a `labels:`
 // section; a policy that cannot run the scenario is listed as skipped with its reason. Prints a
 // table ranked by --objective (steady-state step time by default) with the winner, its margin and
-// the price it pays, and writes DIR/compare.csv, DIR/compare.svg and each policy's run outputs in
-// DIR/<policy>/.
+// the price it pays, then the validated cases nearest to the scenario, and writes DIR/compare.csv,
+// DIR/compare.svg and each policy's run outputs in DIR/<policy>/.
 #include <algorithm>
 #include <iostream>
 #include <optional>
@@ -24,6 +24,7 @@
 #include "tools/report/output_dir.h"
 #include "tools/report/progress.h"
 #include "tools/report/run_report.h"
+#include "tools/validation/validation_record.h"
 
 namespace rlsim {
 namespace {
@@ -88,7 +89,7 @@ class CompareCommand : public Command {
     // Check everything before simulating anything: bad input writes nothing.
     std::vector<ComparedPolicy> rows;
     std::vector<LoadOptions> options;
-    std::string scenario_name, preference, setup;
+    std::string scenario_name, preference, setup, trust;
     for (const auto& policy : policies) {
       LoadOptions o;
       o.overrides = args_.sets;
@@ -97,6 +98,8 @@ class CompareCommand : public Command {
       LoadedScenario loaded = load_scenario(args_.file, o);
       Topology topology(loaded.scenario.cluster);
       scenario_name = loaded.scenario.name;
+      trust = nearest_validated_text(loaded.resolved_yaml,
+                                     args_.as_arguments());  // the policies share model and cards
       const SweptSetup swept = swept_setup_of(loaded.scenario.model.name, loaded.scenario.cluster);
       setup = swept.model + ", " + swept.cards;
       preference = card_preference_note(loaded.scenario);
@@ -152,7 +155,7 @@ class CompareCommand : public Command {
                                "' failed: " + failure.text);
     }
 
-    const std::string table = compare_table(scenario_name, rows, *objective) + preference;
+    const std::string table = compare_table(scenario_name, rows, *objective) + preference + trust;
     const std::string svg = compare_svg(scenario_name, setup, rows, *objective);
     std::string runs;
     for (const auto& row : rows) {

@@ -2,14 +2,12 @@
 // nearest to it) and write metrics.json, trace.json, resolved.yaml and report.html into DIR (all or
 // nothing).
 #include <chrono>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
 
 #include "sim/engine/simulation.h"
 #include "sim/process/child_pool.h"
-#include "sim/scenario/catalog.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
@@ -23,7 +21,6 @@
 
 namespace rlsim {
 namespace {
-namespace fs = std::filesystem;
 
 class RunCommand : public Command {
  public:
@@ -88,7 +85,8 @@ class RunCommand : public Command {
     };
     const std::unique_ptr<FinishedRun> run = scenario->simulate(simulation);
     progress.reset();  // ends the progress line before the summary
-    const OutputOptions written{trace_, nearest_validated(*scenario)};
+    const OutputOptions written{trace_,
+                                nearest_validated_text(scenario->resolved_yaml(), args_.as_arguments())};
     run->write_outputs(output, written);
     output.commit();
     std::string files;
@@ -102,19 +100,6 @@ class RunCommand : public Command {
   }
 
  private:
-  /// Which validated cases are nearest to the scenario, from the committed record
-  /// (tools/validation/validation_record.h); a line saying why not when the record cannot be read.
-  std::string nearest_validated(const CheckedScenario& scenario) const {
-    const fs::path path = fs::path(default_data_dir()) / "scenarios" / "validation" / "record.csv";
-    const std::string shown = fs::proximate(path).string();
-    try {
-      return nearest_validated_line(fingerprint_of_resolved(scenario.resolved_yaml()),
-                                    read_record(path.string()), shown, args_.file);
-    } catch (const InputError& e) {
-      return "validated near this setup: not known (" + std::string(e.what()) + ")\n";
-    }
-  }
-
   /// The scenario's metrics.json priced by the datasheet roofline alone (its profile dropped),
   /// simulated in a child process; InputError unless it is an RL scenario with a profile.
   nlohmann::json datasheet_metrics(const ScenarioKind& kind, const LoadOptions& options) const {

@@ -7,7 +7,8 @@
 // of them). A case needing a scenario kind this
 // build lacks is skipped (named); a known gap is reported loudly but does not fail the run. An op
 // case (one kernel on one card) is priced here, without a simulation; its metrics.json says how.
-// `--near FILE` runs only the cases nearest to a user's scenario (tools/validation/case_nearness.h).
+// `--near FILE [--set a.b=v]…` runs only the cases nearest to a user's scenario, with its overrides
+// (tools/validation/case_nearness.h).
 // Exit 0 when no case fails, 3 when one leaves its tolerance, 2 on bad input.
 #include <algorithm>
 #include <fstream>
@@ -57,6 +58,10 @@ class ValidationCommand : public Command {
                     "Run only the cases nearest to this scenario: same model on a shared card first "
                     "(how far rlsim was from measurements on a setup like yours)")
         ->excludes("--only");
+    sub->add_option(
+           "--set", near_sets_,
+           "With --near: override a field of that scenario, as for run (path.to.field=value); repeatable")
+        ->needs("--near");
     sub->add_option("--jobs,-j", jobs_, "Cases simulated in parallel processes")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
@@ -74,7 +79,8 @@ class ValidationCommand : public Command {
         "Examples:\n"
         "  rlsim validation --out out/validation\n"
         "  rlsim validation --only step3-afd-h800 --out out/validation-step3\n"
-        "  rlsim validation --near scenarios/serve-llama3-70b.yaml --out out/validation-near");
+        "  rlsim validation --near scenarios/serve-llama3-70b.yaml --out out/validation-near\n"
+        "  rlsim validation --near scenarios/heterogeneous.yaml --set cluster.pools.rollout.gpu=H800");
     return sub;
   }
 
@@ -192,9 +198,10 @@ class ValidationCommand : public Command {
   /// The cases nearest to the --near scenario (case_nearness.h), after saying which and why; none
   /// when no case shares its model or a card (said too).
   std::vector<ValidationCase> nearest(const std::vector<ValidationCase>& cases) const {
-    const LoadOptions plain;
-    const SetupFingerprint setup =
-        fingerprint_of_resolved(scenario_kind_of(near_, plain)->load(near_, plain)->resolved_yaml());
+    LoadOptions near_options;
+    near_options.overrides = near_sets_;
+    const SetupFingerprint setup = fingerprint_of_resolved(
+        scenario_kind_of(near_, near_options)->load(near_, near_options)->resolved_yaml());
     std::vector<SetupFingerprint> prints;
     std::vector<size_t> runnable;  // cases this build can run, as indices into `cases`
     for (size_t i = 0; i < cases.size(); ++i) {
@@ -224,6 +231,7 @@ class ValidationCommand : public Command {
 
   std::string cases_ = "scenarios/validation/cases.yaml";
   std::string near_;
+  std::vector<std::string> near_sets_;
   std::string out_ = "out/validation";
   std::vector<std::string> only_;
   int jobs_ = 1;

@@ -25,6 +25,27 @@ void ScenarioArgs::add_to(CLI::App* app) {
       ->check(seed_range);
 }
 
+namespace {
+
+/// `text` as one shell word: as it is when it holds only safe characters, else single-quoted.
+std::string shell_word(const std::string& text) {
+  const bool safe = !text.empty() && text.find_first_not_of(
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                         "0123456789._-/=:,+@") == std::string::npos;
+  if (safe) return text;
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace
+
+std::string ScenarioArgs::as_arguments() const {
+  std::string text = shell_word(file);
+  for (const auto& set : sets) text += " --set " + shell_word(set);
+  return text;
+}
+
 LoadOptions ScenarioArgs::load_options() const {
   LoadOptions options;
   options.overrides = sets;

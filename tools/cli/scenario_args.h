@@ -19,6 +19,9 @@ struct ScenarioArgs {
   void add_to(CLI::App* app);
   /// The `--set` overrides and `--seed` as the loaders take them.
   LoadOptions load_options() const;
+  /// The file and its `--set` overrides as a shell command line takes them (quoted where needed),
+  /// for the commands a run suggests next.
+  std::string as_arguments() const;
 };
 
 }  // namespace rlsim

@@ -2,11 +2,13 @@
 #include "tools/validation/validation_record.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "models/input_error.h"
 #include "models/units.h"
+#include "sim/scenario/catalog.h"
 #include "tools/report/text_format.h"
 #include "tools/sweep/sweep_csv.h"
 
@@ -136,6 +138,17 @@ std::string nearest_validated_line(const SetupFingerprint& setup, const std::vec
             std::to_string(t.cases) + " within tolerance, " + range + "\n";
   }
   return text + "  run them: rlsim validation --near " + scenario + "\n";
+}
+
+std::string nearest_validated_text(const std::string& resolved_yaml, const std::string& scenario) {
+  const std::filesystem::path path =
+      std::filesystem::path(default_data_dir()) / "scenarios" / "validation" / "record.csv";
+  try {
+    return nearest_validated_line(fingerprint_of_resolved(resolved_yaml), read_record(path.string()),
+                                  std::filesystem::proximate(path).string(), scenario);
+  } catch (const InputError& e) {
+    return "validated near this setup: not known (" + std::string(e.what()) + ")\n";
+  }
 }
 
 }  // namespace rlsim
