@@ -231,6 +231,14 @@ TEST_CASE("joint design sweep with a Pareto summary") {
                           dir.string() + "'");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("Pareto frontier"));
+  // The FFN card axis makes two setups: the validated cases nearest to each, with the command that
+  // runs them for its first point.
+  CHECK_THAT(
+      r.out,
+      Catch::Contains("points with model step3 on H20, H800 (4 of 8):\nvalidated near this setup: ") &&
+          Catch::Contains("points with model step3 on H800 (4 of 8):\nvalidated near this setup: ") &&
+          Catch::Contains(" --set cluster.pools.ffn.gpu=H800 --set model_edits.routed_experts=48 --set "
+                          "afd.batch=1024\n"));
   auto frontier = read_rows(dir / "pareto.csv");
   REQUIRE_FALSE(frontier.empty());
   std::sort(frontier.begin(), frontier.end(),

@@ -1,8 +1,10 @@
 // `rlsim sweep S.yaml --param a.b=v1,v2 --param c=lo:hi:step … [--jobs N] [--shard I/N] [--out DIR]`:
 // the product grid over any scenario fields, each point simulated in a process of its own, rows
 // appended to DIR/sweep.csv as points finish (a rerun resumes, skipping finished points), then the
-// file sorted by point, a summary printed and a plot written. AFD scenarios may declare their
+// file sorted by point, a summary printed (ending with the validated cases nearest to each setup
+// the points run) and a plot written. AFD scenarios may declare their
 // default grid (`sweep:`), so `rlsim sweep scenarios/afd-step3.yaml --out DIR` needs no flags.
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <unordered_map>
@@ -19,6 +21,7 @@
 #include "tools/sweep/sweep_manifest.h"
 #include "tools/sweep/sweep_objective.h"
 #include "tools/sweep/sweep_report.h"
+#include "tools/validation/validation_record.h"
 
 namespace rlsim {
 namespace {
@@ -99,6 +102,7 @@ class SweepCommand : public Command {
     std::vector<long> mine;
     std::map<long, std::vector<std::string>> invalid;
     std::unordered_map<size_t, long> loading;  // hash of a resolved scenario → first point that gives it
+    std::vector<PointSetups> setups;           // the points of each distinct setup (validated cases)
     long to_check = 0;
     for (long point = 0; point < grid.size(); ++point) to_check += shard.holds(point) ? 1 : 0;
     // On a terminal, "[k/N] checked point p: took …, ETA …": a large grid takes minutes to check.
@@ -110,6 +114,7 @@ class SweepCommand : public Command {
       try {
         const std::string resolved =
             kind->load(args_.file, point_options(base, grid, point))->resolved_yaml();
+        note_setup(setups, resolved, point);
         const auto [first, fresh] = loading.emplace(std::hash<std::string>{}(resolved), point);
         if (!fresh &&
             kind->load(args_.file, point_options(base, grid, first->second))->resolved_yaml() == resolved)
@@ -195,6 +200,7 @@ class SweepCommand : public Command {
     SweepTable table = read_sweep_csv(csv);
     write_sweep_csv(csv, table);
     report(dir, table, manifest, *kind, objective, shard.count == 1);
+    std::cout << validated_near(setups, base, grid, *kind);
     return kExitOk;
   }
 
@@ -238,6 +244,57 @@ class SweepCommand : public Command {
     row.emplace_back(dynamic_cast<const MemoryFitError*>(&error) ? "0" : "");
     row.push_back(error.message());
     return row;
+  }
+
+  /// The points that share one setup (kind, model, cards: tools/validation/case_nearness.h), and
+  /// the first of them resolved.
+  struct PointSetups {
+    SetupFingerprint setup;
+    std::string resolved_yaml;
+    std::vector<long> points;
+  };
+
+  static void note_setup(std::vector<PointSetups>& setups, const std::string& resolved_yaml, long point) {
+    const SetupFingerprint setup = fingerprint_of_resolved(resolved_yaml);
+    const auto same = std::find_if(setups.begin(), setups.end(), [&](const PointSetups& s) {
+      return s.setup.kind == setup.kind && s.setup.model == setup.model && s.setup.cards == setup.cards;
+    });
+    if (same != setups.end()) {
+      same->points.push_back(point);
+    } else {
+      setups.push_back(PointSetups{setup, resolved_yaml, {point}});
+    }
+  }
+
+  /// The validated cases nearest to each setup the sweep's points run, with the command that runs
+  /// them: one block when every point shares the scenario's own setup, else one per setup, for the
+  /// first point of each.
+  std::string validated_near(const std::vector<PointSetups>& setups, const LoadOptions& base,
+                             const SweepGrid& grid, const ScenarioKind& kind) const {
+    if (setups.size() == 1) {
+      try {
+        const std::string resolved = kind.load(args_.file, base)->resolved_yaml();
+        const SetupFingerprint own = fingerprint_of_resolved(resolved);
+        const SetupFingerprint& points = setups.front().setup;
+        if (own.kind == points.kind && own.model == points.model && own.cards == points.cards)
+          return nearest_validated_text(resolved, args_.as_arguments());
+      } catch (const InputError&) {
+        // The scenario's own values do not load (a sweep of the points that do): name a point's.
+      }
+    }
+    std::string text;
+    for (const PointSetups& s : setups) {
+      std::vector<std::string> sets = base.overrides;
+      for (auto& assignment : grid.assignments(s.points.front())) sets.push_back(std::move(assignment));
+      if (setups.size() > 1) {
+        std::string cards;
+        for (const auto& card : s.setup.cards) cards += (cards.empty() ? "" : ", ") + card;
+        text += "points with model " + s.setup.model + " on " + cards + " (" +
+                std::to_string(s.points.size()) + " of " + std::to_string(grid.size()) + "):\n";
+      }
+      text += nearest_validated_text(s.resolved_yaml, scenario_arguments(args_.file, sets));
+    }
+    return text;
   }
 
   static LoadOptions point_options(const LoadOptions& base, const SweepGrid& grid, long point) {

@@ -40,7 +40,7 @@ std::string shell_word(const std::string& text) {
 
 }  // namespace
 
-std::string ScenarioArgs::as_arguments() const {
+std::string scenario_arguments(const std::string& file, const std::vector<std::string>& sets) {
   std::string text = shell_word(file);
   for (const auto& set : sets) text += " --set " + shell_word(set);
   return text;

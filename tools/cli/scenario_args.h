@@ -11,6 +11,10 @@
 
 namespace rlsim {
 
+/// `file` and `--set` overrides `sets` as a shell command line takes them (quoted where needed), for
+/// the commands a run suggests next.
+std::string scenario_arguments(const std::string& file, const std::vector<std::string>& sets);
+
 struct ScenarioArgs {
   std::string file;
   std::vector<std::string> sets;
@@ -19,9 +23,8 @@ struct ScenarioArgs {
   void add_to(CLI::App* app);
   /// The `--set` overrides and `--seed` as the loaders take them.
   LoadOptions load_options() const;
-  /// The file and its `--set` overrides as a shell command line takes them (quoted where needed),
-  /// for the commands a run suggests next.
-  std::string as_arguments() const;
+  /// The file and its `--set` overrides: scenario_arguments(file, sets).
+  std::string as_arguments() const { return scenario_arguments(file, sets); }
 };
 
 }  // namespace rlsim
