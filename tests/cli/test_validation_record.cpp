@@ -99,7 +99,7 @@ TEST_CASE("a run names its nearest recorded cases, their verdicts and error rang
   };
   cases[3].metric = "serving.tpot_ms.mean";
   const std::string line =
-      nearest_validated_line({"serve", "llama-3-70b", {"H100"}}, cases, "record.csv", "s.yaml");
+      validated_near_text({"serve", "llama-3-70b", {"H100"}}, cases, "record.csv", "s.yaml");
   CHECK(line ==
         "validated near this setup: 4 cases sharing model llama-3-70b on H100, kind serve\n"
         "  3 within tolerance, 1 known gap (record.csv); simulated vs measured:\n"
@@ -108,13 +108,13 @@ TEST_CASE("a run names its nearest recorded cases, their verdicts and error rang
         "  run them: rlsim validation --near s.yaml\n");
 
   const std::string failing =
-      nearest_validated_line({"rl", "llama-2-7b", {"A100"}}, cases, "record.csv", "s.yaml");
+      validated_near_text({"rl", "llama-2-7b", {"A100"}}, cases, "record.csv", "s.yaml");
   CHECK_THAT(failing, Catch::Contains("1 case sharing model llama-2-7b on A100\n") &&
                           Catch::Contains("0 within tolerance, 0 known gaps, 1 failing (record.csv)") &&
                           Catch::Contains("serving.ttft_ms.mean  0 of 1 within tolerance, +300.0 %"));
 
   const std::string none =
-      nearest_validated_line({"serve", "qwen3-8b", {"L40S"}}, cases, "record.csv", "s.yaml");
+      validated_near_text({"serve", "qwen3-8b", {"L40S"}}, cases, "record.csv", "s.yaml");
   CHECK(none ==
         "validated near this setup: no case in record.csv shares model qwen3-8b or a card: no published "
         "measurement stands behind these figures\n");

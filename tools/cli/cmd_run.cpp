@@ -86,7 +86,7 @@ class RunCommand : public Command {
     const std::unique_ptr<FinishedRun> run = scenario->simulate(simulation);
     progress.reset();  // ends the progress line before the summary
     const OutputOptions written{trace_,
-                                nearest_validated_text(scenario->resolved_yaml(), args_.as_arguments())};
+                                validated_near_from_record(scenario->resolved_yaml(), args_.as_arguments())};
     run->write_outputs(output, written);
     output.commit();
     std::string files;

@@ -256,9 +256,8 @@ class SweepCommand : public Command {
 
   static void note_setup(std::vector<PointSetups>& setups, const std::string& resolved_yaml, long point) {
     const SetupFingerprint setup = fingerprint_of_resolved(resolved_yaml);
-    const auto same = std::find_if(setups.begin(), setups.end(), [&](const PointSetups& s) {
-      return s.setup.kind == setup.kind && s.setup.model == setup.model && s.setup.cards == setup.cards;
-    });
+    const auto same =
+        std::find_if(setups.begin(), setups.end(), [&](const PointSetups& s) { return s.setup == setup; });
     if (same != setups.end()) {
       same->points.push_back(point);
     } else {
@@ -274,10 +273,8 @@ class SweepCommand : public Command {
     if (setups.size() == 1) {
       try {
         const std::string resolved = kind.load(args_.file, base)->resolved_yaml();
-        const SetupFingerprint own = fingerprint_of_resolved(resolved);
-        const SetupFingerprint& points = setups.front().setup;
-        if (own.kind == points.kind && own.model == points.model && own.cards == points.cards)
-          return nearest_validated_text(resolved, args_.as_arguments());
+        if (fingerprint_of_resolved(resolved) == setups.front().setup)
+          return validated_near_from_record(resolved, args_.as_arguments());
       } catch (const InputError&) {
         // The scenario's own values do not load (a sweep of the points that do): name a point's.
       }
@@ -292,7 +289,7 @@ class SweepCommand : public Command {
         text += "points with model " + s.setup.model + " on " + cards + " (" +
                 std::to_string(s.points.size()) + " of " + std::to_string(grid.size()) + "):\n";
       }
-      text += nearest_validated_text(s.resolved_yaml, scenario_arguments(args_.file, sets));
+      text += validated_near_from_record(s.resolved_yaml, scenario_arguments(args_.file, sets));
     }
     return text;
   }

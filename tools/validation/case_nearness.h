@@ -18,6 +18,10 @@ struct SetupFingerprint {
   std::string kind;             ///< scenario kind (rl, serve, afd), or "kernel" for an op case
   std::string model;            ///< catalog model; empty for an op case
   std::set<std::string> cards;  ///< catalog cards of the pools (an op case: its card)
+
+  bool operator==(const SetupFingerprint& other) const {
+    return kind == other.kind && model == other.model && cards == other.cards;
+  }
 };
 
 /// The fingerprint of a scenario from its resolved YAML (CheckedScenario::resolved_yaml()).

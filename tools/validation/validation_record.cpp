@@ -89,8 +89,8 @@ std::vector<RecordedCase> read_record(const std::string& path) {
   return cases;
 }
 
-std::string nearest_validated_line(const SetupFingerprint& setup, const std::vector<RecordedCase>& cases,
-                                   const std::string& record, const std::string& scenario) {
+std::string validated_near_text(const SetupFingerprint& setup, const std::vector<RecordedCase>& cases,
+                                const std::string& record, const std::string& scenario) {
   std::vector<SetupFingerprint> setups;
   for (const auto& c : cases) setups.push_back(c.setup);
   const NearestCases nearest = nearest_cases(setup, setups);
@@ -140,12 +140,12 @@ std::string nearest_validated_line(const SetupFingerprint& setup, const std::vec
   return text + "  run them: rlsim validation --near " + scenario + "\n";
 }
 
-std::string nearest_validated_text(const std::string& resolved_yaml, const std::string& scenario) {
+std::string validated_near_from_record(const std::string& resolved_yaml, const std::string& scenario) {
   const std::filesystem::path path =
       std::filesystem::path(default_data_dir()) / "scenarios" / "validation" / "record.csv";
   try {
-    return nearest_validated_line(fingerprint_of_resolved(resolved_yaml), read_record(path.string()),
-                                  std::filesystem::proximate(path).string(), scenario);
+    return validated_near_text(fingerprint_of_resolved(resolved_yaml), read_record(path.string()),
+                               std::filesystem::proximate(path).string(), scenario);
   } catch (const InputError& e) {
     return "validated near this setup: not known (" + std::string(e.what()) + ")\n";
   }

@@ -35,11 +35,11 @@ std::vector<RecordedCase> read_record(const std::string& path);
 /// verdicts and, per metric, the range of their errors, and the command that runs them (`scenario`:
 /// the file and its overrides as arguments); or that no case shares its model or a card. `record`
 /// names the file the cases were read from.
-std::string nearest_validated_line(const SetupFingerprint& setup, const std::vector<RecordedCase>& cases,
-                                   const std::string& record, const std::string& scenario);
-/// nearest_validated_line for the scenario `scenario` (as arguments) resolved as `resolved_yaml`, from the
-/// committed record (scenarios/validation/record.csv under the data directory, shown relative to the working
-/// directory); when the record cannot be read, a line saying so instead.
-std::string nearest_validated_text(const std::string& resolved_yaml, const std::string& scenario);
+std::string validated_near_text(const SetupFingerprint& setup, const std::vector<RecordedCase>& cases,
+                                const std::string& record, const std::string& scenario);
+/// validated_near_text for the scenario `scenario` (as arguments) resolved as `resolved_yaml`, from
+/// the committed record (scenarios/validation/record.csv under the data directory, shown relative
+/// to the working directory); when the record cannot be read, a line saying so instead.
+std::string validated_near_from_record(const std::string& resolved_yaml, const std::string& scenario);
 
 }  // namespace rlsim
