@@ -8,10 +8,11 @@
 // One loop per process (SimGrid allows one engine per process).
 //
 // The message loop can also drive its endpoints the way an actor that serves several instances
-// would: ENDPOINTS (callers and callees, each on its own host and NIC as before) shared out over
-// actors of PER_ACTOR endpoints each, every endpoint a state machine over asynchronous sends,
-// receives and timed waits. Same messages, same routes, same sleeps; only the actor count changes.
-// It measures whether SimGrid's cost per message follows the actors or the endpoints in play.
+// would: ENDPOINTS (callers and callees) shared out over actors of PER_ACTOR endpoints each, every
+// endpoint a state machine over asynchronous sends, receives and timed waits. Same messages,
+// mailboxes and pauses; an actor's endpoints send and receive on its host (the first of theirs),
+// so fewer actors and fewer hosts carry them. It measures whether SimGrid's cost per message
+// follows the actors or the endpoints in play.
 //   rlsim-bench-simgrid N [exec|sleep|messages] [ACTORS]   (ACTORS: default 1 for exec and sleep, 128 for
 //   messages)
 //   rlsim-bench-simgrid N messages ENDPOINTS PER_ACTOR
