@@ -98,8 +98,8 @@ class CompareCommand : public Command {
       LoadedScenario loaded = load_scenario(args_.file, o);
       Topology topology(loaded.scenario.cluster);
       scenario_name = loaded.scenario.name;
-      trust = validated_near_from_record(loaded.resolved_yaml,
-                                         args_.as_arguments());  // the policies share model and cards
+      // The validated cases nearest to the scenario: the policies share its model and cards.
+      if (trust.empty()) trust = validated_near_from_record(loaded.resolved_yaml, args_.as_arguments());
       const SweptSetup swept = swept_setup_of(loaded.scenario.model.name, loaded.scenario.cluster);
       setup = swept.model + ", " + swept.cards;
       preference = card_preference_note(loaded.scenario);
