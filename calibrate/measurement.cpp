@@ -20,6 +20,7 @@ void MeasurementSet::merge(MeasurementSet other) {
   points_per_file.insert(points_per_file.end(), other.points_per_file.begin(), other.points_per_file.end());
   for (auto& p : other.points) points.push_back(std::move(p));
   for (auto& c : other.collectives) collectives.push_back(std::move(c));
+  for (auto& a : other.engine_allreduces) engine_allreduces.push_back(std::move(a));
   for (auto& e : other.engine_overheads) engine_overheads.push_back(std::move(e));
 }
 

@@ -27,6 +27,17 @@ struct CollectiveMeasurement {
   std::string source;
 };
 
+/// One timing of an inference engine's own all-reduce (what its TP all-reduce dispatches at that
+/// size: vLLM's custom all-reduce, SGLang's, TensorRT-LLM's) of `bytes` per GPU.
+struct EngineAllReduceMeasurement {
+  std::string engine;      ///< rlsim engine preset it ran under (vllm-v1, sglang, trtllm)
+  int gpus = 0;            ///< ranks taking part, all in one node
+  bool cuda_graph = true;  ///< replayed in a captured CUDA graph (else launched eagerly)
+  double bytes = 0.0;      ///< message size
+  double seconds = 0.0;    ///< measured time per all-reduce
+  std::string source;      ///< file:line
+};
+
 /// One timing of what an engine spends outside kernels (the kernel suite's overhead records):
 /// back-to-back empty kernels (`launch_latency`), or a decoder layer's forward run as a whole
 /// (`decoder_layer`) beside the sum of its kernels each timed alone.
@@ -49,6 +60,7 @@ struct MeasurementSet {
   std::vector<int> points_per_file;  ///< measurements each input contributed
   std::vector<Measurement> points;
   std::vector<CollectiveMeasurement> collectives;
+  std::vector<EngineAllReduceMeasurement> engine_allreduces;
   std::vector<EngineOverheadMeasurement> engine_overheads;
 
   /// Points of one op class.

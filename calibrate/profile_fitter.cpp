@@ -6,6 +6,7 @@
 #include <set>
 
 #include "calibrate/collective_fitter.h"
+#include "calibrate/engine_allreduce_fitter.h"
 #include "calibrate/fit_error.h"
 #include "calibrate/kernel_fitter.h"
 #include "calibrate/shape_tables.h"
@@ -97,6 +98,7 @@ HardwareProfile fit_profile(const MeasurementSet& measurements, const Calibratio
   for (const auto& p : measurements.points) by_class[{p.op.op_class, p.op.compute}].push_back(p);
   for (const auto& [key, points] : by_class) profile.ops.push_back(fit_op_class(points, settings));
   profile.collectives = fit_collectives(measurements.collectives);
+  profile.engine_allreduces = engine_allreduce_tables(measurements.engine_allreduces);
   profile.measured_shapes = measured_shape_tables(measurements.points);
   return profile;
 }

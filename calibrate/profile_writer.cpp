@@ -64,6 +64,24 @@ void write_error(std::ostringstream& out, const FitError& e, const std::string& 
   }
 }
 
+/// Only when measured, so profiles without them keep their bytes.
+void write_engine_allreduces(std::ostringstream& out, const std::vector<EngineAllReduce>& tables) {
+  if (tables.empty()) return;
+  out << "engine_allreduces:  # inference engines' own TP all-reduces, times by message size; they "
+         "price the TP all-reduces of instances running that engine preset\n";
+  for (const auto& t : tables) {
+    out << "  - engine: " << t.engine << "\n"
+        << "    gpus: " << t.gpus << "\n"
+        << "    launch: " << (t.cuda_graph ? "graph" : "eager") << "\n"
+        << "    message_bytes: [";
+    for (size_t i = 0; i < t.bytes.size(); ++i) out << (i ? ", " : "") << format_number(t.bytes[i]);
+    out << "]\n    time_us: [";
+    for (size_t i = 0; i < t.seconds.size(); ++i) out << (i ? ", " : "") << number(t.seconds[i] * 1e6);
+    out << "]\n";
+    write_error(out, t.error, "    ", false, "each inner size, priced from its two neighbours");
+  }
+}
+
 void write_measured_shapes(std::ostringstream& out, const std::vector<MeasuredShape>& shapes) {
   out << "measured_shapes:" << (shapes.empty() ? " []" : "  # times by token count; they price these shapes")
       << "\n";
@@ -122,6 +140,7 @@ std::string profile_to_yaml(const HardwareProfile& p, const std::optional<Engine
         << "    max_message: " << quantity(c.max_bytes, Quantity::bytes) << "\n";
     write_error(out, c.error, "    ", false, "every fifth message size");
   }
+  write_engine_allreduces(out, p.engine_allreduces);
   // The engine block: terms fitted from measured iterations (p.engine, `--format serving`) and the
   // launch and graph gaps the kernel suite measured (`engine`), which take precedence.
   if (!p.engine.empty() || engine) {

@@ -137,6 +137,25 @@ const CollectiveFit* HardwareProfile::find_collective(Collective collective, int
   return best;
 }
 
+const EngineAllReduce* HardwareProfile::find_engine_allreduce(const std::string& engine_name, int gpus,
+                                                              bool cuda_graph) const {
+  for (const auto& table : engine_allreduces) {
+    if (table.engine == engine_name && table.gpus == gpus && table.cuda_graph == cuda_graph) return &table;
+  }
+  return nullptr;
+}
+
+double EngineAllReduce::seconds_at(double message_bytes) const {
+  assert(!bytes.empty() && bytes.size() == seconds.size());
+  if (message_bytes <= bytes.front()) return seconds.front();
+  if (message_bytes >= bytes.back()) return seconds.back() * message_bytes / bytes.back();
+  const auto hi =
+      static_cast<size_t>(std::upper_bound(bytes.begin(), bytes.end(), message_bytes) - bytes.begin());
+  const size_t lo = hi - 1;
+  const double share = (message_bytes - bytes[lo]) / (bytes[hi] - bytes[lo]);
+  return seconds[lo] + share * (seconds[hi] - seconds[lo]);
+}
+
 const MeasuredShape* HardwareProfile::find_measured(const Op& op) const {
   if (op.op_class != OpClass::gemm && op.op_class != OpClass::grouped_gemm) return nullptr;
   for (const auto& shape : measured_shapes) {

@@ -97,6 +97,24 @@ struct CollectiveFit {
   FitError error;
 };
 
+/// An inference engine's own TP all-reduce at one group size in one node (vLLM's custom
+/// all-reduce, SGLang's, TensorRT-LLM's one-/two-shot: what the engine dispatches at each size),
+/// measured replaying a CUDA graph or launched eagerly. Priced from the table, not a fitted model:
+/// the engines switch kernels with message size, which no alpha-beta line follows.
+struct EngineAllReduce {
+  std::string engine;           ///< the engine preset it was measured under (scenarios/catalog/engines.yaml)
+  int gpus = 0;                 ///< group size
+  bool cuda_graph = true;       ///< measured inside a CUDA graph (else eager launches)
+  std::vector<double> bytes;    ///< message sizes, strictly ascending
+  std::vector<double> seconds;  ///< time per all-reduce at each size, > 0
+  FitError error;               ///< each inner size withheld and priced from its neighbours
+
+  /// Time for a `message_bytes` message: linear in bytes between the two measured sizes around it;
+  /// the smallest size's time below the table; above it, the largest size's time scaled by size
+  /// (bandwidth-bound).
+  double seconds_at(double message_bytes) const;
+};
+
 struct ProfileSource {
   std::string file;  ///< as given on the command line
   int points = 0;    ///< measurements read from it
@@ -111,6 +129,9 @@ struct HardwareProfile {
   std::vector<ProfileSource> sources;
   std::vector<OpClassProfile> ops;  ///< at most one per (op class, precision)
   std::vector<CollectiveFit> collectives;
+  /// Inference engines' own TP all-reduces measured on this card (`engine_allreduces:`), at most
+  /// one per (engine, group size, launch mode).
+  std::vector<EngineAllReduce> engine_allreduces;
   /// The inference engine's time beyond kernels measured on this card (`engine:`, optional):
   /// overrides the scenario's engine preset term by term (models/timing/engine_overhead.h).
   EngineOverheadOverride engine;
@@ -128,6 +149,10 @@ struct HardwareProfile {
   /// The alpha-beta fit for a collective: same group size and node span when measured, else the
   /// nearest group size of that collective. nullptr when the collective was not calibrated.
   const CollectiveFit* find_collective(Collective collective, int gpus, int gpus_per_node) const;
+  /// `engine_name`'s own all-reduce at exactly `gpus` GPUs, measured in CUDA graphs or eagerly, or
+  /// nullptr when this profile has no such table.
+  const EngineAllReduce* find_engine_allreduce(const std::string& engine_name, int gpus,
+                                               bool cuda_graph) const;
 };
 
 /// Time of `op` on `card` under `fit`; `sm_count` drives wave quantisation. Pure and > 0.

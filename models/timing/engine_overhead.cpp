@@ -23,13 +23,17 @@ double IterationTerms::total_s() const {
   return (cpu_overlapped ? std::max(gpu_s(), cpu_s) : gpu_s() + cpu_s) + pipeline_s;
 }
 
+bool replays_cuda_graph(const EngineOverhead& engine, const IterationShape& shape) {
+  return shape.tokens <= engine.graph_max_tokens && (!shape.has_prefill || engine.graph_mixed);
+}
+
 IterationTerms iteration_terms(const EngineOverhead& engine, const IterationShape& shape, double kernels_s,
                                double allreduce_s) {
   IterationTerms t;
   t.kernels_s = kernels_s;
   t.allreduce_s = allreduce_s;
   const double layers = shape.layers;
-  t.cuda_graph = shape.tokens <= engine.graph_max_tokens && (!shape.has_prefill || engine.graph_mixed);
+  t.cuda_graph = replays_cuda_graph(engine, shape);
   if (t.cuda_graph) {
     t.launch_s = layers * engine.graph_gap_per_layer_s;
   } else {

@@ -72,6 +72,9 @@ struct IterationShape {
   bool has_prefill = false;
 };
 
+/// True when `engine` runs an iteration of `shape` by replaying a captured CUDA graph.
+bool replays_cuda_graph(const EngineOverhead& engine, const IterationShape& shape);
+
 /// The terms of one iteration of `shape` whose kernels take `kernels_s` and TP all-reduces
 /// `allreduce_s`, under `engine`.
 IterationTerms iteration_terms(const EngineOverhead& engine, const IterationShape& shape, double kernels_s,

@@ -17,6 +17,7 @@
 #include "models/timing/collectives.h"
 #include "models/timing/decode_iteration_time.h"
 #include "models/timing/engine_overhead.h"
+#include "models/timing/tp_allreduce.h"
 #include "sim/afd/afd_iteration_table.h"
 #include "sim/engine/request.h"
 #include "sim/engine/scheduling/prefill_first.h"
@@ -37,12 +38,10 @@ struct InstanceConfig {
   bool prefix_cache = true;
   bool swap_on_preempt = false;                                        ///< false: recompute
   double swap_bytes_per_s = RolloutSpec{}.swap_bandwidth_bytes_per_s;  ///< host link per GPU for KV swap
-  double scale_up_bytes_per_s = 0.0;                                   ///< TP all-reduce link
-  double scale_up_latency_s = 0.0;
   LinkSpec stage_link;  ///< between consecutive pipeline stages (unused at pp 1)
-  /// The TP all-reduce as measured on this card (the scenario's calibrated profile); unset: a ring
-  /// over the scale-up link.
-  std::optional<CollectiveFit> allreduce_fit;
+  /// How the TP all-reduces are priced: the engine's own or NCCL as the scenario's calibrated
+  /// profile measured them on this card, else a ring over the scale-up link.
+  TpAllReduce tp_allreduce;
   double output_bytes_per_token = kWireBytesPerToken;  ///< reply payload (token ids)
   double restart_s = 0.0;                              ///< reloading after a fault is repaired
   /// The replica scheduler (sim/engine/scheduling/replica_scheduler.h) by registered name, and its

@@ -1,5 +1,6 @@
 // The instance's time formulas: iterations on the cost model plus the engine's terms, TP
-// all-reduces by the alpha-beta model, KV swaps over the host link, and the decode-stretch quadratic.
+// all-reduces as measured (models/timing/tp_allreduce.h), KV swaps over the host link, and the decode-stretch
+// quadratic.
 #include "sim/engine/instance_time.h"
 
 #include <algorithm>
@@ -41,7 +42,7 @@ IterationTerms InstanceTime::pass_terms(const ForwardBatch& batch) const {
   if (!batch.has_prefill() && config_.decode_cost) {
     // The hot path: decode-only iterations from the memoised table.
     return with_engine(batch, config_.decode_cost->seconds(batch.decode_sequences, batch.decode_mean_context),
-                       tp_allreduce_s(static_cast<double>(batch.tokens())));
+                       static_cast<double>(batch.tokens()));
   }
   if (config_.afd_table) {
     // AFD: decode from the layer-level table (its transfers included); prefill on the attention
@@ -51,30 +52,34 @@ IterationTerms InstanceTime::pass_terms(const ForwardBatch& batch) const {
     double kernels_s = batch.decode_sequences > 0
                            ? config_.afd_table->seconds(batch.decode_sequences, batch.decode_mean_context)
                            : 0.0;
-    double allreduce_s = 0.0;
+    double allreduce_tokens = 0.0;
     if (prefill.has_prefill()) {
       kernels_s += forward_batch_seconds(*config_.model, *config_.card, *config_.cost, prefill, config_.tp,
                                          config_.weights, config_.kv);
-      allreduce_s = tp_allreduce_s(static_cast<double>(prefill.tokens()));
+      allreduce_tokens = static_cast<double>(prefill.tokens());
     }
-    return with_engine(batch, kernels_s, allreduce_s);
+    return with_engine(batch, kernels_s, allreduce_tokens);
   }
   return with_engine(batch,
                      forward_batch_seconds(*config_.model, *config_.card, *config_.cost, batch, config_.tp,
                                            config_.weights, config_.kv),
-                     tp_allreduce_s(static_cast<double>(batch.tokens())));
+                     static_cast<double>(batch.tokens()));
+}
+
+IterationShape InstanceTime::shape(const ForwardBatch& batch) const {
+  return {config_.model->layers, batch.sequences(), batch.tokens(), batch.has_prefill()};
 }
 
 IterationTerms InstanceTime::with_engine(const ForwardBatch& batch, double kernels_s,
-                                         double allreduce_s) const {
-  const IterationShape shape{config_.model->layers, batch.sequences(), batch.tokens(), batch.has_prefill()};
-  return iteration_terms(config_.engine, shape, kernels_s, allreduce_s);
+                                         double allreduce_tokens) const {
+  const IterationShape s = shape(batch);
+  const double allreduce_s =
+      allreduce_tokens > 0.0 ? tp_allreduce_s(allreduce_tokens, replays_cuda_graph(config_.engine, s)) : 0.0;
+  return iteration_terms(config_.engine, s, kernels_s, allreduce_s);
 }
 
-double InstanceTime::tp_allreduce_s(double tokens) const {
-  return tp_allreduce_seconds(*config_.model, tokens, config_.tp,
-                              LinkSpec{config_.scale_up_bytes_per_s, config_.scale_up_latency_s},
-                              config_.allreduce_fit ? &*config_.allreduce_fit : nullptr);
+double InstanceTime::tp_allreduce_s(double tokens, bool cuda_graph) const {
+  return config_.tp_allreduce.forward_seconds(*config_.model, tokens, config_.tp, cuda_graph);
 }
 
 double InstanceTime::kv_swap_s(double kv_tokens) const {

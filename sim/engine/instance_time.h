@@ -30,9 +30,9 @@ class InstanceTime {
   /// The same, split into kernels, all-reduces, stage-to-stage sends, launch gaps and CPU.
   IterationTerms terms(const ForwardBatch& batch) const;
   /// The TP all-reduces of one forward pass over `tokens` tokens (0 without tensor parallelism):
-  /// two all-reduces of the hidden state per layer, as the profile measured them or a ring over the
-  /// scale-up link.
-  double tp_allreduce_s(double tokens) const;
+  /// two all-reduces of the hidden state per layer, priced as InstanceConfig::tp_allreduce says
+  /// (`cuda_graph`: the iteration replays a captured graph).
+  double tp_allreduce_s(double tokens, bool cuda_graph) const;
   /// Moving `kv_tokens` of KV between the group's GPUs and host memory, each GPU its TP slice of its
   /// stage's layers (the largest stage's time)
   /// over its own host link (swap preemption, save_kv, and their restores).
@@ -41,7 +41,9 @@ class InstanceTime {
  private:
   /// One forward pass of `batch` through the whole model (every stage, without the sends).
   IterationTerms pass_terms(const ForwardBatch& batch) const;
-  IterationTerms with_engine(const ForwardBatch& batch, double kernels_s, double allreduce_s) const;
+  IterationShape shape(const ForwardBatch& batch) const;
+  /// The engine's terms around `kernels_s` and the TP all-reduces of `allreduce_tokens` tokens.
+  IterationTerms with_engine(const ForwardBatch& batch, double kernels_s, double allreduce_tokens) const;
 
   const InstanceConfig& config_;
 };

@@ -13,18 +13,17 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-/// The rollout's engine preset on `card`, with what the scenario's calibrated profile measured
-/// when it was fitted for that card: its engine terms and its TP all-reduce. The profile was read
+/// The rollout's engine preset on `pool`'s card, with what the scenario's calibrated profile
+/// measured when it was fitted for that card: its engine terms and its TP all-reduces (the engine's
+/// own, or NCCL; else a ring over the pool's scale-up link, one direction). The profile was read
 /// before the engine started (RlContext::profile): parsing it here, on an actor's small stack,
 /// overflowed that stack.
-void apply_engine(const RlContext& context, const HardwareSpec& card, int tp, InstanceConfig& config) {
-  config.engine = context.scenario.rollout.engine_overhead;
-  config.allreduce_fit.reset();
+void apply_engine(const RlContext& context, const PoolSpec& pool, int tp, InstanceConfig& config) {
   const HardwareProfile* profile = context.profile;
-  if (!profile || profile->card != card.name) return;
-  config.engine = profile->engine.applied_to(config.engine);
-  if (const CollectiveFit* fit = profile->find_collective(Collective::all_reduce, tp, tp))
-    config.allreduce_fit = *fit;
+  config.engine = context.scenario.rollout.engine_overhead;
+  if (profile && profile->card == pool.card.name) config.engine = profile->engine.applied_to(config.engine);
+  const LinkSpec scale_up{pool.intra_node.bandwidth_bytes_per_s / 2.0, pool.intra_node.latency_s};
+  config.tp_allreduce = tp_allreduce_pricing(profile, pool.card.name, config.engine.name, tp, scale_up);
 }
 
 /// The link between consecutive pipeline stages of `group`: the node's scale-up link (one
@@ -66,9 +65,6 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   config.prefix_cache = s.rollout.prefix_cache;
   config.swap_on_preempt = s.rollout.preemption == KvOverflow::swap;
   config.swap_bytes_per_s = s.rollout.swap_bandwidth_bytes_per_s;
-  config.scale_up_bytes_per_s =
-      pool.intra_node.bandwidth_bytes_per_s / 2.0;  // one direction, for ring all-reduce
-  config.scale_up_latency_s = pool.intra_node.latency_s;
   config.output_bytes_per_token = kWireBytesPerToken;
   config.restart_s = s.faults.restart_s;
   config.scheduler = s.rollout.scheduler.name;
@@ -77,7 +73,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
     return std::make_shared<const DecodeIterationTime>(s.model, card, cost_, s.rollout.tp, s.rollout.weights,
                                                        s.rollout.kv_cache);
   };
-  apply_engine(context, pool.card, s.rollout.tp, config);
+  apply_engine(context, pool, s.rollout.tp, config);
   if (s.rollout.afd) {
     config.tp = s.rollout.afd->attention_gpus;
     config.kv_capacity_tokens =
@@ -98,9 +94,7 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
       own.kv_capacity_tokens =
           kv_capacity_tokens(s.model, other.card, s.rollout.tp, s.rollout.pp, s.rollout.weights,
                              s.rollout.kv_cache, s.rollout.activation_memory_fraction);
-      own.scale_up_bytes_per_s = other.intra_node.bandwidth_bytes_per_s / 2.0;
-      own.scale_up_latency_s = other.intra_node.latency_s;
-      apply_engine(context_, other.card, own.tp, own);
+      apply_engine(context_, other, own.tp, own);
       auto [lent, first] = lent_cards.emplace(other.name, nullptr);
       if (first) lent->second = decode_cost_on(other.card);
       own.decode_cost = lent->second;

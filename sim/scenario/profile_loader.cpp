@@ -123,6 +123,27 @@ CollectiveFit read_collective(YamlReader& r) {
   return c;
 }
 
+EngineAllReduce read_engine_allreduce(YamlReader& r) {
+  EngineAllReduce t;
+  t.engine = r.text("engine");
+  t.gpus = static_cast<int>(r.integer("gpus", 2, 1 << 20));
+  t.cuda_graph = r.choice_or("launch", {"graph", "eager"}, "graph") == "graph";
+  t.bytes = positive_numbers(r, "message_bytes");
+  for (double us : positive_numbers(r, "time_us")) t.seconds.push_back(us * 1e-6);
+  if (t.bytes.empty()) r.fail("message_bytes", "an engine all-reduce needs at least one message size");
+  if (t.bytes.size() != t.seconds.size()) {
+    r.fail("time_us", "expected one time per message size: " + std::to_string(t.bytes.size()) + " sizes, " +
+                          std::to_string(t.seconds.size()) + " times");
+  }
+  for (size_t i = 1; i < t.bytes.size(); ++i) {
+    if (t.bytes[i] <= t.bytes[i - 1]) r.fail("message_bytes", "message sizes must be strictly ascending");
+  }
+  YamlReader error = r.map_or_empty("error");
+  t.error = read_error(error);
+  r.finish();
+  return t;
+}
+
 HardwareProfile read_profile(const YamlSource& source) {
   YamlReader r(source, source.root, "", YAML::Node());
   HardwareProfile p;
@@ -149,6 +170,13 @@ HardwareProfile read_profile(const YamlSource& source) {
     p.ops.push_back(std::move(read));
   }
   for (YamlReader& c : r.map_list_or_empty("collectives")) p.collectives.push_back(read_collective(c));
+  for (YamlReader& a : r.map_list_or_empty("engine_allreduces")) {
+    EngineAllReduce read = read_engine_allreduce(a);
+    if (p.find_engine_allreduce(read.engine, read.gpus, read.cuda_graph))
+      a.fail_here("a second table for " + read.engine + " at " + std::to_string(read.gpus) +
+                  " GPUs with the same launch; keep one");
+    p.engine_allreduces.push_back(std::move(read));
+  }
   if (r.has("engine")) {
     YamlReader engine = r.map("engine");
     p.engine = read_engine_terms(engine);

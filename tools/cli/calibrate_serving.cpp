@@ -70,10 +70,9 @@ ServingCalibration calibrate_serving(const Catalog& catalog, const HardwareSpec&
                                                " (--hardware), found '" + m.hardware + "'");
       }
       const ModelArch& model = catalog.model(m.model, m.model_where);
-      const std::optional<CollectiveFit> allreduce = tp_allreduce_fit(out.profile, m.tp);
+      const TpAllReduce allreduce = pool_tp_allreduce(&out.profile, card, preset.name, m.tp);
       const auto priced = [&](const IterationQuery& query, double count) {
-        const PricedIteration p =
-            price_iteration(query, model, card, *cost, allreduce ? &*allreduce : nullptr);
+        const PricedIteration p = price_iteration(query, model, card, *cost, preset, allreduce);
         return ServingIteration{p.shape, p.kernels_s, p.allreduce_s, count};
       };
       ServingSample sample;

@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "calibrate/aiconfigurator_importer.h"
 #include "calibrate/device_facts.h"
 #include "calibrate/engine_gap_fitter.h"
 #include "calibrate/gemm_table_importer.h"
@@ -50,12 +51,15 @@ class CalibrateCommand : public Command {
     sub->footer(
         "Fits, per op class, a shape-aware model (tile and wave quantisation over the SMs, memory-bound\n"
         "small-M regime, launch overhead) and alpha-beta collectives, and reports each fit's error on\n"
-        "points it did not see (leave one model out when the inputs span several models).\n\n"
+        "points it did not see (leave one model out when the inputs span several models). Inference\n"
+        "engines' own all-reduces (aiconfigurator tables) are kept as tables by message size, each\n"
+        "scored by pricing every inner size from its neighbours.\n\n"
         "Examples:\n"
         "  rlsim calibrate --input measurements.json --hardware H200 --out calibrate/profiles/h200.yaml\n"
-        "  rlsim calibrate --format vidur --hardware H100 --date 2024-05-01 --out h100.yaml \\\n"
+        "  rlsim calibrate --hardware H100 --date 2024-05-01 --out h100.yaml \\\n"
         "      --input data/measured/vidur-h100/mlp_Llama-2-7b-hf.csv \\\n"
-        "      --input data/measured/vidur-h100/all_reduce_dgx.csv\n"
+        "      --input data/measured/vidur-h100/all_reduce_dgx.csv \\\n"
+        "      --input data/measured/aiconfigurator-h100/custom_allreduce_perf_vllm-0.19.0.csv\n"
         "  rlsim calibrate --format gemm-table --hardware H800 --date 2025-04-09 --out h800-fp8.yaml \\\n"
         "      --input data/measured/kernels/deepgemm-h800-fp8.csv\n"
         "  rlsim calibrate --format serving --hardware H100 --input iterations.csv \\\n"
@@ -66,8 +70,10 @@ class CalibrateCommand : public Command {
                     "group,groups,m,n,k,dtype,tflops) or serving (measured iterations or whole "
                     "batches: model,hardware,tp,batch,prompt_tokens,context_tokens,phase,measured_ms; "
                     "phase prefill, decode, or generate = a static batch's latency, context_tokens its "
-                    "prompt + output); default: by file extension (.json rlsim, .csv vidur)")
-        ->check(CLI::IsMember({"rlsim", "vidur", "gemm-table", "serving"}));
+                    "prompt + output), aiconfigurator (an inference engine's own all-reduce by message "
+                    "size: framework,...,kernel_source,allreduce_dtype,num_gpus,message_size,latency); "
+                    "default: by file extension (.json rlsim, .csv vidur or aiconfigurator by its header)")
+        ->check(CLI::IsMember({"rlsim", "vidur", "gemm-table", "serving", "aiconfigurator"}));
     sub->add_option("--hardware", hardware_,
                     "Catalog card the efficiencies are relative to (rlsim list hardware)")
         ->required();
@@ -95,7 +101,8 @@ class CalibrateCommand : public Command {
     if (format_ == "serving") return run_serving(catalog, settings.card);
     MeasurementSet measurements;
     for (const std::string& input : inputs_) measurements.merge(read_input(input));
-    if (measurements.points.empty() && measurements.collectives.empty()) {
+    if (measurements.points.empty() && measurements.collectives.empty() &&
+        measurements.engine_allreduces.empty()) {
       throw InputError(flag_location("--input"), "the inputs hold no measurements");
     }
     check_same_card(measurements, settings.card);
@@ -147,7 +154,12 @@ class CalibrateCommand : public Command {
                          "cannot tell the format from the extension; pass --format rlsim or --format vidur");
     }
     if (format == "rlsim") return import_rlsim_json(path);
-    return format == "gemm-table" ? import_gemm_table_csv(path) : import_vidur_csv(path);
+    if (format == "gemm-table") return import_gemm_table_csv(path);
+    // A CSV read by its header: aiconfigurator's engine all-reduce tables, else vidur's files.
+    const CsvTable table = CsvTable::read(path);
+    if (format == "aiconfigurator" || (format_.empty() && is_aiconfigurator_allreduce(table)))
+      return import_aiconfigurator_allreduce_table(table);
+    return import_vidur_table(table);
   }
 
   /// The command that rebuilds this profile, options as given (recorded in its first line).

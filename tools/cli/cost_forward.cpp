@@ -69,16 +69,15 @@ int ForwardCost::run(const Catalog& catalog) const {
   const Precision weights = precision_option(weights_, "--weights");
   const Precision kv = precision_option(kv_cache_, "--kv-cache");
   const auto cost = target_.cost_model(card);
-  // As a scenario's instances: the profile's engine terms and measured all-reduce for its card.
-  std::optional<CollectiveFit> allreduce_fit;
+  // As a scenario's instances: the profile's engine terms and measured all-reduces for its card.
+  std::optional<HardwareProfile> profile;
   if (!target_.profile.empty()) {
-    const HardwareProfile profile = load_profile(target_.profile);
-    engine = profile.engine.applied_to(engine);
-    allreduce_fit = tp_allreduce_fit(profile, tp_);
+    profile = load_profile(target_.profile);
+    engine = profile->engine.applied_to(engine);
   }
+  const TpAllReduce allreduce = pool_tp_allreduce(profile ? &*profile : nullptr, card, engine.name, tp_);
   const IterationQuery query{tp_, batch_, prompt_, context_, prefill_, weights, kv, pp_};
-  const PricedIteration priced =
-      price_iteration(query, model, card, *cost, allreduce_fit ? &*allreduce_fit : nullptr);
+  const PricedIteration priced = price_iteration(query, model, card, *cost, engine, allreduce);
   const ForwardBatch& batch = priced.batch;
   IterationTerms t = iteration_terms(engine, priced.shape, priced.kernels_s, priced.allreduce_s);
   t.pipeline_s = round_seconds(t, priced.sends_s, priced.batch, model.layers, pp_) - t.total_s();
@@ -102,7 +101,8 @@ int ForwardCost::run(const Catalog& catalog) const {
     out["cpu_s"] = t.cpu_s;
     out["cuda_graph"] = t.cuda_graph;
     out["cpu_overlapped"] = t.cpu_overlapped;
-    out["allreduce_measured"] = allreduce_fit.has_value();
+    out["allreduce_measured"] = allreduce.nccl.has_value() || allreduce.graph || allreduce.eager;
+    out["allreduce_source"] = allreduce.source(tp_, t.cuda_graph);
     std::cout << out.dump(2) << "\n";
     return kExitOk;
   }
@@ -119,8 +119,7 @@ int ForwardCost::run(const Catalog& catalog) const {
                         : "")
             << "), engine " << engine.name << ": " << readable(t.total_s(), Quantity::duration) << "\n";
   line("kernels", t.kernels_s, target_.profile.empty() ? "datasheet roofline" : "calibrated profile");
-  line("TP all-reduce", t.allreduce_s,
-       allreduce_fit ? "measured alpha-beta of the profile" : "ring over the scale-up link");
+  line("TP all-reduce", t.allreduce_s, std::string(allreduce.source(tp_, t.cuda_graph)));
   if (pp_ > 1)
     line("pipeline", t.pipeline_s,
          "stage sends, and the pace of the largest stage or the CPU beyond one micro-batch's trip");

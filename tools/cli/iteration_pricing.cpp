@@ -7,8 +7,18 @@
 
 namespace rlsim {
 
+namespace {
+
+/// As a rollout pool's scale-up link: one direction of the card's NVLink, the pool's default latency.
+LinkSpec pool_scale_up(const HardwareSpec& card) {
+  return {card.intra_node_bw_bytes_per_s / 2.0, PoolSpec{}.intra_node.latency_s};
+}
+
+}  // namespace
+
 PricedIteration price_iteration(const IterationQuery& query, const ModelArch& model, const HardwareSpec& card,
-                                const CostModel& cost, const CollectiveFit* measured) {
+                                const CostModel& cost, const EngineOverhead& engine,
+                                const TpAllReduce& allreduce) {
   PricedIteration out;
   if (query.prefill) {
     out.batch.chunks.assign(static_cast<size_t>(query.batch),
@@ -20,20 +30,18 @@ PricedIteration price_iteration(const IterationQuery& query, const ModelArch& mo
   const ForwardBatch micro = heaviest_micro_batch(out.batch, query.pp);
   out.shape = IterationShape{model.layers, micro.sequences(), micro.tokens(), micro.has_prefill()};
   out.kernels_s = forward_batch_seconds(model, card, cost, micro, query.tp, query.weights, query.kv);
-  // As a rollout pool's scale-up link: one direction of the card's NVLink, the pool's default latency.
-  const LinkSpec link{card.intra_node_bw_bytes_per_s / 2.0, PoolSpec{}.intra_node.latency_s};
   const auto tokens = static_cast<double>(micro.tokens());
-  out.allreduce_s = tp_allreduce_seconds(model, tokens, query.tp, link, measured);
+  out.allreduce_s = allreduce.forward_seconds(model, tokens, query.tp, replays_cuda_graph(engine, out.shape));
   const LinkSpec stages = PoolSpec{}.gpus_per_node % (query.tp * query.pp) == 0
-                              ? link
+                              ? pool_scale_up(card)
                               : LinkSpec{card.nic_bw_bytes_per_s, PoolSpec{}.nic.latency_s};
   out.sends_s = pipeline_sends_seconds(model, tokens, query.pp, stages);
   return out;
 }
 
-std::optional<CollectiveFit> tp_allreduce_fit(const HardwareProfile& profile, int tp) {
-  if (const CollectiveFit* fit = profile.find_collective(Collective::all_reduce, tp, tp)) return *fit;
-  return std::nullopt;
+TpAllReduce pool_tp_allreduce(const HardwareProfile* profile, const HardwareSpec& card,
+                              const std::string& engine, int tp) {
+  return tp_allreduce_pricing(profile, card.name, engine, tp, pool_scale_up(card));
 }
 
 }  // namespace rlsim

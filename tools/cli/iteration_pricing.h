@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <string>
 
 #include "models/cost/cost_model.h"
 #include "models/cost/profile.h"
@@ -13,6 +13,7 @@
 #include "models/model_arch.h"
 #include "models/timing/engine_overhead.h"
 #include "models/timing/forward_batch_time.h"
+#include "models/timing/tp_allreduce.h"
 
 namespace rlsim {
 
@@ -35,15 +36,19 @@ struct PricedIteration {
   double sends_s = 0.0;  ///< sends between pipeline stages (0 at pp 1)
 };
 
-/// `query` for `model` on `card` with `cost`; the all-reduce by `measured` when given, else a ring
-/// over the card's scale-up link at a scenario pool's default latency. With pipeline stages, one
+/// `query` for `model` on `card` with `cost` under `engine`, the all-reduces priced by `allreduce`
+/// (in a CUDA graph when the engine replays one for this iteration). With pipeline stages, one
 /// round (its heaviest micro-batch through every stage) as a scenario's instances cost it, the
 /// stages in one server of a pool's default size when the instance divides it, else linked by the
 /// card's NIC.
 PricedIteration price_iteration(const IterationQuery& query, const ModelArch& model, const HardwareSpec& card,
-                                const CostModel& cost, const CollectiveFit* measured);
+                                const CostModel& cost, const EngineOverhead& engine,
+                                const TpAllReduce& allreduce);
 
-/// The all-reduce fit of `profile` measured at `tp` GPUs in one node, or nullopt.
-std::optional<CollectiveFit> tp_allreduce_fit(const HardwareProfile& profile, int tp);
+/// The TP all-reduces of `engine` at `tp` GPUs of `card` as a rollout pool of default links prices
+/// them: the engine's own or NCCL as `profile` (may be null) measured them, else a ring over one
+/// direction of the card's NVLink at a pool's default latency.
+TpAllReduce pool_tp_allreduce(const HardwareProfile* profile, const HardwareSpec& card,
+                              const std::string& engine, int tp);
 
 }  // namespace rlsim

@@ -26,8 +26,7 @@ struct Llama2OnH100 {
     config.cost = &cost;
     config.tp = tp;
     config.swap_bytes_per_s = 25e9;
-    config.scale_up_bytes_per_s = 100e9;
-    config.scale_up_latency_s = 1e-6;
+    config.tp_allreduce.link = {100e9, 1e-6};
     config.decode_cost =
         std::make_shared<const DecodeIterationTime>(model, card, cost, tp, Precision::bf16, Precision::bf16);
   }
@@ -39,8 +38,35 @@ TEST_CASE("instance time: TP all-reduce is two ring all-reduces per layer, none 
   // Llama-2-7B: 32 layers, hidden 4096, bf16: 2 × 32 × 4096 × 2 B = 524288 B a token in 64
   // all-reduces. 100 tokens on TP 2: each all-reduce moves 819200 B, ring 2(p−1)α + 2(p−1)/p · n/β
   // = 2 µs + 8.192 µs; 64 of them: 652.288 µs.
-  CHECK(InstanceTime(Llama2OnH100(2).config).tp_allreduce_s(100.0) == Approx(652.288e-6).epsilon(1e-12));
-  CHECK(InstanceTime(Llama2OnH100(1).config).tp_allreduce_s(100.0) == 0.0);
+  CHECK(InstanceTime(Llama2OnH100(2).config).tp_allreduce_s(100.0, true) ==
+        Approx(652.288e-6).epsilon(1e-12));
+  CHECK(InstanceTime(Llama2OnH100(1).config).tp_allreduce_s(100.0, true) == 0.0);
+}
+
+TEST_CASE("instance time: the engine's own all-reduce prices graph iterations, NCCL the eager ones") {
+  Llama2OnH100 on(2);
+  // 64 all-reduces of 8192 B a token; 4 tokens: 32768 B each, between the table's sizes.
+  EngineAllReduce own;
+  own.engine = "vllm-v1";
+  own.gpus = 2;
+  own.bytes = {16384.0, 65536.0};
+  own.seconds = {4e-6, 7e-6};
+  on.config.tp_allreduce.graph = own;
+  CollectiveFit nccl;
+  nccl.gpus = nccl.gpus_per_node = 2;
+  nccl.alpha_s = 20e-6;
+  nccl.bandwidth_bytes_per_s = 100e9;
+  on.config.tp_allreduce.nccl = nccl;
+  on.config.engine.graph_max_tokens = 512;
+  const InstanceTime time(on.config);
+  // In a graph: 5 µs each (a third of the way from 16 to 64 KiB); eager: 20 µs + 32768 B / 100 GB/s.
+  CHECK(time.tp_allreduce_s(4.0, true) == Approx(64 * 5e-6).epsilon(1e-12));
+  CHECK(time.tp_allreduce_s(4.0, false) == Approx(64 * (20e-6 + 32768.0 / 100e9)).epsilon(1e-12));
+  // A decode iteration of 4 sequences replays a graph, so its all-reduces are the engine's.
+  CHECK(time.terms(ForwardBatch{4, 100.0, {}}).allreduce_s == Approx(64 * 5e-6).epsilon(1e-12));
+  on.config.engine.graph_max_tokens = 0;  // never a graph: NCCL
+  CHECK(InstanceTime(on.config).terms(ForwardBatch{4, 100.0, {}}).allreduce_s ==
+        Approx(64 * (20e-6 + 32768.0 / 100e9)).epsilon(1e-12));
 }
 
 TEST_CASE("instance time: KV swap moves each GPU's share over its host link") {

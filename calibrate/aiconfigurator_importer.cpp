@@ -1,0 +1,79 @@
+// Reading aiconfigurator's custom_allreduce_perf rows into engine all-reduce measurements.
+#include "calibrate/aiconfigurator_importer.h"
+
+#include <map>
+
+namespace rlsim {
+namespace {
+
+constexpr double kMsToS = 1e-3;
+
+/// aiconfigurator's `framework` names and the rlsim engine presets they measured.
+const std::map<std::string, std::string>& engine_presets() {
+  static const std::map<std::string, std::string> presets{
+      {"SGLang", "sglang"}, {"TRTLLM", "trtllm"}, {"vLLM", "vllm-v1"}};
+  return presets;
+}
+
+const std::map<std::string, int>& element_bytes() {
+  static const std::map<std::string, int> bytes{{"bfloat16", 2}, {"float16", 2}, {"half", 2}, {"float32", 4}};
+  return bytes;
+}
+
+template <typename Map>
+std::string keys_of(const Map& map) {
+  std::string out;
+  for (const auto& [key, value] : map) out += (out.empty() ? "" : ", ") + key;
+  return out;
+}
+
+bool ends_with(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+bool is_aiconfigurator_allreduce(const CsvTable& table) {
+  for (const char* column :
+       {"framework", "kernel_source", "allreduce_dtype", "num_gpus", "message_size", "latency"})
+    if (!table.has_column(column)) return false;
+  return true;
+}
+
+MeasurementSet import_aiconfigurator_allreduce_table(const CsvTable& t) {
+  MeasurementSet set;
+  const size_t framework = t.column("framework"), device = t.column("device"), op = t.column("op_name"),
+               source = t.column("kernel_source"), dtype = t.column("allreduce_dtype"),
+               gpus = t.column("num_gpus"), size = t.column("message_size"), latency = t.column("latency");
+  for (const CsvRow& row : t.rows()) {
+    if (t.text(row, op) != "all_reduce")
+      throw InputError(t.where(&row, op), "expected op_name all_reduce, found '" + t.text(row, op) + "'");
+    const auto preset = engine_presets().find(t.text(row, framework));
+    if (preset == engine_presets().end()) {
+      throw InputError(t.where(&row, framework), "unknown framework '" + t.text(row, framework) +
+                                                     "'. Valid values are: " + keys_of(engine_presets()));
+    }
+    const auto bytes = element_bytes().find(t.text(row, dtype));
+    if (bytes == element_bytes().end()) {
+      throw InputError(t.where(&row, dtype), "unknown allreduce_dtype '" + t.text(row, dtype) +
+                                                 "'. Valid values are: " + keys_of(element_bytes()));
+    }
+    if (set.device.empty()) set.device = t.text(row, device);
+    EngineAllReduceMeasurement m;
+    m.engine = preset->second;
+    m.gpus = static_cast<int>(t.integer(row, gpus, 2, 1 << 20));
+    m.cuda_graph = !ends_with(t.text(row, source), "_eager");
+    m.bytes = static_cast<double>(t.integer(row, size, 1, 1LL << 50)) * bytes->second;
+    const double ms = t.number(row, latency);
+    if (ms <= 0.0)
+      throw InputError(t.where(&row, latency), "a time must be positive, found " + t.text(row, latency));
+    m.seconds = ms * kMsToS;
+    m.source = t.file() + ":" + std::to_string(row.line);
+    set.engine_allreduces.push_back(std::move(m));
+  }
+  set.files.push_back(t.file());
+  set.points_per_file.push_back(static_cast<int>(set.engine_allreduces.size()));
+  return set;
+}
+
+}  // namespace rlsim
