@@ -47,6 +47,8 @@ void AgentHost::next_call(Agent& agent) {
   agent.request.new_tokens = call.prompt_tokens;
   agent.request.context_tokens = call.context_tokens;
   agent.request.output_tokens = call.output_tokens;
+  agent.request.shared_prefix_tokens = call.shared_prefix_tokens;
+  agent.request.prefix_group = call.prefix_group;
   agent.request.submit_s = sg4::Engine::get_clock();
   agent.request.agent_inbox = inbox_;
   awaiting_reply_.emplace(&agent.request, &agent);

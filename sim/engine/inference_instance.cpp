@@ -168,7 +168,12 @@ void InferenceInstance::complete(Sequence& s) {
                                .ttft_s = r.first_token_s - r.submit_s,
                                .tpot_s = (r.finish_s - r.first_token_s) / decode_tokens});
   if (config_.prefix_cache) {
-    // Cached prefixes only use KV that running sequences do not need.
+    // Cached prefixes only use KV that running sequences do not need. A shared prompt is cached
+    // once, as its own entry, and refreshed by every call that starts with it.
+    if (r.prefix_group >= 0) {
+      const int key = shared_prefix_key(r.prefix_group);
+      replica_.prefix_cache.insert(key, std::max(replica_.prefix_cache.peek(key), r.shared_prefix_tokens));
+    }
     replica_.prefix_cache.insert(r.trajectory, r.context_tokens + r.new_tokens + r.output_tokens);
     replica_.prefix_cache.evict_until_free(0.0, config_.kv_capacity_tokens - replica_.kv_used());
   }

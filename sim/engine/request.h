@@ -16,13 +16,15 @@ namespace rlsim {
 inline constexpr double kWireBytesPerToken = 4.0;
 
 struct LlmRequest {
-  int trajectory = 0;           ///< trajectory id (unique over the run)
-  int turn = 0;                 ///< 0-based turn within the trajectory
-  double new_tokens = 0.0;      ///< tokens appended since the previous call (prompt or observation)
-  double context_tokens = 0.0;  ///< tokens already in the trajectory before `new_tokens`
-  double output_tokens = 0.0;   ///< tokens to generate
-  double submit_s = 0.0;        ///< when the agent sent it
-  int step = 0;                 ///< RL step the trajectory belongs to
+  int trajectory = 0;                 ///< trajectory id (unique over the run)
+  int turn = 0;                       ///< 0-based turn within the trajectory
+  double new_tokens = 0.0;            ///< tokens appended since the previous call (prompt or observation)
+  double context_tokens = 0.0;        ///< tokens already in the trajectory before `new_tokens`
+  double output_tokens = 0.0;         ///< tokens to generate
+  double shared_prefix_tokens = 0.0;  ///< the call's first tokens that are shared prompt `prefix_group`
+  int prefix_group = -1;              ///< -1: no shared prefix
+  double submit_s = 0.0;              ///< when the agent sent it
+  int step = 0;                       ///< RL step the trajectory belongs to
   simgrid::s4u::Mailbox* agent_inbox = nullptr;  ///< where the agent waits for the reply
 
   // Filled in along the way.

@@ -129,8 +129,8 @@ struct RolloutSpec {
   int max_batch = 256;      ///< concurrent sequences per instance
   Precision weights = Precision::bf16;
   Precision kv_cache = Precision::bf16;
-  PluginSpec router{"least_loaded"};              ///< sim/engine/routers/
-  bool prefix_cache = true;                       ///< keep a trajectory's KV between turns (LRU)
+  PluginSpec router{"least_loaded"};  ///< sim/engine/routers/
+  bool prefix_cache = true;  ///< keep a trajectory's KV between turns and shared system prompts (LRU)
   KvOverflow preemption = KvOverflow::recompute;  ///< when KV runs out
   double swap_bandwidth_bytes_per_s = 25e9;       ///< host link per GPU for KV swap
   double activation_memory_fraction = 0.1;        ///< card memory kept for activations and workspace

@@ -81,6 +81,18 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
     w.output_tokens = read_distribution(r, {"output_tokens", "tokens generated per request", "tokens"},
                                         std::nullopt, d.output_tokens, 1.0, kMaxTokensPerSequence);
   }
+  w.shared_prefix_tokens = static_cast<int>(r.integer_or(
+      {"shared_prefix_tokens",
+       "tokens at the start of every prompt that are a system prompt shared with other requests: a "
+       "replica whose prefix cache holds it prefills only the rest (serve.prefix_cache)",
+       "tokens", "0"},
+      d.shared_prefix_tokens, 0, static_cast<int64_t>(kMaxTokensPerSequence)));
+  w.shared_prefix_groups = static_cast<int>(r.integer_or(
+      {"shared_prefix_groups", "how many different shared system prompts: request k has prompt k mod this",
+       "prompts", "1"},
+      d.shared_prefix_groups, 1, 1 << 20));
+  if (w.shared_prefix_groups > 1 && w.shared_prefix_tokens == 0)
+    r.fail("shared_prefix_groups", "expected shared_prefix_tokens beside more than one shared_prefix_groups");
   w.warmup_requests = static_cast<int>(
       r.integer_or({"warmup", "first requests left out of the latency and throughput figures", "requests",
                     "concurrency with a closed loop narrower than requests, else 0"},

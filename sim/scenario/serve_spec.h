@@ -45,6 +45,11 @@ struct ServeWorkloadSpec {
   std::vector<TracedRequest> trace;
   Distribution prompt_tokens = fixed_distribution(512);  ///< per request (not with a trace)
   Distribution output_tokens = fixed_distribution(256);  ///< per request (not with a trace)
+  /// The first tokens of every prompt that are one of `shared_prefix_groups` system prompts (request
+  /// k has prompt k mod groups): with the deployment's prefix cache, a replica that holds that
+  /// prompt's KV prefills only the rest. At most a request's prompt less one token.
+  int shared_prefix_tokens = 0;
+  int shared_prefix_groups = 1;
   /// Requests (in send order) left out of the steady-state figures. Absent: the closed loop's
   /// `concurrency` (the burst sent into the empty deployment at time 0) when more requests follow
   /// it; none when every request is in that burst (an offline batch: there is no steady state to

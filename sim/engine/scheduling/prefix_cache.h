@@ -1,6 +1,8 @@
 // PrefixCache: the KV of finished turns kept on one inference replica, so a trajectory's next call
 // prefills only its new tokens (vLLM's automatic prefix caching, SGLang's radix cache, at the
-// granularity of a whole trajectory). One entry per trajectory, evicted least recently used first.
+// granularity of a whole trajectory), and of prompts many calls start with (a system prompt), so
+// each call prefills only what follows it. One entry per trajectory (keyed by its id, >= 0) or
+// shared prompt (keyed by shared_prefix_key, < 0), evicted least recently used first.
 // The cache only uses KV slots the running sequences do not hold: callers say how much room that
 // is, and the cache evicts until what they need fits. Token counts are KV slots.
 #pragma once
@@ -11,6 +13,9 @@
 #include <utility>
 
 namespace rlsim {
+
+/// The cache key of shared prompt `group` (>= 0): negative, so never a trajectory's id.
+inline int shared_prefix_key(int group) { return -1 - group; }
 
 class PrefixCache {
  public:

@@ -27,6 +27,10 @@ std::vector<PlannedRequest> plan_requests(const ServeWorkloadSpec& workload, std
       r.prompt_tokens = std::round(sample(workload.prompt_tokens, rng));
       r.output_tokens = std::max(1.0, std::round(sample(workload.output_tokens, rng)));
     }
+    if (workload.shared_prefix_tokens > 0 && r.prompt_tokens > 1.0) {
+      r.shared_prefix_tokens = std::min<double>(workload.shared_prefix_tokens, r.prompt_tokens - 1.0);
+      r.prefix_group = i % workload.shared_prefix_groups;
+    }
     plan.push_back(r);
   }
   return plan;

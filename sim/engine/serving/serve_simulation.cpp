@@ -19,7 +19,8 @@ namespace {
 void launch(RolloutService& service, const PlannedRequest& r) {
   Trajectory request;
   request.id = r.id;
-  request.calls = {LlmCall{r.prompt_tokens, 0.0, r.output_tokens, 0.0}};
+  request.calls = {
+      LlmCall{r.prompt_tokens, 0.0, r.output_tokens, 0.0, r.shared_prefix_tokens, r.prefix_group}};
   service.launch(request, 0);
 }
 

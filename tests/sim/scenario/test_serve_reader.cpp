@@ -80,6 +80,27 @@ TEST_CASE("serve workloads: exactly one of concurrency, rate or trace") {
              Catch::Contains("bad-serve.yaml:14:") && Catch::Contains("warmup"));
 }
 
+TEST_CASE("serve workloads: a shared system prompt, its groups, and located errors") {
+  const auto loaded = test::load_serve_inline(
+      "shared", test::serve_yaml(
+                    "  requests: 10\n  rate: 2/s\n  shared_prefix_tokens: 100\n  shared_prefix_groups: 9\n"));
+  CHECK(loaded.scenario.workload.shared_prefix_tokens == 100);
+  CHECK(loaded.scenario.workload.shared_prefix_groups == 9);
+  const auto plain = test::load_serve_inline("plain", test::serve_yaml("  requests: 10\n  rate: 2/s\n"));
+  CHECK(plain.scenario.workload.shared_prefix_tokens == 0);
+  CHECK(plain.scenario.workload.shared_prefix_groups == 1);
+  CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  rate: 2/s\n  shared_prefix_groups: 3\n")).what(),
+             Catch::Contains("bad-serve.yaml:14:") && Catch::Contains("expected shared_prefix_tokens"));
+  CHECK_THAT(
+      serve_error(test::serve_yaml("  requests: 10\n  rate: 2/s\n  shared_prefix_tokens: -5\n")).what(),
+      Catch::Contains("bad-serve.yaml:14:") && Catch::Contains("shared_prefix_tokens"));
+  CHECK_THAT(
+      serve_error(test::serve_yaml(
+                      "  requests: 10\n  rate: 2/s\n  shared_prefix_tokens: 9\n  shared_prefix_groups: 0\n"))
+          .what(),
+      Catch::Contains("bad-serve.yaml:15:") && Catch::Contains("shared_prefix_groups"));
+}
+
 TEST_CASE("serve deployments: the rollout reader's checks apply") {
   std::string yaml = test::serve_yaml("  requests: 10\n  concurrency: 2\n", 4);
   yaml.replace(yaml.find("tp: 1"), 5, "tp: 3");

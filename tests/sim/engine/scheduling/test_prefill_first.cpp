@@ -86,6 +86,29 @@ TEST_CASE("prefill_first reuses the trajectory's cached prefix") {
   CHECK_FALSE(replica.prefix_cache.contains(4));  // its KV is the running sequence's now
 }
 
+TEST_CASE("prefill_first serves a shared system prompt from the cache and leaves it there") {
+  Calls calls;
+  ReplicaState replica;
+  replica.prefix_cache.insert(shared_prefix_key(2), 100.0);  // system prompt 2, cached by an earlier call
+  LlmRequest* hit = calls.add(7, 0.0, 547.0, 10.0);
+  hit->shared_prefix_tokens = 100.0;
+  hit->prefix_group = 2;
+  LlmRequest* other = calls.add(8, 0.0, 547.0, 10.0);  // another system prompt: not cached
+  other->shared_prefix_tokens = 100.0;
+  other->prefix_group = 3;
+  replica.waiting.push_back(Sequence::arriving(hit));
+  replica.waiting.push_back(Sequence::arriving(other));
+  const IterationPlan plan = prefill_first(8, 1e6)->schedule(replica);
+  REQUIRE(plan.prefill.size() == 2);
+  CHECK(hit->prefilled_tokens == 447.0);
+  CHECK(plan.prefill[0].tokens == 447.0);
+  CHECK(plan.prefill[0].context_tokens == 100.0);  // attends to the cached prompt
+  CHECK(other->prefilled_tokens == 547.0);
+  CHECK(replica.stats.prefix_hits == 1);
+  CHECK(replica.stats.prefix_tokens_saved == 100.0);
+  CHECK(replica.prefix_cache.contains(shared_prefix_key(2)));  // still there for the next call
+}
+
 TEST_CASE("prefill_first decodes up to the first completion") {
   Calls calls;
   ReplicaState replica;

@@ -31,12 +31,13 @@ inline LoadedServeScenario load_serve_inline(const std::string& name, const std:
 }
 
 /// Per request, in send order: submit_s, prefill_start_s, first_token_s, finish_s, output_tokens,
-/// prompt_tokens (lists under those names), and the run's metrics under their ServingMetrics names.
+/// prompt_tokens, prefilled_tokens (lists under those names), and the run's metrics under their
+/// ServingMetrics names.
 inline Figures serve_in_child(const ServeScenario& scenario) {
   return figures_in_child([&]() {
     const ServeResult result = simulate_serve(scenario);
     Figures out;
-    std::vector<double> submit, prefill, first, finish, output, prompt;
+    std::vector<double> submit, prefill, first, finish, output, prompt, prefilled;
     for (const LlmRequest& r : result.requests) {
       submit.push_back(r.submit_s);
       prefill.push_back(r.prefill_start_s);
@@ -44,6 +45,7 @@ inline Figures serve_in_child(const ServeScenario& scenario) {
       finish.push_back(r.finish_s);
       output.push_back(r.output_tokens);
       prompt.push_back(r.new_tokens);
+      prefilled.push_back(r.prefilled_tokens);
     }
     out.set_list("submit_s", submit);
     out.set_list("prefill_start_s", prefill);
@@ -51,6 +53,7 @@ inline Figures serve_in_child(const ServeScenario& scenario) {
     out.set_list("finish_s", finish);
     out.set_list("output_tokens", output);
     out.set_list("prompt_tokens", prompt);
+    out.set_list("prefilled_tokens", prefilled);
     const ServingMetrics& m = result.metrics;
     out.set("measured", m.measured);
     out.set("warmup_excluded", m.warmup_excluded);

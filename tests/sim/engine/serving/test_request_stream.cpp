@@ -53,3 +53,29 @@ TEST_CASE("request plans: Poisson arrivals start at 0 with mean gap 1 / rate, th
   const auto again = plan_requests(w, b);
   CHECK(again.back().arrival_s == plan.back().arrival_s);
 }
+
+TEST_CASE("request plans: a shared prefix goes round the system prompts, at most the prompt less one token") {
+  ServeWorkloadSpec w;
+  w.requests = 5;
+  w.concurrency = 1;
+  w.prompt_tokens.kind = Distribution::Kind::uniform;
+  w.prompt_tokens.low = 50.0;
+  w.prompt_tokens.high = 150.0;
+  w.shared_prefix_tokens = 100;
+  w.shared_prefix_groups = 3;
+  std::mt19937_64 rng(5);
+  const auto plan = plan_requests(w, rng);
+  for (const PlannedRequest& r : plan) {
+    CHECK(r.prefix_group == r.id % 3);
+    CHECK(r.shared_prefix_tokens == std::min(100.0, r.prompt_tokens - 1.0));
+  }
+  // Without one, no request has a group (and the draws are the same).
+  w.shared_prefix_tokens = 0;
+  std::mt19937_64 again(5);
+  const auto plain = plan_requests(w, again);
+  for (size_t i = 0; i < plain.size(); ++i) {
+    CHECK(plain[i].prefix_group == -1);
+    CHECK(plain[i].shared_prefix_tokens == 0.0);
+    CHECK(plain[i].prompt_tokens == plan[i].prompt_tokens);
+  }
+}

@@ -128,6 +128,22 @@ TEST_CASE("a replayed trace is sent at its own arrival times with its own tokens
   CHECK(first[2] == finish[2]);  // one output token: the prefill makes it
 }
 
+TEST_CASE("a shared system prompt is prefilled once per replica and prompt, then served from its cache") {
+  // One client, one replica: requests 0 and 1 bring system prompts 0 and 1 for the first time;
+  // every later one finds its prompt cached and prefills only the 400 tokens after it.
+  const std::string workload =
+      "  requests: 6\n  concurrency: 1\n  prompt_tokens: 1000\n  output_tokens: 4\n"
+      "  shared_prefix_tokens: 600\n  shared_prefix_groups: 2\n";
+  const auto cached = test::load_serve_inline("shared-prefix", test::serve_yaml(workload));
+  CHECK(test::serve_in_child(cached.scenario).list("prefilled_tokens") ==
+        std::vector<double>{1000, 1000, 400, 400, 400, 400});
+  // Without the deployment's prefix cache every prompt is prefilled whole.
+  std::string off = test::serve_yaml(workload);
+  off.replace(off.find("max_batch: 8"), 12, "max_batch: 8, prefix_cache: false");
+  const auto uncached = test::load_serve_inline("shared-prefix-off", off);
+  CHECK(test::serve_in_child(uncached.scenario).list("prefilled_tokens") == std::vector<double>(6, 1000.0));
+}
+
 TEST_CASE("serving figures follow their definitions from the requests' times") {
   const auto loaded = test::load_serve_inline(
       "definitions",
