@@ -73,12 +73,15 @@ double forward_batch_seconds(const ModelArch& arch, const HardwareSpec& card, co
   return total;
 }
 
+double tp_allreduce_message_bytes(const ModelArch& arch, double tokens) {
+  return tokens * tp_allreduce_bytes_per_token(arch, Precision::bf16) / tp_allreduces_per_forward(arch);
+}
+
 double tp_allreduce_seconds(const ModelArch& arch, double tokens, int tp, const LinkSpec& link,
                             const CollectiveFit* measured) {
   if (tp <= 1) return 0.0;
-  const int per_forward = tp_allreduces_per_forward(arch);
-  const double bytes = tokens * tp_allreduce_bytes_per_token(arch, Precision::bf16) / per_forward;
-  return per_forward *
+  const double bytes = tp_allreduce_message_bytes(arch, tokens);
+  return tp_allreduces_per_forward(arch) *
          (measured ? collective_seconds(*measured, tp, bytes) : all_reduce_seconds(bytes, tp, link));
 }
 

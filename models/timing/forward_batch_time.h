@@ -43,6 +43,9 @@ struct ForwardBatch {
 double forward_batch_seconds(const ModelArch& arch, const HardwareSpec& card, const CostModel& cost,
                              const ForwardBatch& batch, int tp, Precision weights, Precision kv);
 
+/// Bytes of each TP all-reduce of one forward pass over `tokens` tokens (the hidden state, bf16).
+double tp_allreduce_message_bytes(const ModelArch& arch, double tokens);
+
 /// TP all-reduces of one forward pass over `tokens` tokens: tp_allreduces_per_forward all-reduces of
 /// the hidden state (0 without tensor parallelism), each by the `measured` alpha-beta fit of a
 /// calibrated profile when given, else a ring over `link`. At decode batch sizes the messages are

@@ -1,7 +1,6 @@
 // Choosing the measured all-reduce that prices a forward pass's TP all-reduces.
 #include "models/timing/tp_allreduce.h"
 
-#include "models/precision.h"
 #include "models/timing/forward_batch_time.h"
 #include "models/timing/inference_time.h"
 
@@ -11,9 +10,7 @@ double TpAllReduce::forward_seconds(const ModelArch& arch, double tokens, int tp
   if (tp <= 1) return 0.0;
   const std::optional<EngineAllReduce>& own = cuda_graph ? graph : eager;
   if (!own) return tp_allreduce_seconds(arch, tokens, tp, link, nccl ? &*nccl : nullptr);
-  const int per_forward = tp_allreduces_per_forward(arch);
-  const double bytes = tokens * tp_allreduce_bytes_per_token(arch, Precision::bf16) / per_forward;
-  return per_forward * own->seconds_at(bytes);
+  return tp_allreduces_per_forward(arch) * own->seconds_at(tp_allreduce_message_bytes(arch, tokens));
 }
 
 std::string_view TpAllReduce::source(int tp, bool cuda_graph) const {

@@ -16,19 +16,21 @@ long iterations_to_first_finish(const std::vector<Sequence>& running) {
   return iterations;
 }
 
-/// Of waiting call `s`'s first tokens, how many `replica`'s cache holds as its shared prompt.
-double shared_prefix_cached(const ReplicaState& replica, const LlmRequest& r) {
-  if (r.prefix_group < 0) return 0.0;
-  return std::min(replica.prefix_cache.peek(shared_prefix_key(r.prefix_group)), r.shared_prefix_tokens);
+/// Of waiting call `r`'s first tokens, how many `replica`'s cache serves: its trajectory's cached
+/// prefix `own_prefix` (of its context) or its shared prompt, whichever covers more.
+double reused_tokens(const ReplicaState& replica, const LlmRequest& r, double own_prefix) {
+  double shared = 0.0;
+  if (r.prefix_group >= 0)
+    shared = std::min(replica.prefix_cache.peek(shared_prefix_key(r.prefix_group)), r.shared_prefix_tokens);
+  return std::max(std::min(own_prefix, r.context_tokens), shared);
 }
 
 /// Prompt tokens waiting call `s` computes when admitted: all its KV again after a recompute
-/// preemption, else its context and new tokens less what the cache holds of their start: its
-/// trajectory's cached prefix `own_prefix` (of its context) or its shared prompt, `shared_prefix`.
-double tokens_to_prefill(const Sequence& s, double own_prefix, double shared_prefix) {
+/// preemption, else its context and new tokens less the `reused` tokens the cache serves.
+double tokens_to_prefill(const Sequence& s, double reused) {
   const LlmRequest& r = *s.request;
   if (s.kv_tokens != 0.0) return s.kv_tokens;
-  return r.context_tokens + r.new_tokens - std::max(std::min(own_prefix, r.context_tokens), shared_prefix);
+  return r.context_tokens + r.new_tokens - reused;
 }
 
 }  // namespace
@@ -41,17 +43,16 @@ std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLi
   LlmRequest& r = *s.request;
   // This trajectory's cached prefix, out of the cache while admission is tried (so it cannot be
   // evicted for its own sake); back in it if the call is not admitted.
-  double own_prefix = 0.0, shared = 0.0, cached = 0.0;
+  double own_prefix = 0.0, cached = 0.0;
   if (s.needs_prefill && !s.swapped) {
     const bool first = s.kv_tokens == 0.0;
     if (first) {
       // First admission: reuse a cached prefix of this trajectory, or its shared prompt (left in
       // the cache for the other calls that start with it), whichever covers more.
       own_prefix = replica.prefix_cache.take(r.trajectory);
-      shared = shared_prefix_cached(replica, r);
-      cached = std::max(std::min(own_prefix, r.context_tokens), shared);
+      cached = reused_tokens(replica, r, own_prefix);
     }
-    r.prefilled_tokens = tokens_to_prefill(s, own_prefix, shared);
+    r.prefilled_tokens = tokens_to_prefill(s, cached);
     if (first) s.kv_tokens = r.context_tokens + r.new_tokens;
   }
   // Room for the call and one KV block more for every running sequence and itself, as paged
@@ -93,8 +94,8 @@ double oldest_prompt_tokens(const ReplicaState& replica) {
   // As admit_oldest computes the prefill's tokens, the cached prefix left in the cache.
   const Sequence& s = replica.waiting.front();
   if (!s.needs_prefill) return std::max(1.0, s.request->prefilled_tokens);
-  return std::max(1.0, tokens_to_prefill(s, replica.prefix_cache.peek(s.request->trajectory),
-                                         shared_prefix_cached(replica, *s.request)));
+  const double own_prefix = replica.prefix_cache.peek(s.request->trajectory);
+  return std::max(1.0, tokens_to_prefill(s, reused_tokens(replica, *s.request, own_prefix)));
 }
 
 bool plan_decode_stretch(ReplicaState& replica, const SchedulerLimits& limits, IterationPlan& plan) {
