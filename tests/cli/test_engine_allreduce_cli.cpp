@@ -35,6 +35,8 @@ TEST_CASE("rlsim calibrate keeps an engine's all-reduce table in the profile", "
   const auto r = test::run_rlsim("calibrate --hardware H100 --input " + kVllm + " --out '" +
                                  (dir / "p.yaml").string() + "'");
   REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("engine all-reduce   gpus  launch") != std::string::npos);  // the summary table
+  CHECK(r.out.find("vllm-v1             4     graph   23") != std::string::npos);
   const HardwareProfile p = load_profile((dir / "p.yaml").string());
   CHECK(p.device == "NVIDIA H100 80GB HBM3");  // from the file
   REQUIRE(p.engine_allreduces.size() == 6);    // 2, 4 and 8 GPUs, eager and in graphs

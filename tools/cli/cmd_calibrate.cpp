@@ -274,6 +274,21 @@ class CalibrateCommand : public Command {
                   << "\n";
       }
     }
+    if (!p.engine_allreduces.empty()) {
+      std::cout << std::left << std::setw(20) << "engine all-reduce" << std::setw(6) << "gpus" << std::setw(8)
+                << "launch" << std::setw(8) << "sizes" << std::setw(12) << "smallest" << std::setw(10)
+                << "MAPE"
+                << "max err\n";
+      for (const auto& t : p.engine_allreduces) {
+        std::cout << std::setw(20) << t.engine << std::setw(6) << t.gpus << std::setw(8)
+                  << (t.cuda_graph ? "graph" : "eager") << std::setw(8) << t.bytes.size() << std::setw(12)
+                  << short_quantity(t.seconds.front(), Quantity::duration) << std::setw(10)
+                  << percent(t.error.held_out_mape) << percent(t.error.held_out_max_error) << "\n";
+      }
+      std::cout
+          << "An engine all-reduce is a table by message size, not a fit: its MAPE prices each inner size\n"
+             "from its two neighbours; smallest is the time at the smallest size.\n";
+    }
     std::cout << "MAPE and max err are on held-out points; roofline+fit is a plain roofline with one fitted\n"
                  "efficiency and overhead, datasheet the bare datasheet peaks (max of FLOPs over peak and\n"
                  "bytes over bandwidth, without the efficiencies and launch overhead of rlsim's default\n"
