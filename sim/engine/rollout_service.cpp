@@ -73,7 +73,6 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
     return std::make_shared<const DecodeIterationTime>(s.model, card, cost_, s.rollout.tp, s.rollout.weights,
                                                        s.rollout.kv_cache);
   };
-  apply_engine(context, pool, s.rollout.tp, config);
   if (s.rollout.afd) {
     config.tp = s.rollout.afd->attention_gpus;
     config.kv_capacity_tokens =
@@ -83,6 +82,8 @@ RolloutService::RolloutService(RlContext& context, const CostModel& cost, std::v
   } else {
     config.decode_cost = decode_cost_on(pool.card);
   }
+  // The all-reduces of the instance's own group: an AFD instance's attention GPUs prefill as one.
+  apply_engine(context, pool, config.tp, config);
   std::map<std::string, std::shared_ptr<const DecodeIterationTime>> lent_cards;  // by pool
   for (size_t i = 0; i < groups.size(); ++i) {
     InstanceConfig own = config;
