@@ -7,14 +7,10 @@
 #include <string>
 #include <tuple>
 
+#include "calibrate/median.h"
+
 namespace rlsim {
 namespace {
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
 
 /// Each interior size priced by the line between its two neighbours, against its measured time.
 FitError leave_one_out(const EngineAllReduce& table) {

@@ -5,14 +5,10 @@
 #include <functional>
 #include <vector>
 
+#include "calibrate/median.h"
+
 namespace rlsim {
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /// Gaps of the decoder_layer records selected; a layer faster than its kernels alone (warm caches
 /// between kernels) has no gap to add, so negative differences count as 0.

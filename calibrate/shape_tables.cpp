@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "calibrate/median.h"
+
 namespace rlsim {
 namespace {
 
@@ -24,11 +26,11 @@ ByShape gemm_points_by_shape(const std::vector<Measurement>& points) {
   return out;
 }
 
-double median_seconds(std::vector<const Measurement*> at) {
-  std::sort(at.begin(), at.end(),
-            [](const Measurement* a, const Measurement* b) { return a->seconds < b->seconds; });
-  const size_t n = at.size();
-  return n % 2 == 1 ? at[n / 2]->seconds : 0.5 * (at[n / 2 - 1]->seconds + at[n / 2]->seconds);
+double median_seconds(const std::vector<const Measurement*>& at) {
+  std::vector<double> seconds;
+  seconds.reserve(at.size());
+  for (const Measurement* m : at) seconds.push_back(m->seconds);
+  return median(std::move(seconds));
 }
 
 MeasuredShape empty_table(const ShapeKey& key) {

@@ -17,7 +17,7 @@ namespace rlsim {
 
 struct TpAllReduce {
   LinkSpec link;                         ///< the scale-up link, one direction (the ring's)
-  std::optional<CollectiveFit> nccl;     ///< NCCL all-reduce measured at this group size
+  std::optional<CollectiveFit> nccl;     ///< NCCL all-reduce measured (at this group size, or nearest)
   std::optional<EngineAllReduce> graph;  ///< the engine's own, measured inside a CUDA graph
   std::optional<EngineAllReduce> eager;  ///< the engine's own, measured launched eagerly
 
