@@ -13,6 +13,7 @@
 
 #include "models/cost/measured_shape.h"
 #include "models/hardware.h"
+#include "models/input_error.h"
 #include "models/named_enum.h"
 #include "models/ops/op.h"
 #include "models/timing/engine_overhead.h"
@@ -103,6 +104,7 @@ struct CollectiveFit {
 /// the engines switch kernels with message size, which no alpha-beta line follows.
 struct EngineAllReduce {
   std::string engine;           ///< the engine preset it was measured under (scenarios/catalog/engines.yaml)
+  SourceLocation engine_where;  ///< where a profile file names `engine` (empty when fitted in memory)
   int gpus = 0;                 ///< group size
   bool cuda_graph = true;       ///< measured inside a CUDA graph (else eager launches)
   std::vector<double> bytes;    ///< message sizes, strictly ascending

@@ -195,7 +195,7 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   }
   read_plugin_params(cost, cost_models, "cost model", s.cost_model);
   make_cost_model(s.cost_model, s.profile);  // a profile the model cannot use fails here
-  if (!s.profile.empty()) check_profile_card(cost, "profile", s.profile, s.cluster);
+  if (!s.profile.empty()) check_profile_fits(cost, "profile", s.profile, s.cluster, loaded.catalog);
   cost.finish();
 
   YamlReader sweep = root.map_or_empty({"sweep", "the scenario's own sweep grid"});

@@ -126,6 +126,7 @@ CollectiveFit read_collective(YamlReader& r) {
 EngineAllReduce read_engine_allreduce(YamlReader& r) {
   EngineAllReduce t;
   t.engine = r.text("engine");
+  t.engine_where = r.where("engine");
   t.gpus = static_cast<int>(r.integer("gpus", 2, 1 << 20));
   t.cuda_graph = r.choice_or("launch", {"graph", "eager"}, "graph") == "graph";
   t.bytes = positive_numbers(r, "message_bytes");
@@ -213,6 +214,11 @@ RLSIM_REGISTER_COST_MODEL(
     "per-op fits from a calibrated hardware profile (rlsim calibrate); roofline where it has none");
 
 HardwareProfile load_profile(const std::string& path) { return read_profile(load_yaml_file(path)); }
+
+void check_profile_engines(const HardwareProfile& profile, const Catalog& catalog) {
+  for (const EngineAllReduce& table : profile.engine_allreduces)
+    catalog.engine(table.engine, table.engine_where);
+}
 
 HardwareProfile load_profile_text(const std::string& text, const std::string& file) {
   return read_profile(load_yaml_text(text, file));

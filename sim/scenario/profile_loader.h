@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/cost/profile.h"
+#include "sim/scenario/catalog.h"
 
 namespace rlsim {
 
@@ -16,5 +17,8 @@ inline constexpr const char* kProfileCostModel = "profile";
 HardwareProfile load_profile(const std::string& path);
 /// The same from text in memory (tests); `file` names it in messages.
 HardwareProfile load_profile_text(const std::string& text, const std::string& file);
+/// InputError at a table's `engine:` unless every `engine_allreduces` table names a preset of
+/// `catalog`: a misspelt name would price nothing, and the instances would fall back to NCCL.
+void check_profile_engines(const HardwareProfile& profile, const Catalog& catalog);
 
 }  // namespace rlsim

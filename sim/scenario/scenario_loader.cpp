@@ -350,7 +350,8 @@ void check_pool_reference(YamlReader& r, const std::string& key, const std::stri
   r.fail(key, message + " Defined pools: " + join(names));
 }
 
-void read_cost_model(YamlReader& root, const std::string& path, const LoadOptions& options, Scenario& s) {
+void read_cost_model(YamlReader& root, const std::string& path, const LoadOptions& options,
+                     const Catalog& catalog, Scenario& s) {
   const Scenario d;
   // A calibrated profile: found as written (from the working folder), beside the scenario, or in
   // the rlsim tree (calibrate/profiles/h100.yaml works from anywhere).
@@ -384,12 +385,14 @@ void read_cost_model(YamlReader& root, const std::string& path, const LoadOption
     root.fail("cost_model", "cost_model 'profile' needs a 'profile:' file");
   }
   make_cost_model(s.cost_model, s.profile);  // a profile the model cannot use fails here, as in `run`
-  if (!s.profile.empty()) check_profile_card(root, "profile", s.profile, s.cluster);
+  if (!s.profile.empty()) check_profile_fits(root, "profile", s.profile, s.cluster, catalog);
 }
 
-void check_profile_card(YamlReader& r, const std::string& key, const std::string& profile,
-                        const ClusterSpec& cluster) {
-  const std::string card = load_profile(profile).card;
+void check_profile_fits(YamlReader& r, const std::string& key, const std::string& profile,
+                        const ClusterSpec& cluster, const Catalog& catalog) {
+  const HardwareProfile read = load_profile(profile);
+  check_profile_engines(read, catalog);
+  const std::string& card = read.card;
   std::vector<std::string> pools;
   for (const auto& pool : cluster.pools) {
     if (pool.card.name == card) return;
@@ -501,7 +504,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   s.labels = read_labels(labels, s);
   YamlReader faults = root.map_or_empty({"faults", "failures injected during the run and how work recovers"});
   s.faults = read_faults(faults, s.cluster);
-  read_cost_model(root, path, options, s);
+  read_cost_model(root, path, options, loaded.catalog, s);
 
   check_every_pool_used(s);
   check_rollout_tensor_parallel(s, rollout);

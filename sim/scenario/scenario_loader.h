@@ -56,12 +56,15 @@ Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const L
 /// batch, precisions, router, scheduler, engine preset (from `catalog`), KV handling, and AFD
 /// instances when `afd:` is set.
 RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog);
-/// The top-level `profile:` and `cost_model:` of an RL or serving scenario at `path` into `s`.
-void read_cost_model(YamlReader& root, const std::string& path, const LoadOptions& options, Scenario& s);
-/// InputError at `key` unless some pool of `cluster` has the card the profile at `path` was
-/// measured on: a profile of another card would silently price nothing.
-void check_profile_card(YamlReader& r, const std::string& key, const std::string& path,
-                        const ClusterSpec& cluster);
+/// The top-level `profile:` and `cost_model:` of an RL or serving scenario at `path` into `s`; the
+/// profile's engine tables are checked against `catalog`.
+void read_cost_model(YamlReader& root, const std::string& path, const LoadOptions& options,
+                     const Catalog& catalog, Scenario& s);
+/// InputError unless the profile at `path` can price this scenario: at `key` unless some pool of
+/// `cluster` has the card it was measured on (a profile of another card would silently price
+/// nothing), and at the table unless each engine all-reduce table names a preset of `catalog`.
+void check_profile_fits(YamlReader& r, const std::string& key, const std::string& path,
+                        const ClusterSpec& cluster, const Catalog& catalog);
 /// InputError at `key` (with a did-you-mean) unless `name` is a pool of `cluster`.
 void check_pool_reference(YamlReader& r, const std::string& key, const std::string& name,
                           const ClusterSpec& cluster);

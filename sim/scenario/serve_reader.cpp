@@ -139,7 +139,7 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   s.training.pool = s.rollout.pool;  // no trainer: the deployment's own pool stands in
   YamlReader workload = root.map({"workload", "the requests a serving scenario sends"});
   loaded.scenario.workload = read_serve_workload(workload, path);
-  read_cost_model(root, path, options, s);
+  read_cost_model(root, path, options, loaded.catalog, s);
 
   check_every_pool_used(s);
   check_rollout_tensor_parallel(s, serve);

@@ -2,6 +2,7 @@
 // profile, `rlsim cost decode` prices a vLLM decode's all-reduces from the committed H100 profile's
 // table (and NCCL for an engine without one), and a malformed table is an error at its location.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -108,6 +109,29 @@ TEST_CASE("a malformed engine all-reduce table is an error at its location", "[c
                                             "    time_us: [1]\n");
   CHECK(twice.exit_code == 2);
   CHECK(twice.err.find("a second table for vllm-v1 at 4 GPUs") != std::string::npos);
+}
+
+TEST_CASE("an engine all-reduce table must name an engine preset", "[cli][cost]") {
+  // A misspelt engine would price nothing: the instances would fall back to NCCL unnoticed.
+  const auto dir = test::scratch_dir("engine-allreduce-name");
+  const auto profile = dir / "misspelt.yaml";
+  std::ofstream(profile) << "card: H100\nsm_count: 132\n"
+                            "engine_allreduces:\n  - engine: vlm-v1\n    gpus: 2\n"
+                            "    message_bytes: [1024, 2048]\n    time_us: [4, 5]\n";
+  const auto cost = test::run_rlsim(
+      "cost decode --model llama-3-70b --hardware H100 --tp 2 --batch 1 --context 10 --profile '" +
+      profile.string() + "'");
+  CHECK(cost.exit_code == 2);
+  CHECK(cost.err.find("misspelt.yaml:4:") != std::string::npos);
+  CHECK(cost.err.find("vlm-v1") != std::string::npos);
+  CHECK(cost.err.find("vllm-v1") != std::string::npos);  // the presets it could have meant
+
+  const auto out = dir / "out";
+  const auto run = test::run_rlsim("run scenarios/serve-llama3-70b.yaml --set 'profile=" + profile.string() +
+                                   "' --out '" + out.string() + "'");
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("misspelt.yaml:4:") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
 }
 
 }  // namespace

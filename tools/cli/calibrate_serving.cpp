@@ -54,6 +54,7 @@ ServingCalibration calibrate_serving(const Catalog& catalog, const HardwareSpec&
     cost = make_cost_model({"roofline"});
   } else {
     out.profile = load_profile(base_profile);
+    check_profile_engines(out.profile, catalog);
     if (out.profile.card != card.name) {
       throw InputError(flag_location("--profile"),
                        "profile was fitted for " + out.profile.card + ", not " + card.name);

@@ -12,6 +12,7 @@
 #include "sim/scenario/scenario.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
+#include "tools/cli/iteration_fit.h"
 #include "tools/cli/iteration_pricing.h"
 
 namespace rlsim {
@@ -40,8 +41,8 @@ void ForwardCost::add_to(CLI::App* cost) {
     sub_->add_option("--context", context_, "Context tokens of each sequence")
         ->required()
         ->check(CLI::Range(int64_t{0}, int64_t{1} << 30));
-    sub_->add_option("--kv-cache", kv_cache_, "KV-cache precision (default bf16)");
   }
+  sub_->add_option("--kv-cache", kv_cache_, "KV-cache precision (default bf16)");
   sub_->add_option("--weights", weights_, "Weight precision (default bf16)");
   sub_->add_option("--engine", engine_,
                    "Engine preset (scenarios/catalog/engines.yaml; default " + RolloutSpec{}.engine + ")");
@@ -68,11 +69,16 @@ int ForwardCost::run(const Catalog& catalog) const {
   EngineOverhead engine = catalog.engine(engine_name, flag_location("--engine"));
   const Precision weights = precision_option(weights_, "--weights");
   const Precision kv = precision_option(kv_cache_, "--kv-cache");
+  // What no engine could run is refused, as a scenario's instances are.
+  check_iteration_fits(model, card,
+                       {tp_, pp_, weights, kv, batch_, context_ + (prefill_ ? prompt_ : 1),
+                        prefill_ ? "context + prompt" : "context + the token decoded"});
   const auto cost = target_.cost_model(card);
   // As a scenario's instances: the profile's engine terms and measured all-reduces for its card.
   std::optional<HardwareProfile> profile;
   if (!target_.profile.empty()) {
     profile = load_profile(target_.profile);
+    check_profile_engines(*profile, catalog);
     engine = profile->engine.applied_to(engine);
   }
   const TpAllReduce allreduce = pool_tp_allreduce(profile ? &*profile : nullptr, card, engine.name, tp_);
