@@ -22,6 +22,11 @@ TEST_CASE("rlsim cost refuses a TP group the weights do not fit", "[cli][cost][m
   CHECK(r.err.find("131.4 GiB of bf16 weights") != std::string::npos);
   CHECK(r.err.find("smallest fix: --tp 2") != std::string::npos);
   CHECK(cost("decode --tp 2 --batch 1 --context 1000").exit_code == 0);
+  // No TP within an 8-GPU server holds DeepSeek-V3 in bf16 on H100: fp8 does not either, so stages.
+  const auto big =
+      test::run_rlsim("cost decode --model deepseek-v3 --hardware H100 --tp 8 --batch 1 --context 100");
+  CHECK(big.exit_code == 2);
+  CHECK(big.err.find("smallest fix: --pp ") != std::string::npos);
 }
 
 TEST_CASE("rlsim cost refuses a batch whose KV the cache cannot hold", "[cli][cost][memory]") {

@@ -28,7 +28,9 @@ std::string fraction_text(double fraction) {
 std::string weights_fix(const ModelArch& model, const HardwareSpec& card, const IterationFootprint& f,
                         double reserve) {
   if (f.pp == 1) {
-    if (const int tp = smallest_fitting_tp(model, card, 64, f.weights, f.kv, reserve); tp > 0)
+    // Engines keep a TP group inside one server: 8 GPUs on the HGX/DGX-class nodes of the catalog.
+    constexpr int kNodeGpus = 8;
+    if (const int tp = smallest_fitting_tp(model, card, kNodeGpus, f.weights, f.kv, reserve); tp > 0)
       return "--tp " + std::to_string(tp);
   }
   if (bytes_per_element(f.weights) > bytes_per_element(Precision::fp8) &&
