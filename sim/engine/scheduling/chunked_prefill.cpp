@@ -11,8 +11,8 @@ namespace rlsim {
 
 RLSIM_REGISTER_REPLICA_SCHEDULER(
     ChunkedPrefillScheduler, kChunkedPrefillScheduler,
-    "Sarathi-Serve / vLLM V1 / SGLang batching: decodes and prompt chunks share each iteration's "
-    "token budget and run as one forward pass",
+    "Sarathi-Serve / vLLM V1 / SGLang --enable-mixed-chunk batching: decodes and prompt chunks share "
+    "each iteration's token budget and run as one forward pass",
     (ParamSchema{ParamSpec::integer(
         "token_budget", 8192, 16, int64_t{1} << 24,
         "tokens one iteration computes at most (decodes + prefill chunks; vLLM max_num_batched_tokens, "

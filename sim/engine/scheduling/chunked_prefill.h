@@ -1,10 +1,10 @@
 // ChunkedPrefillScheduler ("chunked_prefill"): Sarathi-Serve-style stall-free batching, as vLLM V1
-// and SGLang schedule by default. Every iteration has a token budget: each decoding sequence takes
-// one token of it, prompts under way take the next chunk of what is left, then waiting calls are
-// admitted (KV permitting, as prefill_first admits them) and start their prompts in the budget that
-// remains. Decodes and prefill chunks then run as ONE forward pass, so a long prompt no longer
-// stalls the batch's decoding, and a prompt no longer waits for the prompts ahead of it to finish
-// alone. With nothing to prefill the batch decodes a stretch, as prefill_first does. Preemption
+// schedules by default (SGLang with --enable-mixed-chunk; its default is prefill_batches.h). Every iteration
+// has a token budget: each decoding sequence takes one token of it, prompts under way take the next chunk of
+// what is left, then waiting calls are admitted (KV permitting, as prefill_first admits them) and start their
+// prompts in the budget that remains. Decodes and prefill chunks then run as ONE forward pass, so a long
+// prompt no longer stalls the batch's decoding, and a prompt no longer waits for the prompts ahead of it to
+// finish alone. With nothing to prefill the batch decodes a stretch, as prefill_first does. Preemption
 // (newest first, recompute or swap) and prefix reuse are the rollout's (`preemption`,
 // `prefix_cache`). With prompts kept whole it is TensorRT-LLM's in-flight batching instead
 // (sim/engine/scheduling/inflight_batching.h).

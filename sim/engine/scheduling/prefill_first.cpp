@@ -13,13 +13,26 @@ RLSIM_REGISTER_REPLICA_SCHEDULER(
     ParamSchema{});
 
 PrefillFirstScheduler::PrefillFirstScheduler(const ParamValues& params, const SchedulerLimits& limits)
-    : limits_(limits) {
+    : PrefillFirstScheduler(limits, 0.0) {
   (void)params;  // no parameters
 }
 
+PrefillFirstScheduler::PrefillFirstScheduler(const SchedulerLimits& limits, double prefill_tokens)
+    : limits_(limits), prefill_tokens_(prefill_tokens) {}
+
 IterationPlan PrefillFirstScheduler::schedule(ReplicaState& replica) {
   IterationPlan plan;
-  while (const auto work = admit_oldest(replica, limits_)) plan.prefill.push_back(*work);
+  double tokens = 0.0;
+  const auto within_budget = [&] {
+    return plan.prefill.empty() || prefill_tokens_ <= 0.0 ||
+           tokens + oldest_prompt_tokens(replica) <= prefill_tokens_;
+  };
+  while (within_budget()) {
+    const auto work = admit_oldest(replica, limits_);
+    if (!work) break;
+    if (!work->restore) tokens += work->tokens;
+    plan.prefill.push_back(*work);
+  }
   if (plan.prefill.empty()) plan_decode_stretch(replica, limits_, plan);
   return plan;
 }

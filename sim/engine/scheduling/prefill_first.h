@@ -18,8 +18,14 @@ class PrefillFirstScheduler : public ReplicaScheduler {
   PrefillFirstScheduler(const ParamValues& params, const SchedulerLimits& limits);
   IterationPlan schedule(ReplicaState& replica) override;
 
+ protected:
+  /// One prefill iteration computes at most `prefill_tokens` new prompt tokens (whole prompts, the
+  /// first always; 0: every waiting call that fits, at once).
+  PrefillFirstScheduler(const SchedulerLimits& limits, double prefill_tokens);
+
  private:
   SchedulerLimits limits_;
+  double prefill_tokens_ = 0.0;
 };
 
 }  // namespace rlsim

@@ -38,7 +38,7 @@ TEST_CASE("engine presets: a rollout defaults to the production engine and its b
 TEST_CASE("engine presets: a rollout naming no scheduler runs its engine's default batching") {
   const Catalog catalog = load_builtin_catalog(RLSIM_TEST_SOURCE_DIR);
   CHECK(catalog.engines.at("vllm-v1").scheduler == "chunked_prefill");
-  CHECK(catalog.engines.at("sglang").scheduler == "chunked_prefill");
+  CHECK(catalog.engines.at("sglang").scheduler == "prefill_batches");  // mixed chunks off, its default
   CHECK(catalog.engines.at("vllm-v0").scheduler == "prefill_first");
   CHECK(catalog.engines.at("trtllm").scheduler == "inflight_batching");  // whole prompts, no chunking
   const Scenario trtllm =
