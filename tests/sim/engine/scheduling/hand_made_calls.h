@@ -1,9 +1,11 @@
-// Test helpers for the replica schedulers: calls made by hand, held at stable addresses, a
-// budgeted scheduler by name, and a plan accounted as the instance's runner accounts it.
+// Test helpers for the replica schedulers: calls made by hand, held at stable addresses, calls
+// waiting with given prompt lengths, a budgeted scheduler by name, and a plan accounted as the
+// instance's runner accounts it.
 #pragma once
 
 #include <catch2/catch.hpp>
 #include <deque>
+#include <initializer_list>
 #include <memory>
 
 #include "sim/engine/scheduling/replica_scheduler.h"
@@ -23,6 +25,14 @@ struct Calls {
     return &r;
   }
 };
+
+/// Calls waiting in `replica` with these prompt lengths (no context, 10 output tokens each), in arrival
+/// order.
+inline void waiting_prompts(Calls& calls, ReplicaState& replica, std::initializer_list<double> prompts) {
+  int trajectory = 0;
+  for (double prompt : prompts)
+    replica.waiting.push_back(Sequence::arriving(calls.add(trajectory++, 0.0, prompt, 10.0)));
+}
 
 /// The registered scheduler `name` with a token budget of `budget` (its other parameters default).
 inline std::unique_ptr<ReplicaScheduler> with_token_budget(const char* name, int64_t budget,

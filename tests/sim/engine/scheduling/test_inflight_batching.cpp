@@ -5,7 +5,6 @@
 // its iteration, a prompt the KV cache refuses holds the calls behind it, and a trajectory's cached
 // prefix counts out of the budget as admission reuses it.
 #include <catch2/catch.hpp>
-#include <initializer_list>
 
 #include "sim/engine/scheduling/chunked_prefill.h"
 #include "sim/engine/scheduling/inflight_batching.h"
@@ -15,6 +14,7 @@
 using namespace rlsim;
 using test::Calls;
 using test::run_prefills;
+using test::waiting_prompts;
 
 namespace {
 
@@ -28,13 +28,6 @@ void one_decoding_two_waiting(Calls& calls, ReplicaState& replica, ReplicaSchedu
   replica.waiting.push_back(Sequence::arriving(calls.add(0, 0.0, 100.0, 50.0)));
   run_prefills(replica, s.schedule(replica));
   for (int t = 1; t <= 2; ++t) replica.waiting.push_back(Sequence::arriving(calls.add(t, 0.0, 5000.0, 50.0)));
-}
-
-/// Calls waiting with these prompt lengths (no context, 10 output tokens each), in arrival order.
-void waiting_prompts(Calls& calls, ReplicaState& replica, std::initializer_list<double> prompts) {
-  int trajectory = 0;
-  for (double prompt : prompts)
-    replica.waiting.push_back(Sequence::arriving(calls.add(trajectory++, 0.0, prompt, 10.0)));
 }
 
 }  // namespace

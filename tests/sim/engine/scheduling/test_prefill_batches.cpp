@@ -4,7 +4,6 @@
 // prompt longer than the budget runs alone and whole. prefill_first, on the same state, prefills
 // every waiting prompt at once.
 #include <catch2/catch.hpp>
-#include <initializer_list>
 
 #include "sim/engine/scheduling/prefill_batches.h"
 #include "sim/scenario/param_reader.h"
@@ -13,17 +12,7 @@
 using namespace rlsim;
 using test::Calls;
 using test::run_prefills;
-
-namespace {
-
-/// Calls waiting with these prompt lengths (no context, 10 output tokens each), in arrival order.
-void waiting_prompts(Calls& calls, ReplicaState& replica, std::initializer_list<double> prompts) {
-  int trajectory = 0;
-  for (double prompt : prompts)
-    replica.waiting.push_back(Sequence::arriving(calls.add(trajectory++, 0.0, prompt, 10.0)));
-}
-
-}  // namespace
+using test::waiting_prompts;
 
 TEST_CASE("prefill_batches is registered by name with a token budget") {
   const auto* entry = ReplicaSchedulerRegistry::instance().find(kPrefillBatchesScheduler);
