@@ -1,7 +1,12 @@
-// Reading aiconfigurator's custom_allreduce_perf rows into engine all-reduce measurements.
+// Reading aiconfigurator's custom_allreduce_perf rows into engine all-reduce measurements and its
+// gemm_perf rows into GEMM measurements.
 #include "calibrate/aiconfigurator_importer.h"
 
+#include <cstdint>
 #include <map>
+
+#include "models/ops/op.h"
+#include "models/precision.h"
 
 namespace rlsim {
 namespace {
@@ -18,6 +23,14 @@ const std::map<std::string, std::string>& engine_presets() {
 const std::map<std::string, int>& element_bytes() {
   static const std::map<std::string, int> bytes{{"bfloat16", 2}, {"float16", 2}, {"half", 2}, {"float32", 4}};
   return bytes;
+}
+
+/// aiconfigurator's `gemm_dtype` names rlsim prices: the weights' and activations' precision.
+/// (fp8_block and the weight-only modes are other kernels than rlsim's fp8 and int4 GEMMs.)
+const std::map<std::string, Precision>& gemm_precisions() {
+  static const std::map<std::string, Precision> precisions{
+      {"bfloat16", Precision::bf16}, {"fp8", Precision::fp8}, {"nvfp4", Precision::fp4}};
+  return precisions;
 }
 
 template <typename Map>
@@ -73,6 +86,42 @@ MeasurementSet import_aiconfigurator_allreduce_table(const CsvTable& t) {
   }
   set.files.push_back(t.file());
   set.points_per_file.push_back(static_cast<int>(set.engine_allreduces.size()));
+  return set;
+}
+
+bool is_aiconfigurator_gemm(const CsvTable& table) {
+  for (const char* column : {"framework", "op_name", "gemm_dtype", "m", "n", "k", "latency"})
+    if (!table.has_column(column)) return false;
+  return true;
+}
+
+MeasurementSet import_aiconfigurator_gemm_table(const CsvTable& t) {
+  MeasurementSet set;
+  const size_t device = t.column("device"), op = t.column("op_name"), dtype = t.column("gemm_dtype"),
+               m = t.column("m"), n = t.column("n"), k = t.column("k"), latency = t.column("latency");
+  for (const CsvRow& row : t.rows()) {
+    if (t.text(row, op) != "gemm")
+      throw InputError(t.where(&row, op), "expected op_name gemm, found '" + t.text(row, op) + "'");
+    const auto precision = gemm_precisions().find(t.text(row, dtype));
+    if (precision == gemm_precisions().end()) {
+      throw InputError(t.where(&row, dtype), "unknown gemm_dtype '" + t.text(row, dtype) +
+                                                 "'. Valid values are: " + keys_of(gemm_precisions()));
+    }
+    if (set.device.empty()) set.device = t.text(row, device);
+    const double ms = t.number(row, latency);
+    if (ms <= 0.0)
+      throw InputError(t.where(&row, latency), "a time must be positive, found " + t.text(row, latency));
+    const int64_t inner = t.integer(row, k, 1, 1 << 30);
+    Measurement point;
+    point.op = make_gemm("gemm", t.integer(row, m, 1, 1 << 30), t.integer(row, n, 1, 1 << 30), inner,
+                         precision->second);
+    point.seconds = ms * kMsToS;
+    point.source = t.file() + ":" + std::to_string(row.line);
+    point.group = "k=" + std::to_string(inner);
+    set.points.push_back(std::move(point));
+  }
+  set.files.push_back(t.file());
+  set.points_per_file.push_back(static_cast<int>(set.points.size()));
   return set;
 }
 

@@ -2,7 +2,9 @@
 // byte-identical on a second run, read back by the profile loader; the committed H100 profile
 // answering for arbitrary shapes; bad input is exit 2 with FILE:LINE:COL and no output file.
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "sim/scenario/profile_loader.h"
 #include "tests/cli/cli_support.h"
@@ -60,6 +62,60 @@ TEST_CASE("rlsim calibrate reads a published GEMM throughput table", "[cli][cali
   CHECK(p.ops[0].precision == Precision::fp8);
   // Leave one table out: the dense and masked tables' 20 single GEMMs are each scored unseen.
   CHECK(p.ops[0].error.held_out_points == 20);
+}
+
+TEST_CASE("rlsim calibrate reads aiconfigurator's GEMM table by its header", "[cli][calibrate]") {
+  // Four shapes of the committed B200 table (n and k of 4096 or 8192, every token count, FP4): the
+  // format is told from the header, the card's SMs from the known devices, and each shape is kept.
+  const auto dir = test::scratch_dir("calibrate-aiconfigurator-gemm");
+  std::ifstream in(std::string(RLSIM_TEST_SOURCE_DIR) +
+                   "/data/measured/aiconfigurator-b200/gemm_perf_trtllm-1.3.0rc10.csv");
+  std::ofstream out(dir / "b200.csv");
+  std::string line;
+  std::getline(in, line);
+  out << line << "\n";
+  int rows = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> field;  // ...,gemm_dtype,m,n,k,latency
+    std::stringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) field.push_back(cell);
+    REQUIRE(field.size() == 10);
+    const bool small =
+        (field[7] == "4096" || field[7] == "8192") && (field[8] == "4096" || field[8] == "8192");
+    if (field[5] == "nvfp4" && small) {
+      out << line << "\n";
+      ++rows;
+    }
+  }
+  out.close();
+  REQUIRE(rows > 200);
+  const auto result = test::run_rlsim("calibrate --hardware B200 --input '" + (dir / "b200.csv").string() +
+                                      "' --out '" + (dir / "b200.yaml").string() + "'");
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const HardwareProfile p = load_profile((dir / "b200.yaml").string());
+  CHECK(p.card == "B200");
+  CHECK(p.device == "NVIDIA B200");
+  CHECK(p.sm_count == 148);
+  REQUIRE(p.ops.size() == 1);
+  CHECK(p.ops[0].precision == Precision::fp4);
+  CHECK(p.ops[0].error.held_out_points == rows);  // leave one k out: every point scored unseen
+  CHECK(p.measured_shapes.size() == 4);
+}
+
+TEST_CASE("the committed B200 profile prices TensorRT-LLM's measured FP4 GEMMs", "[cli][cost]") {
+  // Llama-3-70B's output projection at 512 tokens: TensorRT-LLM 1.3.0rc10's NVFP4 linear layer,
+  // 25.73 us as measured (the committed table's row), where the datasheet roofline says 15.9 us.
+  auto gemm = [](const std::string& profile) {
+    const auto r = test::run_rlsim("cost gemm --hardware B200 " + profile +
+                                   " --m 512 --n 8192 --k 8192 --dtype fp4 --json");
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out);
+  };
+  const auto measured = gemm("--profile calibrate/profiles/b200-trtllm.yaml");
+  CHECK(measured.at("price_source") == "measured");
+  CHECK(measured.at("seconds").get<double>() == Approx(25.72666605313619e-6).epsilon(1e-5));
+  CHECK(gemm("").at("seconds").get<double>() < 0.7 * measured.at("seconds").get<double>());
 }
 
 TEST_CASE("rlsim cost answers for any shape from the committed H100 profile", "[cli][cost]") {

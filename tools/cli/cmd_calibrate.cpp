@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "calibrate/aiconfigurator_importer.h"
 #include "calibrate/device_facts.h"
@@ -62,6 +64,8 @@ class CalibrateCommand : public Command {
         "      --input data/measured/aiconfigurator-h100/custom_allreduce_perf_vllm-0.19.0.csv\n"
         "  rlsim calibrate --format gemm-table --hardware H800 --date 2025-04-09 --out h800-fp8.yaml \\\n"
         "      --input data/measured/kernels/deepgemm-h800-fp8.csv\n"
+        "  rlsim calibrate --hardware B200 --out b200.yaml \\\n"
+        "      --input data/measured/aiconfigurator-b200/gemm_perf_trtllm-1.3.0rc10.csv\n"
         "  rlsim calibrate --format serving --hardware H100 --input iterations.csv \\\n"
         "      --profile calibrate/profiles/h100.yaml --out h100-serving.yaml");
     sub->add_option("--input", inputs_, "Measurement files (repeat the flag for several)")->required();
@@ -71,7 +75,8 @@ class CalibrateCommand : public Command {
                     "batches: model,hardware,tp,batch,prompt_tokens,context_tokens,phase,measured_ms; "
                     "phase prefill, decode, or generate = a static batch's latency, context_tokens its "
                     "prompt + output), aiconfigurator (an inference engine's own all-reduce by message "
-                    "size: framework,...,kernel_source,allreduce_dtype,num_gpus,message_size,latency); "
+                    "size: framework,...,kernel_source,allreduce_dtype,num_gpus,message_size,latency; or "
+                    "its linear layers' GEMMs: framework,...,gemm_dtype,m,n,k,latency); "
                     "default: by file extension (.json rlsim, .csv vidur or aiconfigurator by its header)")
         ->check(CLI::IsMember({"rlsim", "vidur", "gemm-table", "serving", "aiconfigurator"}));
     sub->add_option("--hardware", hardware_,
@@ -155,10 +160,13 @@ class CalibrateCommand : public Command {
     }
     if (format == "rlsim") return import_rlsim_json(path);
     if (format == "gemm-table") return import_gemm_table_csv(path);
-    // A CSV read by its header: aiconfigurator's engine all-reduce tables, else vidur's files.
+    // A CSV read by its header: aiconfigurator's engine all-reduce or GEMM tables, else vidur's files.
     const CsvTable table = CsvTable::read(path);
-    if (format == "aiconfigurator" || (format_.empty() && is_aiconfigurator_allreduce(table)))
-      return import_aiconfigurator_allreduce_table(table);
+    if (format == "aiconfigurator" || format_.empty()) {
+      if (is_aiconfigurator_gemm(table)) return import_aiconfigurator_gemm_table(table);
+      if (format == "aiconfigurator" || is_aiconfigurator_allreduce(table))
+        return import_aiconfigurator_allreduce_table(table);
+    }
     return import_vidur_table(table);
   }
 
@@ -178,20 +186,27 @@ class CalibrateCommand : public Command {
   }
 
   /// Measurements that name their device must name the card they are fitted to: an H200's timings
-  /// are no H100 profile. The card's name must appear in the device's as a whole word ("NVIDIA
-  /// H100 80GB HBM3" is an H100; "NVIDIA H200" is no H20).
+  /// are no H100 profile. The card's name must be one or more whole words of the device's, run
+  /// together ("NVIDIA H100 80GB HBM3" is an H100; "NVIDIA RTX PRO 6000 Blackwell Server Edition" an
+  /// RTXPRO6000; "NVIDIA H200" is no H20).
   void check_same_card(const MeasurementSet& m, const HardwareSpec& card) const {
     if (m.device.empty()) return;
     auto upper = [](std::string text) {
       for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       return text;
     };
-    const std::string device = upper(m.device), name = upper(card.name);
-    for (size_t at = device.find(name); at != std::string::npos; at = device.find(name, at + 1)) {
-      const size_t end = at + name.size();
-      const bool starts = at == 0 || !std::isalnum(static_cast<unsigned char>(device[at - 1]));
-      const bool ends = end == device.size() || !std::isalnum(static_cast<unsigned char>(device[end]));
-      if (starts && ends) return;
+    std::vector<std::string> words{""};
+    for (const char c : upper(m.device)) {
+      if (std::isalnum(static_cast<unsigned char>(c)))
+        words.back() += c;
+      else if (!words.back().empty())
+        words.emplace_back();
+    }
+    const std::string name = upper(card.name);
+    for (size_t first = 0; first < words.size(); ++first) {
+      std::string run;
+      for (size_t last = first; last < words.size() && run.size() < name.size(); ++last) run += words[last];
+      if (run == name) return;
     }
     throw InputError(flag_location("--hardware"), "the measurements were taken on '" + m.device +
                                                       "', not on " + card.name +
