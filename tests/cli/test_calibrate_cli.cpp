@@ -101,6 +101,19 @@ TEST_CASE("rlsim calibrate reads aiconfigurator's GEMM table by its header", "[c
   CHECK(p.ops[0].precision == Precision::fp4);
   CHECK(p.ops[0].error.held_out_points == rows);  // leave one k out: every point scored unseen
   CHECK(p.measured_shapes.size() == 4);
+
+  // A card whose catalog name is the device's words run together: the RTX PRO 6000's table is one.
+  std::string table = test::slurp(dir / "b200.csv");
+  for (size_t at = table.find("NVIDIA B200"); at != std::string::npos; at = table.find("NVIDIA B200", at))
+    table.replace(at, 11, "NVIDIA RTX PRO 6000 Blackwell Server Edition");
+  std::ofstream(dir / "rtx.csv") << table;
+  const std::string rtx =
+      " --input '" + (dir / "rtx.csv").string() + "' --out '" + (dir / "rtx.yaml").string() + "'";
+  CHECK(test::run_rlsim("calibrate --hardware RTXPRO6000" + rtx).exit_code == 0);
+  const auto wrong = test::run_rlsim("calibrate --hardware B200" + rtx);
+  CHECK(wrong.exit_code == 2);
+  CHECK(wrong.err.find("taken on 'NVIDIA RTX PRO 6000 Blackwell Server Edition', not on B200") !=
+        std::string::npos);
 }
 
 TEST_CASE("the committed B200 profile prices TensorRT-LLM's measured FP4 GEMMs", "[cli][cost]") {
