@@ -3,7 +3,9 @@
 #include "calibrate/aiconfigurator_importer.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
+#include <string>
 
 #include "models/ops/op.h"
 #include "models/precision.h"
@@ -44,13 +46,44 @@ bool ends_with(const std::string& text, const std::string& tail) {
   return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+bool has_columns(const CsvTable& table, std::initializer_list<const char*> columns) {
+  for (const char* column : columns)
+    if (!table.has_column(column)) return false;
+  return true;
+}
+
+/// Each row must be of op `name` (the table's `op_name` column).
+void expect_op(const CsvTable& t, const CsvRow& row, size_t column, const std::string& name) {
+  if (t.text(row, column) != name)
+    throw InputError(t.where(&row, column),
+                     "expected op_name " + name + ", found '" + t.text(row, column) + "'");
+}
+
+/// What `map` gives for the row's value in `column`; an error naming the valid values otherwise.
+template <typename Map>
+const typename Map::mapped_type& lookup(const CsvTable& t, const CsvRow& row, size_t column,
+                                        const char* column_name, const Map& map) {
+  const auto found = map.find(t.text(row, column));
+  if (found == map.end()) {
+    throw InputError(t.where(&row, column), std::string("unknown ") + column_name + " '" +
+                                                t.text(row, column) + "'. Valid values are: " + keys_of(map));
+  }
+  return found->second;
+}
+
+/// The row's `latency` (milliseconds, positive) in seconds.
+double latency_seconds(const CsvTable& t, const CsvRow& row, size_t column) {
+  const double ms = t.number(row, column);
+  if (ms <= 0.0)
+    throw InputError(t.where(&row, column), "a time must be positive, found " + t.text(row, column));
+  return ms * kMsToS;
+}
+
 }  // namespace
 
 bool is_aiconfigurator_allreduce(const CsvTable& table) {
-  for (const char* column :
-       {"framework", "kernel_source", "allreduce_dtype", "num_gpus", "message_size", "latency"})
-    if (!table.has_column(column)) return false;
-  return true;
+  return has_columns(
+      table, {"framework", "kernel_source", "allreduce_dtype", "num_gpus", "message_size", "latency"});
 }
 
 MeasurementSet import_aiconfigurator_allreduce_table(const CsvTable& t) {
@@ -59,28 +92,16 @@ MeasurementSet import_aiconfigurator_allreduce_table(const CsvTable& t) {
                source = t.column("kernel_source"), dtype = t.column("allreduce_dtype"),
                gpus = t.column("num_gpus"), size = t.column("message_size"), latency = t.column("latency");
   for (const CsvRow& row : t.rows()) {
-    if (t.text(row, op) != "all_reduce")
-      throw InputError(t.where(&row, op), "expected op_name all_reduce, found '" + t.text(row, op) + "'");
-    const auto preset = engine_presets().find(t.text(row, framework));
-    if (preset == engine_presets().end()) {
-      throw InputError(t.where(&row, framework), "unknown framework '" + t.text(row, framework) +
-                                                     "'. Valid values are: " + keys_of(engine_presets()));
-    }
-    const auto bytes = element_bytes().find(t.text(row, dtype));
-    if (bytes == element_bytes().end()) {
-      throw InputError(t.where(&row, dtype), "unknown allreduce_dtype '" + t.text(row, dtype) +
-                                                 "'. Valid values are: " + keys_of(element_bytes()));
-    }
+    expect_op(t, row, op, "all_reduce");
+    const std::string& preset = lookup(t, row, framework, "framework", engine_presets());
+    const int bytes = lookup(t, row, dtype, "allreduce_dtype", element_bytes());
     if (set.device.empty()) set.device = t.text(row, device);
     EngineAllReduceMeasurement m;
-    m.engine = preset->second;
+    m.engine = preset;
     m.gpus = static_cast<int>(t.integer(row, gpus, 2, 1 << 20));
     m.cuda_graph = !ends_with(t.text(row, source), "_eager");
-    m.bytes = static_cast<double>(t.integer(row, size, 1, 1LL << 50)) * bytes->second;
-    const double ms = t.number(row, latency);
-    if (ms <= 0.0)
-      throw InputError(t.where(&row, latency), "a time must be positive, found " + t.text(row, latency));
-    m.seconds = ms * kMsToS;
+    m.bytes = static_cast<double>(t.integer(row, size, 1, 1LL << 50)) * bytes;
+    m.seconds = latency_seconds(t, row, latency);
     m.source = t.file() + ":" + std::to_string(row.line);
     set.engine_allreduces.push_back(std::move(m));
   }
@@ -90,9 +111,7 @@ MeasurementSet import_aiconfigurator_allreduce_table(const CsvTable& t) {
 }
 
 bool is_aiconfigurator_gemm(const CsvTable& table) {
-  for (const char* column : {"framework", "op_name", "gemm_dtype", "m", "n", "k", "latency"})
-    if (!table.has_column(column)) return false;
-  return true;
+  return has_columns(table, {"framework", "op_name", "gemm_dtype", "m", "n", "k", "latency"});
 }
 
 MeasurementSet import_aiconfigurator_gemm_table(const CsvTable& t) {
@@ -100,22 +119,14 @@ MeasurementSet import_aiconfigurator_gemm_table(const CsvTable& t) {
   const size_t device = t.column("device"), op = t.column("op_name"), dtype = t.column("gemm_dtype"),
                m = t.column("m"), n = t.column("n"), k = t.column("k"), latency = t.column("latency");
   for (const CsvRow& row : t.rows()) {
-    if (t.text(row, op) != "gemm")
-      throw InputError(t.where(&row, op), "expected op_name gemm, found '" + t.text(row, op) + "'");
-    const auto precision = gemm_precisions().find(t.text(row, dtype));
-    if (precision == gemm_precisions().end()) {
-      throw InputError(t.where(&row, dtype), "unknown gemm_dtype '" + t.text(row, dtype) +
-                                                 "'. Valid values are: " + keys_of(gemm_precisions()));
-    }
+    expect_op(t, row, op, "gemm");
+    const Precision precision = lookup(t, row, dtype, "gemm_dtype", gemm_precisions());
     if (set.device.empty()) set.device = t.text(row, device);
-    const double ms = t.number(row, latency);
-    if (ms <= 0.0)
-      throw InputError(t.where(&row, latency), "a time must be positive, found " + t.text(row, latency));
     const int64_t inner = t.integer(row, k, 1, 1 << 30);
     Measurement point;
-    point.op = make_gemm("gemm", t.integer(row, m, 1, 1 << 30), t.integer(row, n, 1, 1 << 30), inner,
-                         precision->second);
-    point.seconds = ms * kMsToS;
+    point.op =
+        make_gemm("gemm", t.integer(row, m, 1, 1 << 30), t.integer(row, n, 1, 1 << 30), inner, precision);
+    point.seconds = latency_seconds(t, row, latency);
     point.source = t.file() + ":" + std::to_string(row.line);
     point.group = "k=" + std::to_string(inner);
     set.points.push_back(std::move(point));
