@@ -23,6 +23,7 @@ ForwardPass decode_pass(int64_t sequences, int64_t context, int ep, const AfdPre
   pass.context_before = context;
   pass.tp = 1;
   pass.ep = ep;
+  pass.expert_tp = 1;
   pass.weights = precisions.weights;
   pass.kv = precisions.kv;
   return pass;
@@ -53,17 +54,23 @@ double afd_attention_seconds(const ModelArch& arch, const HardwareSpec& card, co
 }
 
 double afd_ffn_seconds(const ModelArch& arch, const HardwareSpec& card, const CostModel& cost, int layer,
-                       int64_t tokens, int ffn_gpus, const AfdPrecisions& precisions) {
-  assert(tokens >= 0 && ffn_gpus >= 1 && "FFN work needs a non-negative batch and FFN GPUs");
+                       int64_t tokens, int ffn_gpus, int ffn_tp, const AfdPrecisions& precisions) {
+  assert(tokens >= 0 && ffn_gpus >= 1 && ffn_tp >= 1 && ffn_gpus % ffn_tp == 0 &&
+         "FFN work needs a non-negative batch and FFN GPUs in whole groups");
   if (tokens == 0) return 0.0;
+  const int groups = ffn_gpus / ffn_tp;
   double seconds = 0.0;
-  // Routed experts: every token's k experts, spread over all FFN GPUs.
-  for (const Op& op : layer_ops(arch, layer, decode_pass(tokens, 0, ffn_gpus, precisions))) {
+  // Routed experts: every token's k experts, spread over the groups, each sharded over its group.
+  ForwardPass routed = decode_pass(tokens, 0, groups, precisions);
+  routed.expert_tp = ffn_tp;
+  for (const Op& op : layer_ops(arch, layer, routed)) {
     if (routed_expert_op(op)) seconds += cost.seconds(op, card);
   }
-  // Shared experts and dense FFN layers: replicated weights, this GPU's share of the tokens.
-  const int64_t local_tokens = (tokens + ffn_gpus - 1) / ffn_gpus;
-  for (const Op& op : layer_ops(arch, layer, decode_pass(local_tokens, 0, ffn_gpus, precisions))) {
+  // Shared experts and dense FFN layers: weights replicated per group and sharded over it, the
+  // group's share of the tokens.
+  ForwardPass local = decode_pass((tokens + groups - 1) / groups, 0, groups, precisions);
+  local.tp = ffn_tp;
+  for (const Op& op : layer_ops(arch, layer, local)) {
     if (afd_side(op) == AfdSide::ffn && !routed_expert_op(op)) seconds += cost.seconds(op, card);
   }
   return seconds;
@@ -84,6 +91,24 @@ double afd_node_hit_probability(const ModelArch& arch, int layer, int node_gpus,
   return 1.0 - miss;
 }
 
+double afd_group_tokens(const ModelArch& arch, int layer, double tokens, int ffn_tp, int ffn_gpus) {
+  return tokens * afd_node_hit_probability(arch, layer, ffn_tp, ffn_gpus);
+}
+
+std::string afd_ffn_group_problem(int ffn_tp, int ffn_gpus, int first_gpu, int gpus_per_node) {
+  const std::string t = std::to_string(ffn_tp);
+  if (ffn_gpus % ffn_tp != 0) {
+    return "tp " + t + " does not divide the " + std::to_string(ffn_gpus) + " FFN GPUs into whole groups";
+  }
+  if (gpus_per_node % ffn_tp != 0 || first_gpu % ffn_tp != 0) {
+    return "a group of tp " + t + " GPUs must sit in one node of " + std::to_string(gpus_per_node) +
+           " GPUs (expected tp to divide gpus_per_node, and the FFN side to start at a multiple of tp; it "
+           "starts at GPU " +
+           std::to_string(first_gpu) + " of its pool)";
+  }
+  return "";
+}
+
 double afd_token_bytes(const ModelArch& arch, Precision p) { return arch.hidden_size * bytes_per_element(p); }
 
 double afd_attention_weight_bytes(const ModelArch& arch, Precision weights) {
@@ -93,12 +118,12 @@ double afd_attention_weight_bytes(const ModelArch& arch, Precision weights) {
   return params * bytes_per_element(weights);
 }
 
-double afd_ffn_weight_bytes(const ModelArch& arch, int ffn_gpus, Precision weights) {
-  assert(ffn_gpus >= 1 && "FFN weights need FFN GPUs");
+double afd_ffn_weight_bytes(const ModelArch& arch, int ffn_gpus, int ffn_tp, Precision weights) {
+  assert(ffn_gpus >= 1 && ffn_tp >= 1 && "FFN weights need FFN GPUs");
   const double moe_layers = moe_layer_count(arch);
   const double routed = arch.ffn.is_moe() ? routed_expert_params(arch) * arch.ffn.routed_experts : 0.0;
-  const double params = moe_layers * (routed / ffn_gpus + shared_expert_params(arch)) +
-                        dense_layer_count(arch) * dense_ffn_params(arch);
+  const double params = moe_layers * (routed / ffn_gpus + shared_expert_params(arch) / ffn_tp) +
+                        dense_layer_count(arch) * dense_ffn_params(arch) / ffn_tp;
   return params * bytes_per_element(weights);
 }
 

@@ -80,9 +80,9 @@ InferenceMemory afd_attention_memory(const ModelArch& model, const HardwareSpec&
   return with_kv(m, attention_gpus);  // each GPU holds the whole KV of its own sequences
 }
 
-double afd_ffn_memory_fraction(const ModelArch& model, const HardwareSpec& card, int ffn_gpus,
+double afd_ffn_memory_fraction(const ModelArch& model, const HardwareSpec& card, int ffn_gpus, int ffn_tp,
                                Precision weights, double reserve_fraction) {
-  return afd_ffn_weight_bytes(model, ffn_gpus, weights) / card.mem_capacity_bytes + reserve_fraction;
+  return afd_ffn_weight_bytes(model, ffn_gpus, ffn_tp, weights) / card.mem_capacity_bytes + reserve_fraction;
 }
 
 int smallest_fitting_tp(const ModelArch& model, const HardwareSpec& card, int max_tp, Precision weights,

@@ -48,8 +48,9 @@ InferenceMemory tp_instance_memory(const ModelArch& model, const HardwareSpec& c
 InferenceMemory afd_attention_memory(const ModelArch& model, const HardwareSpec& card, int attention_gpus,
                                      Precision weights, Precision kv, double reserve_fraction);
 /// Share of an AFD FFN GPU's memory used by its expert weights (routed experts split over
-/// `ffn_gpus`, shared experts and dense FFNs on each) and the reserve (> 1: does not fit).
-double afd_ffn_memory_fraction(const ModelArch& model, const HardwareSpec& card, int ffn_gpus,
+/// `ffn_gpus`, shared experts and dense FFNs on each group of `ffn_tp`, sharded over it) and the
+/// reserve (> 1: does not fit).
+double afd_ffn_memory_fraction(const ModelArch& model, const HardwareSpec& card, int ffn_gpus, int ffn_tp,
                                Precision weights, double reserve_fraction);
 /// The smallest TP (a power of two up to `max_tp`) at which a replica without pipeline parallelism
 /// fits; 0 when none does.

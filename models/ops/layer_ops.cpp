@@ -161,7 +161,7 @@ void add_moe_ffn(std::vector<Op>& ops, const ModelArch& arch, const ForwardPass&
   const double hit = 1.0 - std::pow(1.0 - k / experts, static_cast<double>(m));  // P(expert gets a token)
   const double active_local = experts / ep * hit;
   const double assignments_local = static_cast<double>(m) * k / ep;
-  const int64_t width = f.expert_intermediate_size;
+  const int64_t width = ceil_div(f.expert_intermediate_size, pass.expert_tp);
   ops.push_back(expert_gemm("expert_up", active_local, assignments_local, (f.gated ? 2 : 1) * width,
                             arch.hidden_size, pass.weights));
   ops.push_back(activation_op("expert_act", assignments_local, static_cast<double>(width), f.gated));
@@ -181,7 +181,7 @@ Precision activation_precision(Precision weights) {
 
 std::vector<Op> layer_ops(const ModelArch& arch, int layer, const ForwardPass& pass) {
   assert(pass.sequences > 0 && pass.new_tokens > 0 && pass.context_before >= 0 && pass.tp > 0 &&
-         "a forward pass needs tokens and a positive TP degree");
+         pass.expert_tp > 0 && "a forward pass needs tokens and a positive TP degree");
   std::vector<Op> ops;
   const double m = static_cast<double>(pass.tokens()), h = arch.hidden_size;
   // Two norms (read + write) and two residual adds (read 2, write 1) of the hidden state, bf16.

@@ -31,6 +31,9 @@ struct ForwardPass {
   int64_t context_before = 0;  ///< tokens already in each sequence's KV cache
   int tp = 1;                  ///< tensor-parallel degree
   int ep = 0;                  ///< expert-parallel degree (0 = same as tp)
+  int expert_tp = 1;           ///< ways each routed expert's intermediate width is split (hybrid
+                               ///< EP + TP MoE: ep groups of expert_tp GPUs, each group all experts of
+                               ///< its share, each GPU 1/expert_tp of every one of them)
   Precision weights = Precision::bf16;
   Precision kv = Precision::bf16;  ///< KV cache precision (decode reads it)
 

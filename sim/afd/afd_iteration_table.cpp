@@ -45,6 +45,7 @@ AfdScenario afd_point_scenario(const Scenario& s, int64_t batch, int64_t context
   d.ffn_pool = a.ffn_pool;
   d.attention_gpus = a.attention_gpus;
   d.ffn_gpus = a.ffn_gpus;
+  d.ffn_tp = a.ffn_tp;
   d.micro_batches = static_cast<int>(std::min<int64_t>(a.micro_batches, batch));
   d.batch = batch;
   d.context = context;

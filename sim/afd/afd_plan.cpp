@@ -43,6 +43,7 @@ AfdPlan make_afd_plan(const AfdScenario& scenario, const CostModel& cost) {
   for (int i = 0; i < d.attention_gpus; ++i) plan.attention_gpus.push_back(i);
   const int ffn_offset = d.ffn_pool == d.attention_pool ? d.attention_gpus : 0;
   for (int k = 0; k < d.ffn_gpus; ++k) plan.ffn_gpus.push_back(ffn_offset + k);
+  plan.ffn_tp = d.ffn_tp;
   plan.micro_batch_sequences = split_evenly(d.batch, d.micro_batches);
   for (int64_t sequences : plan.micro_batch_sequences)
     plan.sequences.push_back(split_evenly(sequences, d.attention_gpus));
@@ -87,8 +88,14 @@ AfdPlan make_afd_plan(const AfdScenario& scenario, const CostModel& cost) {
       auto it = ffn_cache.find({lp.moe, tokens});
       if (it == ffn_cache.end()) {
         const double seconds =
-            afd_ffn_seconds(arch, ffn_pool.card, cost, layer, tokens, d.ffn_gpus, d.precisions);
+            afd_ffn_seconds(arch, ffn_pool.card, cost, layer, tokens, d.ffn_gpus, d.ffn_tp, d.precisions);
         it = ffn_cache.emplace(std::make_pair(lp.moe, tokens), seconds).first;
+      }
+      if (d.ffn_tp > 1) {
+        const double group_tokens =
+            afd_group_tokens(arch, layer, static_cast<double>(tokens), d.ffn_tp, d.ffn_gpus);
+        lp.group_gather_bytes.push_back(group_tokens * afd_token_bytes(arch, dispatch));
+        lp.group_scatter_bytes.push_back(group_tokens * afd_token_bytes(arch, combine));
       }
       lp.attention_s.push_back(std::move(attention));
       lp.ffn_s.push_back(it->second);

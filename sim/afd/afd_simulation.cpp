@@ -59,17 +59,51 @@ class RouteBook {
   std::map<std::pair<sg4::Host*, sg4::Host*>, Route> routes_;
 };
 
-/// Seconds a set of transfers takes when nothing else uses the network: the busiest link's bytes
+/// One message between two GPUs.
+struct Flow {
+  sg4::Host* from = nullptr;
+  sg4::Host* to = nullptr;
+  double bytes = 0.0;
+};
+
+/// The messages of a dispatch (attention → FFN) or a combine (back).
+std::vector<Flow> transfer_flows(const std::vector<AfdTransfer>& transfers, const SideHosts& attention,
+                                 const SideHosts& ffn, bool to_ffn) {
+  std::vector<Flow> flows;
+  flows.reserve(transfers.size());
+  for (const AfdTransfer& t : transfers) {
+    sg4::Host* a = attention.hosts[static_cast<size_t>(t.attention)];
+    sg4::Host* f = ffn.hosts[static_cast<size_t>(t.ffn)];
+    flows.push_back(to_ffn ? Flow{a, f, t.bytes} : Flow{f, a, t.bytes});
+  }
+  return flows;
+}
+
+/// The all-gather or reduce-scatter of every expert group of `group_gpus` FFN GPUs at once, of a
+/// `bytes` buffer per group, as a ring: each GPU sends (t − 1)/t of the buffer to the next GPU of
+/// its group over the node's scale-up ports. One message per GPU, so the ring's latency is paid
+/// once, not t − 1 times; the port load, (t − 1)/t of the buffer each way, is a ring's or NVLS's.
+std::vector<Flow> group_ring_flows(const SideHosts& ffn, int group_gpus, double bytes) {
+  const size_t t = static_cast<size_t>(group_gpus);
+  const double share = bytes * static_cast<double>(t - 1) / static_cast<double>(t);
+  std::vector<Flow> flows;
+  flows.reserve(ffn.hosts.size());
+  for (size_t g = 0; g < ffn.hosts.size(); ++g) {
+    const size_t first = g / t * t;
+    flows.push_back({ffn.hosts[g], ffn.hosts[first + (g - first + 1) % t], share});
+  }
+  return flows;
+}
+
+/// Seconds a set of messages takes when nothing else uses the network: the busiest link's bytes
 /// over its bandwidth (non-blocking fabrics never limit) plus the longest route latency.
-double lone_transfer_seconds(const std::vector<AfdTransfer>& transfers, const SideHosts& attention,
-                             const SideHosts& ffn, RouteBook& routes) {
+double lone_seconds(const std::vector<Flow>& flows, RouteBook& routes) {
   std::map<sg4::Link*, double> load;
   double latency = 0.0;
-  for (const AfdTransfer& t : transfers) {
-    const auto& route = routes.route(attention.hosts[static_cast<size_t>(t.attention)],
-                                     ffn.hosts[static_cast<size_t>(t.ffn)]);
+  for (const Flow& f : flows) {
+    const auto& route = routes.route(f.from, f.to);
     latency = std::max(latency, route.latency_s);
-    for (sg4::Link* link : route.links) load[link] += t.bytes;
+    for (sg4::Link* link : route.links) load[link] += f.bytes;
   }
   double busiest = 0.0;
   for (const auto& [link, bytes] : load) {
@@ -100,8 +134,17 @@ class AfdInstance {
                                    GpuState::busy(Phase::attention), it);
         transfer_s_ += transfer(layer.dispatch[static_cast<size_t>(j)], true,
                                 GpuState::transfer(Transfer::dispatch), it);
+        const bool grouped = !layer.group_gather_bytes.empty();
+        if (grouped) {
+          group_collective_s_ += group_collective(layer.group_gather_bytes[static_cast<size_t>(j)],
+                                                  GpuState::transfer(Transfer::all_gather), it);
+        }
         const std::vector<double> ffn_seconds(ffn_.hosts.size(), layer.ffn_s[static_cast<size_t>(j)]);
         ffn_busy_ += compute(ffn_lock_, ffn_, ffn_seconds, GpuState::busy(Phase::ffn), it);
+        if (grouped) {
+          group_collective_s_ += group_collective(layer.group_scatter_bytes[static_cast<size_t>(j)],
+                                                  GpuState::transfer(Transfer::reduce_scatter), it);
+        }
         transfer_s_ +=
             transfer(layer.combine[static_cast<size_t>(j)], false, GpuState::transfer(Transfer::combine), it);
       }
@@ -112,6 +155,7 @@ class AfdInstance {
   double attention_busy_s() const { return attention_busy_; }
   double ffn_busy_s() const { return ffn_busy_; }
   double transfer_s() const { return transfer_s_; }
+  double group_collective_s() const { return group_collective_s_; }
   long activities() const { return activities_; }
   const std::vector<std::vector<double>>& iteration_end() const { return iteration_end_; }
 
@@ -142,19 +186,30 @@ class AfdInstance {
     return end - start;
   }
 
+  /// Sends `flows` at once and waits for all of them.
+  std::vector<sg4::CommPtr> send_all(const std::vector<Flow>& flows) {
+    std::vector<sg4::CommPtr> comms;
+    comms.reserve(flows.size());
+    for (const Flow& f : flows) comms.push_back(sg4::Comm::sendto_async(f.from, f.to, wire_bytes(f.bytes)));
+    sg4::Comm::wait_all(comms);
+    activities_ += static_cast<long>(comms.size());
+    return comms;
+  }
+
+  /// Every expert group's all-gather or reduce-scatter of a `bytes` buffer (group_ring_flows);
+  /// returns its wall time. Each FFN GPU's transfer track shows its own message.
+  double group_collective(double bytes, GpuState state, int it) {
+    const double start = sg4::Engine::get_clock();
+    const auto comms = send_all(group_ring_flows(ffn_, plan_.ffn_tp, bytes));
+    for (size_t g = 0; g < comms.size(); ++g)
+      timeline_.record(ffn_.transfer_tracks[g], state, start, comms[g]->get_finish_time(), it + 1);
+    return sg4::Engine::get_clock() - start;
+  }
+
   /// The messages of one dispatch (to the FFN) or combine (back); returns its wall time.
   double transfer(const std::vector<AfdTransfer>& transfers, bool to_ffn, GpuState state, int it) {
     const double start = sg4::Engine::get_clock();
-    std::vector<sg4::CommPtr> comms;
-    comms.reserve(transfers.size());
-    for (const AfdTransfer& t : transfers) {
-      sg4::Host* a = attention_.hosts[static_cast<size_t>(t.attention)];
-      sg4::Host* f = ffn_.hosts[static_cast<size_t>(t.ffn)];
-      comms.push_back(to_ffn ? sg4::Comm::sendto_async(a, f, wire_bytes(t.bytes))
-                             : sg4::Comm::sendto_async(f, a, wire_bytes(t.bytes)));
-    }
-    sg4::Comm::wait_all(comms);
-    activities_ += static_cast<long>(comms.size());
+    const auto comms = send_all(transfer_flows(transfers, attention_, ffn_, to_ffn));
     // Each GPU's transfer track shows its messages from the start to its last one's end.
     std::map<int, double> attention_end, ffn_end;
     for (size_t c = 0; c < comms.size(); ++c) {
@@ -177,12 +232,13 @@ class AfdInstance {
   Timeline& timeline_;
   sg4::MutexPtr attention_lock_, ffn_lock_;
   std::vector<std::vector<double>> iteration_end_;  ///< [micro-batch][iteration]
-  double attention_busy_ = 0.0, ffn_busy_ = 0.0, transfer_s_ = 0.0;
+  double attention_busy_ = 0.0, ffn_busy_ = 0.0, transfer_s_ = 0.0, group_collective_s_ = 0.0;
   long activities_ = 0;
 };
 
 /// The ping-pong model's inputs from the plan: mean stage times per micro-batch and layer, the
-/// transfer as if alone on the network.
+/// transfer as if alone on the network (a hop to the FFN includes the expert groups' all-gather, the
+/// hop back their reduce-scatter).
 PingPongStages analytic_stages(const AfdPlan& plan, const SideHosts& attention, const SideHosts& ffn,
                                RouteBook& routes) {
   PingPongStages s;
@@ -194,8 +250,17 @@ PingPongStages analytic_stages(const AfdPlan& plan, const SideHosts& attention, 
       const auto& a = layer.attention_s[static_cast<size_t>(j)];
       attention_sum += *std::max_element(a.begin(), a.end());
       ffn_sum += layer.ffn_s[static_cast<size_t>(j)];
-      transfer_sum += lone_transfer_seconds(layer.dispatch[static_cast<size_t>(j)], attention, ffn, routes) +
-                      lone_transfer_seconds(layer.combine[static_cast<size_t>(j)], attention, ffn, routes);
+      transfer_sum +=
+          lone_seconds(transfer_flows(layer.dispatch[static_cast<size_t>(j)], attention, ffn, true), routes) +
+          lone_seconds(transfer_flows(layer.combine[static_cast<size_t>(j)], attention, ffn, false), routes);
+      if (!layer.group_gather_bytes.empty()) {
+        transfer_sum +=
+            lone_seconds(group_ring_flows(ffn, plan.ffn_tp, layer.group_gather_bytes[static_cast<size_t>(j)]),
+                         routes) +
+            lone_seconds(
+                group_ring_flows(ffn, plan.ffn_tp, layer.group_scatter_bytes[static_cast<size_t>(j)]),
+                routes);
+      }
     }
   }
   const double slots = static_cast<double>(s.micro_batches) * s.layers;
@@ -209,16 +274,16 @@ PingPongStages analytic_stages(const AfdPlan& plan, const SideHosts& attention, 
 void link_utilization(const AfdPlan& plan, int iterations, const SideHosts& attention, const SideHosts& ffn,
                       RouteBook& routes, double sim_time_s, AfdMetrics& m) {
   std::map<sg4::Link*, double> bytes;
-  for (const AfdLayerPlan& layer : plan.layers) {
-    for (const auto* phase : {&layer.dispatch, &layer.combine}) {
-      for (const auto& transfers : *phase) {
-        for (const AfdTransfer& t : transfers) {
-          const auto& route = routes.route(attention.hosts[static_cast<size_t>(t.attention)],
-                                           ffn.hosts[static_cast<size_t>(t.ffn)]);
-          for (sg4::Link* link : route.links) bytes[link] += t.bytes * iterations;
-        }
-      }
+  auto carry = [&](const std::vector<Flow>& flows) {
+    for (const Flow& f : flows) {
+      for (sg4::Link* link : routes.route(f.from, f.to).links) bytes[link] += f.bytes * iterations;
     }
+  };
+  for (const AfdLayerPlan& layer : plan.layers) {
+    for (const auto& transfers : layer.dispatch) carry(transfer_flows(transfers, attention, ffn, true));
+    for (const auto& transfers : layer.combine) carry(transfer_flows(transfers, attention, ffn, false));
+    for (double b : layer.group_gather_bytes) carry(group_ring_flows(ffn, plan.ffn_tp, b));
+    for (double b : layer.group_scatter_bytes) carry(group_ring_flows(ffn, plan.ffn_tp, b));
   }
   for (const auto& [link, carried] : bytes) {
     if (non_blocking(link)) continue;
@@ -251,6 +316,7 @@ void fill_metrics(const AfdScenario& scenario, const AfdPlan& plan, const AfdIns
   const double layer_slots = static_cast<double>(d.iterations) * scenario.model.layers;
   m.attention_s_per_layer = instance.attention_busy_s() / layer_slots;
   m.transfer_s_per_layer = instance.transfer_s() / layer_slots;
+  m.group_collective_s_per_layer = instance.group_collective_s() / layer_slots;
   m.ffn_s_per_layer = instance.ffn_busy_s() / layer_slots;
   m.attention_layer_s = afd_attention_layer_seconds(plan);
   m.attention_busy_fraction = instance.attention_busy_s() / last;
@@ -270,7 +336,7 @@ void fill_metrics(const AfdScenario& scenario, const AfdPlan& plan, const AfdIns
   // The memory model the load-time check uses (models/memory/), reserve included.
   m.attention_memory_fraction = afd_deployment_memory(scenario).used_fraction(
       static_cast<double>(d.context) * static_cast<double>(most_sequences));
-  m.ffn_memory_fraction = afd_ffn_memory_fraction(scenario.model, ffn_pool.card, d.ffn_gpus,
+  m.ffn_memory_fraction = afd_ffn_memory_fraction(scenario.model, ffn_pool.card, d.ffn_gpus, d.ffn_tp,
                                                   d.precisions.weights, d.activation_memory_fraction);
   // A point whose memory does not fit cannot meet any target (the loader refuses it anyway).
   m.meets_target = m.meets_target && m.attention_memory_fraction <= 1.0 && m.ffn_memory_fraction <= 1.0;

@@ -23,7 +23,8 @@ struct AfdMetrics {
   double tokens_per_s_per_gpu = 0.0;
   /// Per layer, the whole batch (all micro-batches): busy time of each side and transfer time.
   double attention_s_per_layer = 0.0;
-  double transfer_s_per_layer = 0.0;  ///< dispatch + combine, as simulated (contention included)
+  double transfer_s_per_layer = 0.0;          ///< dispatch + combine, as simulated (contention included)
+  double group_collective_s_per_layer = 0.0;  ///< the FFN groups' all-gather + reduce-scatter (ffn_tp > 1)
   double ffn_s_per_layer = 0.0;
   /// One attention layer of one micro-batch on the busiest attention GPU, head left out
   /// (afd_attention_layer_seconds): what an attention-layer benchmark measures.

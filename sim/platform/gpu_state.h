@@ -40,7 +40,7 @@ namespace rlsim {
   X(idle, false)
 
 /// AFD: the activations of a layer going to the FFN side (dispatch) and coming back (combine).
-#define RLSIM_TRANSFERS(X) X(dispatch) X(combine)
+#define RLSIM_TRANSFERS(X) X(dispatch) X(combine) X(all_gather) X(reduce_scatter)
 
 RLSIM_NAMED_ENUM(StateKind, RLSIM_STATE_KINDS)
 RLSIM_NAMED_ENUM(Phase, RLSIM_PHASES)

@@ -97,7 +97,6 @@ std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster,
   const int gpus = static_cast<int>(r.integer_or(
       {"gpus", "GPUs on this side", "GPUs", "the pool's GPUs (less the other side's on a shared pool)"},
       available, 1, available));
-  r.finish();
   return {pool, gpus};
 }
 
@@ -107,9 +106,22 @@ AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
   YamlReader attention = r.map_or_empty({"attention", "the attention side: its GPUs hold the KV cache"});
   std::tie(d.attention_pool, d.attention_gpus) =
       read_side(attention, cluster, cluster.pools.front().name, "the first pool", 0, "");
+  attention.finish();
   YamlReader ffn = r.map_or_empty({"ffn", "the FFN (experts) side"});
   std::tie(d.ffn_pool, d.ffn_gpus) =
       read_side(ffn, cluster, cluster.pools.back().name, "the last pool", d.attention_gpus, d.attention_pool);
+  const PoolSpec& ffn_pool = *cluster.pool(d.ffn_pool);
+  d.ffn_tp = static_cast<int>(ffn.integer_or(
+      {"tp",
+       "FFN GPUs per expert group: 1 spreads the experts over all FFN GPUs (EP); t > 1 is hybrid EP + TP, "
+       "groups of t GPUs in one node each sharding its experts t ways, with an all-gather and a "
+       "reduce-scatter inside the group per layer",
+       "GPUs"},
+      defaults.ffn_tp, 1, ffn_pool.gpus_per_node));
+  const std::string grouping = afd_ffn_group_problem(
+      d.ffn_tp, d.ffn_gpus, d.ffn_pool == d.attention_pool ? d.attention_gpus : 0, ffn_pool.gpus_per_node);
+  if (!grouping.empty()) ffn.fail("tp", grouping);
+  ffn.finish();
   d.micro_batches = static_cast<int>(r.integer_or(
       {"micro_batches", "ping-pong micro-batches overlapping attention, FFN and transfers", "micro-batches"},
       defaults.micro_batches, 1, 64));

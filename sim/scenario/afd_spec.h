@@ -23,6 +23,8 @@ struct AfdDeploymentSpec {
   std::string ffn_pool;
   int attention_gpus = 0;  ///< nA: data-parallel attention GPUs (first GPUs of attention_pool)
   int ffn_gpus = 0;        ///< nF: expert-parallel FFN GPUs (first free GPUs of ffn_pool)
+  int ffn_tp = 1;          ///< FFN GPUs per expert group (1: plain EP; t > 1: hybrid EP + TP, each
+                           ///< group of t GPUs in one node shards its experts t ways, models/afd)
   int micro_batches = 3;   ///< m: ping-pong micro-batches
   int64_t batch = 0;       ///< sequences decoded together by the instance (all attention GPUs)
   int64_t context = 4096;  ///< tokens in each sequence's KV cache

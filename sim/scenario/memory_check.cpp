@@ -121,7 +121,7 @@ void check_rollout_memory(const Scenario& s, const YamlReader& rollout) {
                                "a card with more memory");
     }
     const HardwareSpec& ffn = s.cluster.pool(r.afd->ffn_pool)->card;
-    const double ffn_bytes = afd_ffn_weight_bytes(s.model, r.afd->ffn_gpus, r.weights);
+    const double ffn_bytes = afd_ffn_weight_bytes(s.model, r.afd->ffn_gpus, r.afd->ffn_tp, r.weights);
     const double ffn_room = ffn.mem_capacity_bytes * (1.0 - r.activation_memory_fraction);
     if (ffn_bytes > ffn_room) {
       const int need = static_cast<int>(std::ceil(r.afd->ffn_gpus * ffn_bytes / ffn_room));
@@ -241,8 +241,8 @@ void check_afd_memory(const AfdScenario& s, const YamlReader& afd) {
                              "); smallest fix: " + fix);
   }
   const HardwareSpec& ffn = s.cluster.pool(d.ffn_pool)->card;
-  const double ffn_fraction =
-      afd_ffn_memory_fraction(s.model, ffn, d.ffn_gpus, d.precisions.weights, d.activation_memory_fraction);
+  const double ffn_fraction = afd_ffn_memory_fraction(s.model, ffn, d.ffn_gpus, d.ffn_tp,
+                                                      d.precisions.weights, d.activation_memory_fraction);
   if (ffn_fraction > 1.0) {
     const int need = static_cast<int>(std::ceil(d.ffn_gpus * ffn_fraction));
     const int most =

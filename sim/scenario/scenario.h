@@ -115,6 +115,7 @@ struct AfdRolloutSpec {
   std::string ffn_pool;
   int attention_gpus = 0;
   int ffn_gpus = 0;
+  int ffn_tp = 1;                       ///< FFN GPUs per expert group (AfdDeploymentSpec::ffn_tp)
   int micro_batches = 3;                ///< ping-pong micro-batches (fewer when the batch is smaller)
   Precision dispatch = Precision::fp8;  ///< activations sent to the FFN side
   Precision combine = Precision::bf16;  ///< expert outputs sent back

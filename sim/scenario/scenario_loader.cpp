@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 
+#include "models/afd/afd_stages.h"
 #include "models/cost/cost_model_registry.h"
 #include "models/units.h"
 #include "sim/scenario/cluster_reader.h"
@@ -131,6 +132,11 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
                            std::to_string(ffn.gpus()) + " GPUs of '" + a.ffn_pool + "' by ffn_gpus " +
                            std::to_string(a.ffn_gpus));
   }
+  a.ffn_tp = static_cast<int>(r.integer_or(
+      {"ffn_tp", "FFN GPUs per expert group (1: EP over all FFN GPUs; t > 1: hybrid EP + TP)", "GPUs"},
+      d.ffn_tp, 1, ffn.gpus_per_node));
+  const std::string grouping = afd_ffn_group_problem(a.ffn_tp, a.ffn_gpus, 0, ffn.gpus_per_node);
+  if (!grouping.empty()) r.fail("ffn_tp", grouping);
   a.micro_batches = static_cast<int>(r.integer_or(
       {"micro_batches", "ping-pong micro-batches overlapping attention, FFN and transfers", "micro-batches"},
       d.micro_batches, 1, 64));

@@ -62,7 +62,7 @@ class CheckedAfdScenario : public CheckedScenario {
     const double held = static_cast<double>(afd_most_sequences_per_gpu(d));
     const double kv = m.kv_bytes_per_token * held * static_cast<double>(d.context);
     const double ffn = afd_ffn_memory_fraction(s.model, s.cluster.pool(d.ffn_pool)->card, d.ffn_gpus,
-                                               d.precisions.weights, d.activation_memory_fraction);
+                                               d.ffn_tp, d.precisions.weights, d.activation_memory_fraction);
     return "  attention GPU (" + d.attention_pool + "): weights " + gibibytes(m.weight_bytes) +
            " + reserve " + gibibytes(m.reserve_bytes) + " + KV " + gibibytes(kv) + " (" +
            formatted("%.0f", held) + " sequences of " + std::to_string(d.context) + " tokens) = " +

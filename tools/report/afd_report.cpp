@@ -19,7 +19,7 @@ nlohmann::json afd_metrics_json(const AfdScenario& s, const AfdMetrics& m) {
   j["seed"] = s.seed;
   j["model"] = s.model.name;
   j["deployment"] = {{"attention", {{"pool", d.attention_pool}, {"gpus", d.attention_gpus}}},
-                     {"ffn", {{"pool", d.ffn_pool}, {"gpus", d.ffn_gpus}}},
+                     {"ffn", {{"pool", d.ffn_pool}, {"gpus", d.ffn_gpus}, {"tp", d.ffn_tp}}},
                      {"batch", d.batch},
                      {"micro_batches", d.micro_batches},
                      {"context", d.context}};
@@ -30,6 +30,7 @@ nlohmann::json afd_metrics_json(const AfdScenario& s, const AfdMetrics& m) {
   j["throughput"] = {{"tokens_per_s", m.tokens_per_s}, {"tokens_per_s_per_gpu", m.tokens_per_s_per_gpu}};
   j["per_layer_s"] = {{"attention", m.attention_s_per_layer},
                       {"transfer", m.transfer_s_per_layer},
+                      {"ffn_group_collectives", m.group_collective_s_per_layer},
                       {"ffn", m.ffn_s_per_layer},
                       {"attention_layer", m.attention_layer_s}};
   j["ffn_utilization"] = m.ffn_utilization;
@@ -77,6 +78,10 @@ std::string afd_summary_table(const AfdScenario& s, const AfdMetrics& m) {
                         formatted("%.0f tokens/s per GPU", m.tokens_per_s_per_gpu));
   add("per layer: attention", formatted("%.3f ms", 1e3 * m.attention_s_per_layer));
   add("per layer: transfer", formatted("%.3f ms", 1e3 * m.transfer_s_per_layer));
+  if (d.ffn_tp > 1) {
+    add("per layer: FFN group AG + RS", formatted("%.3f ms", 1e3 * m.group_collective_s_per_layer) +
+                                            " (groups of " + std::to_string(d.ffn_tp) + " GPUs)");
+  }
   add("per layer: FFN", formatted("%.3f ms", 1e3 * m.ffn_s_per_layer));
   add("FFN utilisation (FLOPs)", formatted("%.1f %%", 100.0 * m.ffn_utilization));
   add("busy: attention / FFN", formatted("%.1f %%", 100.0 * m.attention_busy_fraction) + " / " +

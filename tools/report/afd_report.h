@@ -1,7 +1,8 @@
 // What an AFD run writes and prints: metrics.json (AFD keys: TPOT, throughput per GPU, per-layer
-// attention / transfer / FFN time, FFN and link utilisation, cost, the analytical ping-pong
-// estimate beside the simulated figures), trace.json (Chrome trace events: per GPU a compute track
-// with attention or FFN spans and a transfer track with dispatch and combine spans), the summary
+// attention / transfer / FFN-group collective / FFN time, FFN and link utilisation, cost, the
+// analytical ping-pong estimate beside the simulated figures), trace.json (Chrome trace events: per
+// GPU a compute track with attention or FFN spans and a transfer track with dispatch and combine
+// spans, and on FFN GPUs in expert groups all-gather and reduce-scatter spans), the summary
 // table on stdout, and the row a sweep records for one point.
 #pragma once
 

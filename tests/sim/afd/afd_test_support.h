@@ -23,7 +23,7 @@ inline LoadedAfdScenario load_afd(const std::string& file, std::vector<std::stri
 /// The figures the tests compare, simulated in a child process.
 struct AfdFigures {
   double tpot_s = 0, batch_latency_s = 0, analytic_s = 0, link_utilization = 0, tokens_per_s_per_gpu = 0;
-  double transfer_s_per_layer = 0, ffn_s_per_layer = 0;
+  double transfer_s_per_layer = 0, ffn_s_per_layer = 0, group_collective_s_per_layer = 0;
   long activities = 0;
 };
 
@@ -38,6 +38,7 @@ inline AfdFigures simulate_afd_in_child(const std::string& file, const std::vect
     out.set("tokens_per_s_per_gpu", m.tokens_per_s_per_gpu);
     out.set("transfer_s_per_layer", m.transfer_s_per_layer);
     out.set("ffn_s_per_layer", m.ffn_s_per_layer);
+    out.set("group_collective_s_per_layer", m.group_collective_s_per_layer);
     out.set("activities", static_cast<double>(m.activities));
     return out;
   });
@@ -49,6 +50,7 @@ inline AfdFigures simulate_afd_in_child(const std::string& file, const std::vect
   f.tokens_per_s_per_gpu = figures.at("tokens_per_s_per_gpu");
   f.transfer_s_per_layer = figures.at("transfer_s_per_layer");
   f.ffn_s_per_layer = figures.at("ffn_s_per_layer");
+  f.group_collective_s_per_layer = figures.at("group_collective_s_per_layer");
   f.activities = static_cast<long>(figures.at("activities"));
   return f;
 }

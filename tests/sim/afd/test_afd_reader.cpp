@@ -80,6 +80,11 @@ afd: {attention: {pool: p, gpus: 16}, ffn: {pool: p}, batch: 64}
 )";
   const AfdScenario s = load_afd(write_scenario("afd-one-pool", yaml)).scenario;
   CHECK(s.afd.ffn_gpus == 16);  // what the attention side left
+  CHECK(s.afd.ffn_tp == 1);     // plain EP unless asked
+  // Expert groups must sit in one node: after 12 attention GPUs the FFN side starts mid-node.
+  CHECK_THAT(error_of(yaml, {"afd.attention.gpus=12", "afd.ffn.gpus=16", "afd.ffn.tp=8"}),
+             Catch::Contains("starts at GPU 12"));
+  CHECK(load_afd(write_scenario("afd-one-pool", yaml), {"afd.ffn.tp=8"}).scenario.afd.ffn_tp == 8);
   CHECK_THAT(error_of(yaml, {"afd.ffn.gpus=17"}),
              Catch::Contains("--set afd.ffn.gpus=17") && Catch::Contains("from 1 to 16"));
 }
@@ -107,6 +112,12 @@ TEST_CASE("bad AFD input is located, with suggestions") {
   CHECK_THAT(error_of(kAfd, {"afd.batch=2"}), Catch::Contains("smaller than micro_batches"));
   CHECK_THAT(error_of(kAfd, {"afd.ffn.pool=fnn"}), Catch::Contains("did you mean 'ffn'"));
   CHECK_THAT(error_of(kAfd, {"afd.ffn.gpus=9"}), Catch::Contains("from 1 to 8"));
+  std::string odd_groups = kAfd;
+  odd_groups.replace(odd_groups.find("gpus: 4}"), 8, "gpus: 4, tp: 3}");
+  CHECK_THAT(error_of(odd_groups),
+             Catch::Contains("afd-bad.yaml:10:") && Catch::Contains("does not divide the 4 FFN GPUs"));
+  CHECK_THAT(error_of(kAfd, {"afd.ffn.tp=16"}), Catch::Contains("tp") && Catch::Contains("from 1 to 8"));
+  CHECK(error_of(kAfd, {"afd.ffn.tp=4"}) == "no error");
   CHECK_THAT(error_of(kAfd, {"afd.target_tpot=50"}), Catch::Contains("target_tpot"));
   CHECK_THAT(error_of(kAfd, {"afd.dispatch=fp7"}), Catch::Contains("valid values are"));
   CHECK_THAT(error_of(kAfd, {"cost_model.name=magic"}),

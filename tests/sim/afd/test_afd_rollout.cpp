@@ -90,3 +90,17 @@ TEST_CASE("an RL run's AFD instances decode at the iteration time the layer-leve
   CHECK(ffn_busy > 0.0);
   CHECK_THAT(ffn_busy, WithinRel(attention_busy, 1e-9));
 }
+
+TEST_CASE("rollout.afd.ffn_tp reaches the instance's simulation and must make whole groups in a node") {
+  std::string two_ffn_gpus = kAfdRollout;
+  two_ffn_gpus.replace(two_ffn_gpus.find("{name: ffn, gpu: H20, nodes: 1, gpus_per_node: 1}"), 49,
+                       "{name: ffn, gpu: H20, nodes: 1, gpus_per_node: 2}");
+  two_ffn_gpus.replace(two_ffn_gpus.find("ffn_gpus: 1"), 11, "ffn_gpus: 2");
+  const Scenario s = test::load_inline("afd-rollout-tp", two_ffn_gpus, {"rollout.afd.ffn_tp=2"}).scenario;
+  REQUIRE(s.rollout.afd.has_value());
+  CHECK(s.rollout.afd->ffn_tp == 2);
+  CHECK(afd_point_scenario(s, 8, 1024).afd.ffn_tp == 2);
+  CHECK(test::load_inline("afd-rollout-tp", two_ffn_gpus).scenario.rollout.afd->ffn_tp == 1);
+  CHECK_THROWS_WITH(test::load_inline("afd-rollout-tp", kAfdRollout, {"rollout.afd.ffn_tp=2"}),
+                    Catch::Contains("ffn_tp") && Catch::Contains("from 1 to 1"));
+}

@@ -93,3 +93,36 @@ TEST_CASE("the attention-layer figure is one micro-batch on the busiest GPU, hea
   CHECK(last >
         afd_attention_seconds(s.model, card, *cost, layers - 1, 128, s.afd.context, s.afd.precisions, false));
 }
+
+TEST_CASE(
+    "hybrid EP + TP: each expert group all-gathers and reduce-scatters over its node's scale-up ports") {
+  // Step-3's FFN as its report deploys it (§7.1): EP across the two FFN nodes, TP 8 inside each.
+  const std::vector<std::string> hybrid{"cluster.pools.ffn.gpu=H800", "afd.batch=2048", "afd.micro_batches=1",
+                                        "afd.ffn.tp=8"};
+  const LoadedAfdScenario loaded = load_afd(step3_file(), hybrid);
+  const AfdScenario& s = loaded.scenario;
+  const AfdPlan plan = make_afd_plan(s, *make_cost_model(s.cost_model, s.profile));
+  // One micro-batch: nothing overlaps, so each collective has the ports to itself. A ring message
+  // of (t − 1)/t of the buffer shares each port with the message arriving from the previous GPU.
+  const LinkParams& port = s.cluster.pool("ffn")->intra_node;
+  double expected = 0.0;
+  for (const AfdLayerPlan& layer : plan.layers) {
+    REQUIRE(layer.group_gather_bytes.size() == 1);
+    const double bytes = layer.group_gather_bytes[0] + layer.group_scatter_bytes[0];
+    expected += bytes * 7.0 / 8.0 / (port.bandwidth_bytes_per_s / 2.0) + 2.0 * 2.0 * port.latency_s;
+  }
+  expected /= static_cast<double>(plan.layers.size());
+  const AfdFigures f = simulate_afd_in_child(step3_file(), hybrid);
+  CHECK(f.group_collective_s_per_layer == Approx(expected).epsilon(1e-3));
+  // The analytic model counts them in its hops: with one micro-batch it still matches.
+  CHECK(f.tpot_s == Approx(f.analytic_s).epsilon(0.05));
+  // Per layer 16 more comms each way than plain EP (one ring message per FFN GPU).
+  CHECK(f.activities == 2L * 61 * 1 * (16 + 16 + 2 * 16 * 2 + 2 * 16));
+  // Plain EP has no collectives; the hybrid's FFN time differs only by its GEMM shapes.
+  auto plain_overrides = hybrid;
+  plain_overrides.back() = "afd.ffn.tp=1";
+  const AfdFigures plain = simulate_afd_in_child(step3_file(), plain_overrides);
+  CHECK(plain.group_collective_s_per_layer == 0.0);
+  CHECK(f.ffn_s_per_layer == Approx(plain.ffn_s_per_layer).epsilon(0.1));
+  CHECK(f.tpot_s > plain.tpot_s);
+}

@@ -69,7 +69,8 @@ TEST_CASE("state names are the ones output files have always used") {
       all ==
       R"(busy:rollout busy:train busy:ref_logprob busy:weight_sync busy:record busy:attention busy:ffn )"
       R"(wait:train_waits_rollout wait:rollout_waits_weights wait:rollout_waits_agents wait:long_tail wait:no_work_launched )"
-      R"(wait:pipeline_bubble wait:fault wait:idle switching down transfer:dispatch transfer:combine )");
+      R"(wait:pipeline_bubble wait:fault wait:idle switching down transfer:dispatch transfer:combine )"
+      R"(transfer:all_gather transfer:reduce_scatter )");
 }
 
 TEST_CASE("metrics.json always reports the four causes of design §4, and only those") {
