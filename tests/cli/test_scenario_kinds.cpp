@@ -76,9 +76,10 @@ TEST_CASE("each kind's sweep columns") {
                                  "usd_per_1m_tokens"});
   const auto& afd = make_scenario_kind("afd", {})->sweep_columns();
   CHECK(afd == afd_sweep_columns());
-  for (const char* column : {"batch", "tpot_ms", "target_tpot_ms", "meets_target", "tokens_per_s_per_gpu",
-                             "attention_ms_per_layer", "transfer_ms_per_layer", "ffn_ms_per_layer",
-                             "attention_memory_fraction", "ffn_memory_fraction", "usd_per_1m_tokens"}) {
+  for (const char* column :
+       {"batch", "tpot_ms", "target_tpot_ms", "meets_target", "tokens_per_s_per_gpu",
+        "attention_ms_per_layer", "transfer_ms_per_layer", "ffn_collectives_ms_per_layer", "ffn_ms_per_layer",
+        "attention_memory_fraction", "ffn_memory_fraction", "usd_per_1m_tokens"}) {
     CHECK(std::count(afd.begin(), afd.end(), column) == 1);  // what the AFD sweep report reads
   }
 }
@@ -106,7 +107,7 @@ TEST_CASE("loading checks a scenario and describes it as rlsim validate prints i
 
 TEST_CASE("a simulated scenario writes what run writes and a sweep row as wide as its kind's columns") {
   CHECK(simulate_in_child(kStep3, options_with({"afd.batch=128"})) ==
-        "metrics.json,trace.json,resolved.yaml,report.html,16/16:128 summary");
+        "metrics.json,trace.json,resolved.yaml,report.html,17/17:128 summary");
   CHECK_THAT(simulate_in_child(kQuickstart, options_with({"workload.steps=1"})),
              Catch::StartsWith("metrics.json,trace.json,resolved.yaml,report.html,9/9:") &&
                  Catch::EndsWith(" summary"));
