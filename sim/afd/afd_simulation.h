@@ -1,9 +1,11 @@
 // simulate_afd(): one AFD decode instance layer by layer on a fresh SimGrid engine. Each of the m
 // micro-batches is an actor that walks the layers: attention execs on the attention GPUs, dispatch
-// comms to the FFN nodes, FFN execs on the FFN GPUs, combine comms back. The attention GPUs and the
-// FFN GPUs each serve one micro-batch at a time in arrival order (FIFO), transfers share the real
-// links, so the ping-pong overlap and any network contention come out of the simulation. Per layer
-// and micro-batch that is nA + nF execs and 2 · nA · (FFN nodes) comms — few, large activities.
+// comms to the FFN nodes, (with hybrid EP + TP, each expert group's all-gather over its node's
+// scale-up ports,) FFN execs on the FFN GPUs, (the groups' reduce-scatter,) combine comms back. The
+// attention GPUs and the FFN GPUs each serve one micro-batch at a time in arrival order (FIFO),
+// transfers share the real links, so the ping-pong overlap and any network contention come out of
+// the simulation. Per layer and micro-batch that is nA + nF execs and 2 · nA · (FFN nodes) comms,
+// plus 2 · nF with expert groups — few, large activities.
 // SimGrid allows one engine per process: call simulate_afd() once per process.
 #pragma once
 
