@@ -35,6 +35,11 @@ struct EngineOverhead {
   /// The engine's default batching (a replica scheduler's name, sim/engine/scheduling/): what a
   /// rollout or serve block that names no `scheduler` runs.
   std::string scheduler = "prefill_first";
+  /// Per request sent over HTTP: the time the engine's API server and the client spend on it
+  /// outside the engine's iterations (HTTP, tokenisation, detokenisation, streaming the tokens
+  /// back), s. A serving benchmark's client sees every token this much later; its TTFT and
+  /// end-to-end latency include it, its TPOT does not. Used by `kind: serve` only.
+  double api_server_s = 0.0;
 };
 
 /// A calibrated profile's `engine:` block: the terms it measured for its card, each optional.

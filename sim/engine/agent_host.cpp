@@ -50,6 +50,7 @@ void AgentHost::next_call(Agent& agent) {
   agent.request.shared_prefix_tokens = call.shared_prefix_tokens;
   agent.request.prefix_group = call.prefix_group;
   agent.request.submit_s = sg4::Engine::get_clock();
+  agent.request.api_server_s = call.api_server_s;
   agent.request.agent_inbox = inbox_;
   awaiting_reply_.emplace(&agent.request, &agent);
   send_call_(agent.request, index_, static_cast<uint64_t>(call.prompt_tokens * kWireBytesPerToken));
@@ -61,11 +62,20 @@ void AgentHost::take_reply(LlmRequest* reply) {
   awaiting_reply_.erase(it);
   const LlmRequest& request = agent.request;
   TrajectoryResult& result = agent.result;
+  const double now = sg4::Engine::get_clock();
   result.calls.push_back(request);
-  result.llm_wait_s += sg4::Engine::get_clock() - request.submit_s;
+  result.llm_wait_s += now + request.api_server_s - request.submit_s;
   result.generated_tokens += request.output_tokens;
   result.version_token_sum += request.version_token_sum;
   result.total_tokens = request.context_tokens + request.new_tokens + request.output_tokens;
+  if (request.api_server_s > 0.0) {
+    due_.push(Due{now + request.api_server_s, dues_set_++, &agent, Due::Kind::reply_seen});
+    return;
+  }
+  reply_seen(agent);
+}
+
+void AgentHost::reply_seen(Agent& agent) {
   const double tool_latency_s = agent.trajectory.calls[agent.turn].tool_latency_s;
   if (tool_latency_s > 0.0) {
     agent.tool_latency_s = tool_latency_s;
@@ -89,27 +99,34 @@ void AgentHost::start_tool(Agent& agent) {
 }
 
 void AgentHost::run_tool(Agent& agent, double now) {
-  tool_ends_.push(ToolEnd{now + agent.tool_latency_s, tools_started_++, &agent});
+  due_.push(Due{now + agent.tool_latency_s, dues_set_++, &agent, Due::Kind::tool_end});
 }
 
-void AgentHost::end_tools() {
-  const double due = tool_ends_.top().at_s;
-  while (!tool_ends_.empty() && tool_ends_.top().at_s <= due) {
-    Agent& agent = *tool_ends_.top().agent;
-    tool_ends_.pop();
-    const double now = sg4::Engine::get_clock();
-    // The core goes to the first tool waiting for one, if any.
-    if (waiting_for_core_.empty()) {
-      ++free_cores_;
+void AgentHost::end_tool(Agent& agent, double now) {
+  // The core goes to the first tool waiting for one, if any.
+  if (waiting_for_core_.empty()) {
+    ++free_cores_;
+  } else {
+    Agent* next = waiting_for_core_.front();
+    waiting_for_core_.pop_front();
+    run_tool(*next, now);
+  }
+  monitor_.tool_finished(now);
+  agent.result.tool_s += now - agent.tool_start_s;
+  ++agent.turn;
+  next_call(agent);
+}
+
+void AgentHost::handle_due() {
+  const double at_s = due_.top().at_s;
+  while (!due_.empty() && due_.top().at_s <= at_s) {
+    const Due due = due_.top();
+    due_.pop();
+    if (due.kind == Due::Kind::tool_end) {
+      end_tool(*due.agent, sg4::Engine::get_clock());
     } else {
-      Agent* next = waiting_for_core_.front();
-      waiting_for_core_.pop_front();
-      run_tool(*next, now);
+      reply_seen(*due.agent);
     }
-    monitor_.tool_finished(now);
-    agent.result.tool_s += now - agent.tool_start_s;
-    ++agent.turn;
-    next_call(agent);
   }
 }
 
@@ -120,10 +137,9 @@ void AgentHost::run() {
   LlmRequest* arrived = nullptr;
   sg4::CommPtr receive = inbox_->get_async<LlmRequest>(&arrived);
   while (!(stopping_ && in_hand_ == 0)) {
-    const double timeout =
-        tool_ends_.empty() ? -1.0 : std::max(0.0, tool_ends_.top().at_s - sg4::Engine::get_clock());
+    const double timeout = due_.empty() ? -1.0 : std::max(0.0, due_.top().at_s - sg4::Engine::get_clock());
     if (sg4::Comm::wait_any_for({receive}, timeout) < 0) {
-      end_tools();
+      handle_due();
       continue;
     }
     if (arrived == &stop_signal_) {

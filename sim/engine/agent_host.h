@@ -1,8 +1,10 @@
 // AgentHost: the agents of one agent host, run by one actor. Each trajectory on the host alternates
 // LLM calls and tools: a call is sent through the pool's SendCall and its reply comes to the host's
 // inbox, `agents-<host>`; a tool holds one of the host's cores for its latency, and a tool finding
-// every core busy waits for one, first come first served. The actor waits for the next reply or
-// the next tool's end, whichever comes first (one SimGrid wait with a timeout).
+// every core busy waits for one, first come first served. A call made through the engine's API
+// server (LlmCall::api_server_s, serving benchmarks) is seen that much after its reply arrives,
+// without holding a core. The actor waits for the next reply or the next due time (a tool's end, a
+// reply seen), whichever comes first (one SimGrid wait with a timeout).
 //
 // Why one actor per host and not one per trajectory: SimGrid's cost per activity grows with the
 // actors alive (bare SimGrid, this machine: 790k execs/s at 1,154 actors, 146k/s at 8,704), and an
@@ -52,11 +54,15 @@ class AgentHost {
     double tool_start_s = 0.0;
     double tool_latency_s = 0.0;
   };
-  struct ToolEnd {
+  /// Something an agent waits for until a known time: its tool's end, or its reply as the caller
+  /// sees it past the API server.
+  struct Due {
+    enum class Kind { tool_end, reply_seen };
     double at_s;
-    uint64_t order;  ///< ties on `at_s` end in the order the tools started
+    uint64_t order;  ///< ties on `at_s` come due in the order they were set
     Agent* agent;
-    bool operator>(const ToolEnd& other) const {
+    Kind kind;
+    bool operator>(const Due& other) const {
       return at_s != other.at_s ? at_s > other.at_s : order > other.order;
     }
   };
@@ -65,11 +71,14 @@ class AgentHost {
   /// Sends the agent's next call, or reports it finished when it has made them all.
   void next_call(Agent& agent);
   void take_reply(LlmRequest* reply);
+  /// The reply is in the caller's hands: the agent's tool runs, or its next call leaves.
+  void reply_seen(Agent& agent);
   /// Runs the agent's tool on a free core, or queues it for the next one.
   void start_tool(Agent& agent);
   void run_tool(Agent& agent, double now);
-  /// Ends the tool due first and every other due at the same time.
-  void end_tools();
+  void end_tool(Agent& agent, double now);
+  /// Handles what is due first and everything else due at the same time.
+  void handle_due();
 
   simgrid::s4u::Host* host_;
   size_t index_;
@@ -81,8 +90,8 @@ class AgentHost {
   std::unordered_map<LlmRequest*, Agent*> awaiting_reply_;
   int free_cores_;
   std::deque<Agent*> waiting_for_core_;
-  std::priority_queue<ToolEnd, std::vector<ToolEnd>, std::greater<>> tool_ends_;
-  uint64_t tools_started_ = 0;
+  std::priority_queue<Due, std::vector<Due>, std::greater<>> due_;
+  uint64_t dues_set_ = 0;
   size_t in_hand_ = 0;  ///< trajectories launched and not finished
   bool stopping_ = false;
   LlmRequest stop_signal_;  ///< sent to the inbox by stop() to wake the actor

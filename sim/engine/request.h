@@ -24,7 +24,10 @@ struct LlmRequest {
   double shared_prefix_tokens = 0.0;  ///< the call's first tokens that are shared prompt `prefix_group`
   int prefix_group = -1;              ///< -1: no shared prefix
   double submit_s = 0.0;              ///< when the agent sent it
-  int step = 0;                       ///< RL step the trajectory belongs to
+  /// What the caller waits beyond the engine (LlmCall::api_server_s): it sees the first token at
+  /// `first_token_s` + this and the reply at `finish_s` + this.
+  double api_server_s = 0.0;
+  int step = 0;                                  ///< RL step the trajectory belongs to
   simgrid::s4u::Mailbox* agent_inbox = nullptr;  ///< where the agent waits for the reply
 
   // Filled in along the way.

@@ -18,6 +18,9 @@ struct LlmCall {
   /// cached once per replica as `prefix_group` (sim/engine/scheduling/prefix_cache.h); -1: none.
   double shared_prefix_tokens = 0.0;
   int prefix_group = -1;
+  /// The engine's API server and the client, outside the engine (EngineOverhead::api_server_s):
+  /// the caller sees the reply this much after the engine sent it. 0: called in-process.
+  double api_server_s = 0.0;
 };
 
 struct Trajectory {

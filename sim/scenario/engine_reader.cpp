@@ -36,6 +36,7 @@ EngineOverhead read_engine_preset(YamlReader& r) {
   e.graph_mixed = r.flag_or("graph_mixed", d.graph_mixed);
   e.overlap_cpu = r.flag_or("overlap_cpu", d.overlap_cpu);
   e.scheduler = r.choice_or("scheduler", ReplicaSchedulerRegistry::instance().names(), d.scheduler);
+  e.api_server_s = r.number_or("api_server_s", d.api_server_s, 0.0, kMaxTermSeconds);
   r.finish();
   return e;
 }

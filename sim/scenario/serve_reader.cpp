@@ -39,7 +39,8 @@ double read_rate(YamlReader& r) {
   return rate;
 }
 
-ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario_path) {
+ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario_path,
+                                      const EngineOverhead& engine) {
   const ServeWorkloadSpec d;
   ServeWorkloadSpec w;
   r.describe(kRateField, {"", "number", "", "none", "> 0", "", {}});
@@ -97,6 +98,13 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
       r.integer_or({"warmup", "first requests left out of the latency and throughput figures", "requests",
                     "concurrency with a closed loop narrower than requests, else 0"},
                    std::min(w.warmup(), w.requests - 1), 0, static_cast<int64_t>(w.requests) - 1));
+  w.api_server_s = r.quantity_or(
+      {"api_server",
+       "per request, what the client waits for beyond the engine: the API server's HTTP, tokenisation, "
+       "detokenisation and streaming; added to TTFT and end-to-end latency. 0 ms when requests reach the "
+       "engine in-process (trtllm-bench, an offline LLM API)",
+       "", "the engine preset's api_server_s (rlsim list engines)"},
+      Quantity::duration, engine.api_server_s, true);
   YamlReader slo = r.map_or_empty({"slo", "latency targets: the share of requests meeting them is reported"});
   w.slo_ttft_s = slo.optional_quantity({"ttft", "time-to-first-token target"}, Quantity::duration);
   w.slo_tpot_s = slo.optional_quantity({"tpot", "time-per-output-token target"}, Quantity::duration);
@@ -138,7 +146,7 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   s.rollout = read_rollout(serve, s.cluster, loaded.catalog);
   s.training.pool = s.rollout.pool;  // no trainer: the deployment's own pool stands in
   YamlReader workload = root.map({"workload", "the requests a serving scenario sends"});
-  loaded.scenario.workload = read_serve_workload(workload, path);
+  loaded.scenario.workload = read_serve_workload(workload, path, s.rollout.engine_overhead);
   read_cost_model(root, path, options, loaded.catalog, s);
 
   check_every_pool_used(s);

@@ -55,6 +55,9 @@ struct ServeWorkloadSpec {
   /// it; none when every request is in that burst (an offline batch: there is no steady state to
   /// isolate, and offline benchmarks count the whole run), none for open loop or trace.
   std::optional<int> warmup_requests;
+  /// What each request's client waits for beyond the engine: its API server, HTTP and streaming
+  /// (EngineOverhead::api_server_s, the engine preset's by default; 0 for in-process benchmarks), s.
+  double api_server_s = 0.0;
   std::optional<double> slo_ttft_s;  ///< goodput: a request meets the SLO when within both set
   std::optional<double> slo_tpot_s;
   SourceLocation arrivals_where;  ///< of `concurrency`, `rate` or `trace`, for overload errors

@@ -135,7 +135,8 @@ TEST_CASE("run with --trace-requests: serving requests as slices at requests.csv
     std::vector<std::string> cells;
     std::stringstream row(line);
     for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-    REQUIRE(cells.size() == 9);
+    REQUIRE(cells.size() == 10);
+    CHECK(std::stod(cells[9]) == Approx(0.0108));  // api_server_s: the default engine preset's
     const auto& [pid, tid, slice] = t.calls.at("request " + cells[0]);
     CHECK(pid == 1000 + std::stoi(cells[1]));
     CHECK(slice.start_us == Approx(1e6 * std::stod(cells[4])).margin(0.002));

@@ -84,8 +84,8 @@ void list_engines(const Catalog& catalog) {
   const int batching = static_cast<int>(batching_width + 2);
   std::cout << std::left << std::setw(10) << "engine" << std::setw(11) << "CPU fixed" << std::setw(11)
             << "CPU /seq" << std::setw(11) << "CPU /token" << std::setw(13) << "launch/layer" << std::setw(12)
-            << "graph/layer" << std::setw(13) << "graph tokens" << std::setw(9) << "overlap"
-            << std::setw(batching) << "batching"
+            << "graph/layer" << std::setw(13) << "graph tokens" << std::setw(9) << "overlap" << std::setw(12)
+            << "API server" << std::setw(batching) << "batching"
             << "description\n";
   auto us = [](double s) { return format_quantity(s, Quantity::duration); };
   for (const auto& [name, e] : catalog.engines) {
@@ -93,8 +93,8 @@ void list_engines(const Catalog& catalog) {
               << us(e.cpu_per_sequence_s) << std::setw(11) << us(e.cpu_per_token_s) << std::setw(13)
               << us(e.launch_gap_per_layer_s) << std::setw(12) << us(e.graph_gap_per_layer_s) << std::setw(13)
               << (std::to_string(e.graph_max_tokens) + (e.graph_mixed ? " mixed" : "")) << std::setw(9)
-              << (e.overlap_cpu ? "yes" : "no") << std::setw(batching) << e.scheduler << e.description
-              << "\n";
+              << (e.overlap_cpu ? "yes" : "no") << std::setw(12) << us(e.api_server_s) << std::setw(batching)
+              << e.scheduler << e.description << "\n";
   }
 }
 

@@ -85,6 +85,7 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
   if (w.arrivals == ArrivalMode::closed_loop) workload["concurrency"] = w.concurrency;
   if (w.arrivals == ArrivalMode::poisson) workload["rate_per_s"] = w.rate_per_s;
   if (w.arrivals == ArrivalMode::trace) workload["trace"] = w.trace_file;
+  workload["api_server_ms"] = kMs * w.api_server_s;
   j["workload"] = workload;
   nlohmann::json serving{{"requests", m.requests},
                          {"warmup_excluded", m.warmup_excluded},
@@ -120,11 +121,12 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
 std::string serve_requests_csv(const ServeResult& result) {
   std::string out =
       "request,instance,prompt_tokens,output_tokens,submit_s,prefill_start_s,first_token_s,finish_s,"
-      "preemptions\n";
+      "preemptions,api_server_s\n";
   for (const LlmRequest& r : result.requests) {
     out += csv_line({std::to_string(r.trajectory), std::to_string(r.instance), csv_number(r.new_tokens),
                      csv_number(r.output_tokens), csv_number(r.submit_s), csv_number(r.prefill_start_s),
-                     csv_number(r.first_token_s), csv_number(r.finish_s), std::to_string(r.preemptions)});
+                     csv_number(r.first_token_s), csv_number(r.finish_s), std::to_string(r.preemptions),
+                     csv_number(r.api_server_s)});
     out += '\n';
   }
   return out;
@@ -157,7 +159,11 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
          std::to_string(result.load.size()) + " instance(s)" +
          (s.rollout.pp > 1 ? " of " + s.rollout.parallelism() : "") + ", max_batch " +
          std::to_string(s.rollout.max_batch) + "\n";
-  out += "  workload: " + arrivals_text(w) + ", " + std::to_string(m.requests) + " requests\n";
+  out += "  workload: " + arrivals_text(w) + ", " + std::to_string(m.requests) + " requests" +
+         (w.api_server_s > 0.0 ? ", each through the API server (+" + formatted("%g", kMs * w.api_server_s) +
+                                     " ms on TTFT and E2E)"
+                               : std::string(", in-process (no API server)")) +
+         "\n";
   out += "  steady state: " + std::to_string(m.measured) + " requests (" + std::to_string(m.warmup_excluded) +
          " warm-up excluded) over " + formatted("%.3f s", m.window_s) + "\n";
   out += "  " + padded("latency (ms)", 14) + padded("mean", 10) + padded("p50", 10) + padded("p90", 10) +

@@ -16,11 +16,11 @@ namespace rlsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-void launch(RolloutService& service, const PlannedRequest& r) {
+void launch(RolloutService& service, const PlannedRequest& r, double api_server_s) {
   Trajectory request;
   request.id = r.id;
-  request.calls = {
-      LlmCall{r.prompt_tokens, 0.0, r.output_tokens, 0.0, r.shared_prefix_tokens, r.prefix_group}};
+  request.calls = {LlmCall{r.prompt_tokens, 0.0, r.output_tokens, 0.0, r.shared_prefix_tokens, r.prefix_group,
+                           api_server_s}};
   service.launch(request, 0);
 }
 
@@ -44,7 +44,7 @@ void run_clients(RlContext& context, const ServeWorkloadSpec& workload,
   bool sending = true;  // the open-loop clients actor has requests left to send
   if (workload.arrivals == ArrivalMode::closed_loop) {
     for (; sent < std::min(total, static_cast<size_t>(workload.concurrency)); ++sent)
-      launch(service, plan[sent]);
+      launch(service, plan[sent], workload.api_server_s);
     sending = false;
   } else {
     sg4::Actor::create("clients", context.platform.dataplane, [&]() {
@@ -54,7 +54,7 @@ void run_clients(RlContext& context, const ServeWorkloadSpec& workload,
           overload = Overload{sg4::Engine::get_clock(), sent, done};
           break;
         }
-        launch(service, r);
+        launch(service, r, workload.api_server_s);
         ++sent;
       }
       sending = false;
@@ -66,7 +66,8 @@ void run_clients(RlContext& context, const ServeWorkloadSpec& workload,
     TrajectoryResult finished = service.wait_finished();
     result.requests[static_cast<size_t>(finished.id)] = finished.calls.front();
     ++done;
-    if (workload.arrivals == ArrivalMode::closed_loop && sent < total) launch(service, plan[sent++]);
+    if (workload.arrivals == ArrivalMode::closed_loop && sent < total)
+      launch(service, plan[sent++], workload.api_server_s);
   }
   for (const auto& instance : service.instances()) result.load.push_back(instance->load());
   result.kv_capacity_tokens = service.instances().front()->config().kv_capacity_tokens;

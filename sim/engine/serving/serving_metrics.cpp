@@ -14,8 +14,8 @@ bool enough_for_quantile(double q, long samples) {
 RequestLatency latency_of(const LlmRequest& r) {
   RequestLatency latency;
   latency.queue_s = r.prefill_start_s - r.submit_s;
-  latency.ttft_s = r.first_token_s - r.submit_s;
-  latency.e2e_s = r.finish_s - r.submit_s;
+  latency.ttft_s = r.first_token_s + r.api_server_s - r.submit_s;
+  latency.e2e_s = r.finish_s + r.api_server_s - r.submit_s;
   if (r.output_tokens >= 2.0) latency.tpot_s = (latency.e2e_s - latency.ttft_s) / (r.output_tokens - 1.0);
   return latency;
 }
@@ -35,7 +35,7 @@ ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warm
   for (size_t i = static_cast<size_t>(m.warmup_excluded); i < requests.size(); ++i) {
     const LlmRequest& r = requests[i];
     from = std::min(from, r.submit_s);
-    to = std::max(to, r.finish_s);
+    to = std::max(to, r.finish_s + r.api_server_s);
     output_tokens += r.output_tokens;
     const RequestLatency latency = latency_of(r);
     queue.push_back(latency.queue_s);

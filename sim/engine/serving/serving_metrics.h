@@ -1,9 +1,11 @@
 // ServingMetrics: the figures a serving benchmark reports, from the requests as they came back and
 // the instances' load over time. Per request (seconds): queue = first prefill start − send, TTFT =
 // first token − send, e2e = last token − send, TPOT = (e2e − TTFT) / (output tokens − 1) (requests
-// of one output token have none). Steady state leaves out the first `warmup` requests in send
-// order; throughput is over the window from the first measured request's send to the last
-// measured request's last token. Occupancy and KV use are time-weighted over that window.
+// of one output token have none); tokens count when the client sees them, the request's API server
+// time (LlmRequest::api_server_s) after the engine made them. Steady state leaves out the first
+// `warmup` requests in send order; throughput is over the window from the first measured request's
+// send to the last measured request's last token. Occupancy and KV use are time-weighted over that
+// window.
 #pragma once
 
 #include <optional>

@@ -17,9 +17,14 @@ TEST_CASE("engine presets: the built-in catalog has ideal and production engines
   }
   const EngineOverhead& ideal = catalog.engines.at("ideal");
   CHECK(ideal.cpu_fixed_s + ideal.cpu_per_sequence_s + ideal.launch_gap_per_layer_s +
-            ideal.graph_gap_per_layer_s ==
+            ideal.graph_gap_per_layer_s + ideal.api_server_s ==
         0.0);
   CHECK(catalog.engines.at("vllm-v1").cpu_fixed_s > 0.0);
+  // vLLM's API server as measured (client TTFT − server TTFT); the other production engines assume it.
+  for (const char* name : {"vllm-v1", "vllm-v0", "sglang", "trtllm"}) {
+    INFO(name);
+    CHECK(catalog.engines.at(name).api_server_s == Approx(0.0108));
+  }
   CHECK(catalog.engines.at("sglang").overlap_cpu);
   // TensorRT-LLM: overlap scheduler on by default, decode-only graphs up to trtllm-bench's 8192.
   const EngineOverhead& trtllm = catalog.engines.at("trtllm");

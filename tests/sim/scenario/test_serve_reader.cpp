@@ -101,6 +101,25 @@ TEST_CASE("serve workloads: a shared system prompt, its groups, and located erro
       Catch::Contains("bad-serve.yaml:15:") && Catch::Contains("shared_prefix_groups"));
 }
 
+TEST_CASE("serve workloads: the API server's time defaults to the engine preset's and is resolved") {
+  const std::string workload = "  requests: 10\n  concurrency: 2\n";
+  const auto preset = test::load_serve_inline("api-default", test::serve_yaml(workload));
+  CHECK(preset.scenario.workload.api_server_s == Approx(0.0108));  // vllm-v1's, the default engine
+  CHECK(preset.scenario.workload.api_server_s ==
+        preset.scenario.deployment.rollout.engine_overhead.api_server_s);
+  CHECK_THAT(preset.resolved_yaml, Catch::Contains("api_server: 10.8ms"));
+  // The kernels-only preset has none; a workload's own value wins over the preset's.
+  std::string ideal_yaml = test::serve_yaml(workload);
+  ideal_yaml.replace(ideal_yaml.find("max_batch: 8"), 12, "max_batch: 8, engine: ideal");
+  CHECK(test::load_serve_inline("api-ideal", ideal_yaml).scenario.workload.api_server_s == 0.0);
+  const auto own = test::load_serve_inline("api-own", test::serve_yaml(workload + "  api_server: 0 ms\n"));
+  CHECK(own.scenario.workload.api_server_s == 0.0);
+  CHECK_THAT(serve_error(test::serve_yaml(workload + "  api_server: -3 ms\n")).what(),
+             Catch::Contains("bad-serve.yaml:14:") && Catch::Contains("api_server"));
+  CHECK_THAT(serve_error(test::serve_yaml(workload + "  api_server: 5 tokens\n")).what(),
+             Catch::Contains("bad-serve.yaml:14:") && Catch::Contains("api_server"));
+}
+
 TEST_CASE("serve deployments: the rollout reader's checks apply") {
   std::string yaml = test::serve_yaml("  requests: 10\n  concurrency: 2\n", 4);
   yaml.replace(yaml.find("tp: 1"), 5, "tp: 3");

@@ -31,13 +31,13 @@ inline LoadedServeScenario load_serve_inline(const std::string& name, const std:
 }
 
 /// Per request, in send order: submit_s, prefill_start_s, first_token_s, finish_s, output_tokens,
-/// prompt_tokens, prefilled_tokens (lists under those names), and the run's metrics under their
-/// ServingMetrics names.
+/// prompt_tokens, prefilled_tokens, api_server_s (lists under those names), and the run's metrics
+/// under their ServingMetrics names.
 inline Figures serve_in_child(const ServeScenario& scenario) {
   return figures_in_child([&]() {
     const ServeResult result = simulate_serve(scenario);
     Figures out;
-    std::vector<double> submit, prefill, first, finish, output, prompt, prefilled;
+    std::vector<double> submit, prefill, first, finish, output, prompt, prefilled, api_server;
     for (const LlmRequest& r : result.requests) {
       submit.push_back(r.submit_s);
       prefill.push_back(r.prefill_start_s);
@@ -46,6 +46,7 @@ inline Figures serve_in_child(const ServeScenario& scenario) {
       output.push_back(r.output_tokens);
       prompt.push_back(r.new_tokens);
       prefilled.push_back(r.prefilled_tokens);
+      api_server.push_back(r.api_server_s);
     }
     out.set_list("submit_s", submit);
     out.set_list("prefill_start_s", prefill);
@@ -54,11 +55,15 @@ inline Figures serve_in_child(const ServeScenario& scenario) {
     out.set_list("output_tokens", output);
     out.set_list("prompt_tokens", prompt);
     out.set_list("prefilled_tokens", prefilled);
+    out.set_list("api_server_s", api_server);
     const ServingMetrics& m = result.metrics;
     out.set("measured", m.measured);
     out.set("warmup_excluded", m.warmup_excluded);
     out.set("tpot_mean_s", m.tpot_s.mean);
     out.set("ttft_p50_s", m.ttft_s.p50);
+    out.set("ttft_mean_s", m.ttft_s.mean);
+    out.set("e2e_mean_s", m.e2e_s.mean);
+    out.set("queue_mean_s", m.queue_s.mean);
     out.set("requests_per_s", m.requests_per_s);
     out.set("output_tokens_per_s", m.output_tokens_per_s);
     out.set("batch_occupancy", m.batch_occupancy);

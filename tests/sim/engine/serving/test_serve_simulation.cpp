@@ -15,11 +15,11 @@ using test::Figures;
 
 namespace {
 
-/// Requests in flight (sent, last token not yet produced) just after `t`.
+/// Requests in flight (sent, last token not yet seen by the client) just after `t`.
 int in_flight(const Figures& f, double t) {
-  const auto submit = f.list("submit_s"), finish = f.list("finish_s");
+  const auto submit = f.list("submit_s"), finish = f.list("finish_s"), api_server = f.list("api_server_s");
   int n = 0;
-  for (size_t i = 0; i < submit.size(); ++i) n += submit[i] <= t && finish[i] > t ? 1 : 0;
+  for (size_t i = 0; i < submit.size(); ++i) n += submit[i] <= t && finish[i] + api_server[i] > t ? 1 : 0;
   return n;
 }
 
@@ -33,18 +33,23 @@ TEST_CASE("a closed loop keeps exactly its concurrency in flight") {
   const Figures f = test::serve_in_child(loaded.scenario);
   const auto submit = f.list("submit_s"), finish = f.list("finish_s");
   REQUIRE(submit.size() == 40);
+  // The default engine preset's API server (vllm-v1: 10.8 ms) stands between client and engine.
+  const double api_server_s = loaded.scenario.workload.api_server_s;
+  CHECK(api_server_s == Approx(0.0108));
+  CHECK(f.list("api_server_s") == std::vector<double>(40, api_server_s));
   // The first five go at once; never more than five are out.
   CHECK(std::count(submit.begin(), submit.end(), 0.0) == 5);
   for (double t : submit) CHECK(in_flight(f, t) <= 5);
   for (double t : finish) CHECK(in_flight(f, t) <= 5);
-  // Every later request follows a completion: the k-th send after the first five comes after the
-  // k-th completion, within the reply's network delay (well under a millisecond).
+  // Every later request follows a completion as its client sees it: the k-th send after the first
+  // five comes the API server's time after the k-th completion, within the reply's network delay
+  // (well under a millisecond).
   std::vector<double> sends(submit.begin() + 5, submit.end()), done = finish;
   std::sort(sends.begin(), sends.end());
   std::sort(done.begin(), done.end());
   for (size_t k = 0; k < sends.size(); ++k) {
-    CHECK(sends[k] >= done[k]);
-    CHECK(sends[k] - done[k] < 1e-3);
+    CHECK(sends[k] >= done[k] + api_server_s);
+    CHECK(sends[k] - done[k] - api_server_s < 1e-3);
   }
   // Between the first and the last send, five are out but for those network delays.
   const double span = sends.back();
@@ -152,15 +157,24 @@ TEST_CASE("serving figures follow their definitions from the requests' times") {
           "{uniform: {min: 2, max: 50}}\n"));
   const Figures f = test::serve_in_child(loaded.scenario);
   const auto submit = f.list("submit_s"), first = f.list("first_token_s"), finish = f.list("finish_s"),
-             output = f.list("output_tokens");
-  double tpot = 0.0, tokens = 0.0, from = submit[6], to = 0.0;
+             output = f.list("output_tokens"), api_server = f.list("api_server_s"),
+             prefill = f.list("prefill_start_s");
+  double ttft = 0.0, e2e = 0.0, queue = 0.0, tpot = 0.0, tokens = 0.0, from = submit[6], to = 0.0;
   for (size_t i = 6; i < submit.size(); ++i) {
+    // The client sees each token the API server's time after the engine made it.
+    ttft += first[i] + api_server[i] - submit[i];
+    e2e += finish[i] + api_server[i] - submit[i];
+    queue += prefill[i] - submit[i];
     tpot += ((finish[i] - submit[i]) - (first[i] - submit[i])) / (output[i] - 1.0);
     tokens += output[i];
     from = std::min(from, submit[i]);
-    to = std::max(to, finish[i]);
+    to = std::max(to, finish[i] + api_server[i]);
   }
+  CHECK(api_server.front() > 0.0);
   CHECK(f.at("measured") == 24);
+  CHECK(f.at("ttft_mean_s") == Approx(ttft / 24.0).epsilon(1e-12));
+  CHECK(f.at("e2e_mean_s") == Approx(e2e / 24.0).epsilon(1e-12));
+  CHECK(f.at("queue_mean_s") == Approx(queue / 24.0).epsilon(1e-12));
   CHECK(f.at("tpot_mean_s") == Approx(tpot / 24.0).epsilon(1e-12));
   CHECK(f.at("requests_per_s") == Approx(24.0 / (to - from)).epsilon(1e-12));
   CHECK(f.at("output_tokens_per_s") == Approx(tokens / (to - from)).epsilon(1e-12));
@@ -170,6 +184,32 @@ TEST_CASE("serving figures follow their definitions from the requests' times") {
   CHECK(f.at("kv_use_mean") > 0.0);
   CHECK(f.at("kv_use_mean") <= f.at("kv_use_max"));
   CHECK(f.at("kv_use_max") <= 1.0);
+}
+
+TEST_CASE("the API server's time is added to what each client sees and to nothing the engine does") {
+  const std::string workload =
+      "  requests: 12\n  concurrency: 1\n  prompt_tokens: 300\n  output_tokens: 20\n";
+  const auto in_process =
+      test::load_serve_inline("api-server-0", test::serve_yaml(workload + "  api_server: 0 ms\n"));
+  const auto over_http =
+      test::load_serve_inline("api-server-25", test::serve_yaml(workload + "  api_server: 25 ms\n"));
+  CHECK(over_http.scenario.workload.api_server_s == Approx(0.025));
+  const Figures a = test::serve_in_child(in_process.scenario), b = test::serve_in_child(over_http.scenario);
+  const auto submit_a = a.list("submit_s"), submit_b = b.list("submit_s");
+  const auto first_a = a.list("first_token_s"), first_b = b.list("first_token_s");
+  const auto finish_a = a.list("finish_s"), finish_b = b.list("finish_s");
+  REQUIRE(submit_b.size() == 12);
+  for (size_t i = 0; i < submit_b.size(); ++i) {
+    // One client: request i is sent once the client has seen i replies, each 25 ms late ...
+    CHECK(submit_b[i] - submit_a[i] == Approx(0.025 * static_cast<double>(i)).margin(1e-9));
+    // ... and the engine serves it exactly as it did in-process.
+    CHECK(first_b[i] - submit_b[i] == Approx(first_a[i] - submit_a[i]).margin(1e-9));
+    CHECK(finish_b[i] - submit_b[i] == Approx(finish_a[i] - submit_a[i]).margin(1e-9));
+  }
+  CHECK(b.at("ttft_mean_s") - a.at("ttft_mean_s") == Approx(0.025).margin(1e-9));
+  CHECK(b.at("e2e_mean_s") - a.at("e2e_mean_s") == Approx(0.025).margin(1e-9));
+  CHECK(b.at("tpot_mean_s") == Approx(a.at("tpot_mean_s")).margin(1e-12));
+  CHECK(b.at("queue_mean_s") == Approx(a.at("queue_mean_s")).margin(1e-9));
 }
 
 TEST_CASE("the same serving scenario and seed give the same run and another seed another") {
