@@ -212,6 +212,37 @@ TEST_CASE("an AFD sweep is read per series: best batch under the target, knee, a
   CHECK_THAT(*summary.svg, Catch::Contains("target TPOT 50 ms"));
 }
 
+TEST_CASE("an AFD knee counts the expert groups' collectives with the transfer") {
+  const auto afd = make_scenario_kind("afd", {"test", 0, 0});
+  const SweepManifest manifest = manifest_of(*afd, "s.yaml", {parse_sweep_param("afd.batch=1024,2048")});
+  auto row = [](const char* batch, const char* transfer, const char* collectives) {
+    return std::map<std::string, std::string>{{"afd.batch", batch},
+                                              {"batch", batch},
+                                              {"target_tpot_ms", "50"},
+                                              {"tpot_ms", "80"},
+                                              {"transfer_ms_per_layer", transfer},
+                                              {"ffn_collectives_ms_per_layer", collectives},
+                                              {"attention_ms_per_layer", "0.5"},
+                                              {"ffn_ms_per_layer", "0.6"}};
+  };
+  // The transfer alone never exceeds the FFN's 0.6 ms; with the groups' all-gather and
+  // reduce-scatter the communication does from batch 2048.
+  const SweepTable grouped = make_table(manifest, {row("1024", "0.3", "0.2"), row("2048", "0.4", "0.3")});
+  const auto series = analyse_afd_sweep(grouped, manifest);
+  REQUIRE(series.size() == 1);
+  CHECK(series[0].knee == 1);
+  CHECK_THAT(
+      afd->sweep_report(grouped, manifest).findings,
+      Catch::Contains("knee: communication starts to dominate at batch 2048 (transfer 0.400 + FFN group AG + "
+                      "RS 0.300 ms/layer vs attention 0.500, FFN 0.600)"));
+  // Plain EP (no collectives): the same transfer is no knee, and the words stay the transfer's.
+  const SweepTable plain = make_table(manifest, {row("1024", "0.3", "0"), row("2048", "0.4", "0")});
+  CHECK_FALSE(analyse_afd_sweep(plain, manifest)[0].knee);
+  CHECK_THAT(afd->sweep_report(plain, manifest).findings,
+             Catch::Contains("knee: transfer does not dominate within the swept batches (at most 67 % of the "
+                             "slower compute side, at batch 2048)"));
+}
+
 TEST_CASE("an AFD series that never meets the target says so") {
   const auto afd = make_scenario_kind("afd", {"test", 0, 0});
   const SweepManifest manifest = manifest_of(*afd, "s.yaml", {parse_sweep_param("afd.batch=4096")});

@@ -8,6 +8,15 @@
 #include "tools/report/text_format.h"
 
 namespace rlsim {
+namespace {
+
+/// What a point's layers spend communicating, ms per layer: the dispatch and combine over the NICs
+/// plus, with expert groups (afd.ffn.tp > 1), their all-gather and reduce-scatter (0 without).
+double communication_ms(const SweepTable& table, long point) {
+  return table.number(point, "transfer_ms_per_layer") + table.number(point, "ffn_collectives_ms_per_layer");
+}
+
+}  // namespace
 
 std::vector<AfdSeriesFindings> analyse_afd_sweep(const SweepTable& table, const SweepManifest& manifest) {
   // A series: the rows that share every swept value except the batch.
@@ -40,9 +49,9 @@ std::vector<AfdSeriesFindings> analyse_afd_sweep(const SweepTable& table, const 
            table.number(point, "tokens_per_s_per_gpu") > table.number(*s.best, "tokens_per_s_per_gpu"))) {
         s.best = point;
       }
-      const double transfer = table.number(point, "transfer_ms_per_layer");
-      if (!s.knee && transfer > table.number(point, "attention_ms_per_layer") &&
-          transfer > table.number(point, "ffn_ms_per_layer")) {
+      const double communication = communication_ms(table, point);
+      if (!s.knee && communication > table.number(point, "attention_ms_per_layer") &&
+          communication > table.number(point, "ffn_ms_per_layer")) {
         s.knee = point;
       }
     }
@@ -69,11 +78,13 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
       out += prefix + "no batch meets the " + formatted("%g ms", target) + " TPOT target (within memory)\n";
     }
     if (s.knee) {
-      out += prefix + "knee: transfer starts to dominate at batch " +
-             formatted("%.0f", table.number(*s.knee, "batch")) + " (transfer " +
-             formatted("%.3f", table.number(*s.knee, "transfer_ms_per_layer")) + " ms/layer vs attention " +
-             formatted("%.3f", table.number(*s.knee, "attention_ms_per_layer")) + ", FFN " +
-             formatted("%.3f", table.number(*s.knee, "ffn_ms_per_layer")) + ")\n";
+      const double collectives = table.number(*s.knee, "ffn_collectives_ms_per_layer");
+      out += prefix + "knee: " + (collectives > 0.0 ? "communication" : "transfer") +
+             " starts to dominate at batch " + formatted("%.0f", table.number(*s.knee, "batch")) +
+             " (transfer " + formatted("%.3f", table.number(*s.knee, "transfer_ms_per_layer")) +
+             (collectives > 0.0 ? " + FFN group AG + RS " + formatted("%.3f", collectives) : std::string()) +
+             " ms/layer vs attention " + formatted("%.3f", table.number(*s.knee, "attention_ms_per_layer")) +
+             ", FFN " + formatted("%.3f", table.number(*s.knee, "ffn_ms_per_layer")) + ")\n";
     } else if (!s.points.empty()) {
       // Say how close the network came: the largest share of the slower compute side it reached.
       double share = 0.0;
@@ -82,15 +93,16 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
         if (!sweep_point_feasible(table, point)) continue;
         const double compute =
             std::max(table.number(point, "attention_ms_per_layer"), table.number(point, "ffn_ms_per_layer"));
-        const double ratio = compute > 0.0 ? table.number(point, "transfer_ms_per_layer") / compute : 0.0;
+        const double ratio = compute > 0.0 ? communication_ms(table, point) / compute : 0.0;
         if (ratio > share) {
           share = ratio;
           at = point;
         }
       }
-      out += prefix + "knee: transfer does not dominate within the swept batches (at most " +
-             formatted("%.0f %%", 100.0 * share) + " of the slower compute side, at batch " +
-             formatted("%.0f", table.number(at, "batch")) + ")\n";
+      const bool grouped = table.number(at, "ffn_collectives_ms_per_layer") > 0.0;
+      out += prefix + "knee: " + (grouped ? "communication" : "transfer") +
+             " does not dominate within the swept batches (at most " + formatted("%.0f %%", 100.0 * share) +
+             " of the slower compute side, at batch " + formatted("%.0f", table.number(at, "batch")) + ")\n";
     }
   }
   return out;

@@ -1,6 +1,7 @@
 // What an AFD sweep's summary adds: the points grouped into series (those that differ only in
-// `afd.batch`), each series' best batch under the TPOT target and the knee where the transfer
-// between attention and FFN GPUs starts to dominate, said in words, and the plot of TPOT and
+// `afd.batch`), each series' best batch under the TPOT target and the knee where communication
+// (the transfer between attention and FFN GPUs, plus the expert groups' all-gather and
+// reduce-scatter when afd.ffn.tp > 1) starts to dominate, said in words, and the plot of TPOT and
 // throughput per GPU against batch with the target line.
 #pragma once
 
@@ -23,7 +24,7 @@ struct AfdSeriesFindings {
   std::string label;         ///< the fixed axis values, e.g. "cluster.nic.bandwidth=200Gbps"
   std::vector<long> points;  ///< by increasing batch
   std::optional<long> best;  ///< highest tokens/s per GPU among points meeting the target and fitting memory
-  std::optional<long> knee;  ///< first point where transfer per layer exceeds both compute sides
+  std::optional<long> knee;  ///< first point where communication per layer exceeds both compute sides
 };
 
 /// Groups an AFD sweep's rows into series and finds each series' best batch and knee.
