@@ -103,7 +103,6 @@ void AgentHost::run_tool(Agent& agent, double now) {
 }
 
 void AgentHost::end_tool(Agent& agent, double now) {
-  // The core goes to the first tool waiting for one, if any.
   if (waiting_for_core_.empty()) {
     ++free_cores_;
   } else {

@@ -76,6 +76,7 @@ class AgentHost {
   /// Runs the agent's tool on a free core, or queues it for the next one.
   void start_tool(Agent& agent);
   void run_tool(Agent& agent, double now);
+  /// The agent's tool is over: its core goes to the first tool waiting for one, its next call leaves.
   void end_tool(Agent& agent, double now);
   /// Handles what is due first and everything else due at the same time.
   void handle_due();
