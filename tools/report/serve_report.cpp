@@ -100,6 +100,7 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
                          {"output_tokens_per_s_per_gpu", m.output_tokens_per_s / all_gpus(s)},
                          {"usd_per_1m_output_tokens", usd_per_1m_output_tokens(scenario, m)},
                          {"batch_occupancy", m.batch_occupancy},
+                         {"sent_together_fraction", m.sent_together_fraction},
                          {"kv_use", {{"mean", m.kv_use_mean}, {"max", m.kv_use_max}}}};
   if (w.slo_ttft_s || w.slo_tpot_s) {
     nlohmann::json slo = nlohmann::json::object();
@@ -148,6 +149,9 @@ void write_serve_trace_json(std::ostream& out, const ServeScenario& scenario, co
   write_chrome_trace(out, result.timeline, style);
 }
 
+/// The share of requests sent in lock-step from which the summary says so.
+constexpr double kLockStepNoteFraction = 0.1;
+
 std::string serve_summary(const ServeScenario& scenario, const ServeResult& result) {
   const Scenario& s = scenario.deployment;
   const ServeWorkloadSpec& w = scenario.workload;
@@ -193,6 +197,12 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
   out += "  decode batch occupancy: " + formatted("%.1f %% of max_batch", 100.0 * m.batch_occupancy) +
          "; KV use mean " + formatted("%.1f %%", 100.0 * m.kv_use_mean) + ", max " +
          formatted("%.1f %%", 100.0 * m.kv_use_max) + "\n";
+  if (w.arrivals == ArrivalMode::closed_loop && m.sent_together_fraction >= kLockStepNoteFraction) {
+    out += "  sent together: " + formatted("%.0f %%", 100.0 * m.sent_together_fraction) +
+           " of the measured requests left within 1 ms of another: clients whose requests finished "
+           "together send again together\n    and their prompts reach the engine as one wave, so TTFT "
+           "is how it batches waves (clients that drift apart queue less: docs/design.md §11)\n";
+  }
   return out;
 }
 

@@ -11,6 +11,23 @@ bool enough_for_quantile(double q, long samples) {
   return static_cast<double>(samples) * (1.0 - q) >= 1.0 - 1e-9;
 }
 
+/// Sends this close are one instant for an engine whose iterations take milliseconds: replies that
+/// left an instance in one iteration reach their clients microseconds apart, one after another on
+/// the link.
+constexpr double kSameInstantS = 1e-3;
+
+double share_sent_together(std::vector<double> sent_s) {
+  if (sent_s.empty()) return 0.0;
+  std::sort(sent_s.begin(), sent_s.end());
+  size_t together = 0;
+  for (size_t i = 0; i < sent_s.size(); ++i) {
+    const bool as_previous = i > 0 && sent_s[i] - sent_s[i - 1] <= kSameInstantS;
+    const bool as_next = i + 1 < sent_s.size() && sent_s[i + 1] - sent_s[i] <= kSameInstantS;
+    together += as_previous || as_next ? 1 : 0;
+  }
+  return static_cast<double>(together) / static_cast<double>(sent_s.size());
+}
+
 RequestLatency latency_of(const LlmRequest& r) {
   RequestLatency latency;
   latency.queue_s = r.prefill_start_s - r.submit_s;
@@ -28,7 +45,7 @@ ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warm
   m.warmup_excluded = std::clamp(warmup, 0, m.requests);
   m.measured = m.requests - m.warmup_excluded;
   if (m.measured == 0) return m;
-  std::vector<double> queue, ttft, tpot, e2e;
+  std::vector<double> queue, ttft, tpot, e2e, sent;
   double from = requests[static_cast<size_t>(m.warmup_excluded)].submit_s, to = from;
   double output_tokens = 0.0;
   int good = 0;
@@ -37,6 +54,7 @@ ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warm
     from = std::min(from, r.submit_s);
     to = std::max(to, r.finish_s + r.api_server_s);
     output_tokens += r.output_tokens;
+    sent.push_back(r.submit_s);
     const RequestLatency latency = latency_of(r);
     queue.push_back(latency.queue_s);
     ttft.push_back(latency.ttft_s);
@@ -53,6 +71,7 @@ ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warm
   m.tpot_s = percentiles(tpot);
   m.e2e_s = percentiles(e2e);
   m.window_s = to - from;
+  m.sent_together_fraction = share_sent_together(std::move(sent));
   m.goodput_fraction = static_cast<double>(good) / static_cast<double>(m.measured);
   if (m.window_s > 0.0) {
     m.requests_per_s = m.measured / m.window_s;

@@ -38,6 +38,10 @@ struct ServingMetrics {
   double batch_occupancy = 0.0;  ///< mean running sequences / max_batch, averaged over instances
   double kv_use_mean = 0.0;      ///< KV slots held / capacity: time-weighted mean over instances
   double kv_use_max = 0.0;       ///< the highest of any instance at any iteration boundary
+  /// Measured requests sent at the same instant (within 1 ms) as another measured one: closed-loop clients
+  /// whose requests finished together send again together, and their prompts reach the engine as
+  /// one wave (identical requests stay in this lock-step).
+  double sent_together_fraction = 0.0;
 };
 
 /// One request's latencies (seconds), as defined above; no TPOT with one output token.
@@ -48,6 +52,9 @@ struct RequestLatency {
   std::optional<double> tpot_s;
 };
 RequestLatency latency_of(const LlmRequest& request);
+/// The share of send times `sent_s` within a millisecond of at least one other (one instant
+/// for an engine).
+double share_sent_together(std::vector<double> sent_s);
 
 /// `requests` in send order (as their replies came back); `load` per instance.
 ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warmup, const ServingSlo& slo,

@@ -69,6 +69,7 @@ inline Figures serve_in_child(const ServeScenario& scenario) {
     out.set("batch_occupancy", m.batch_occupancy);
     out.set("kv_use_mean", m.kv_use_mean);
     out.set("kv_use_max", m.kv_use_max);
+    out.set("sent_together_fraction", m.sent_together_fraction);
     out.set("instances", static_cast<double>(result.load.size()));
     return out;
   });

@@ -59,6 +59,21 @@ TEST_CASE("a closed loop keeps exactly its concurrency in flight") {
   CHECK(f.at("warmup_excluded") == 5);  // the default warm-up: the first burst
 }
 
+TEST_CASE("identical closed-loop requests are sent in lock-step, varied or Poisson ones are not") {
+  const std::string identical =
+      "  requests: 60\n  concurrency: 6\n  prompt_tokens: 200\n  output_tokens: 30\n";
+  const auto same = test::load_serve_inline("lockstep", test::serve_yaml(identical));
+  CHECK(test::serve_in_child(same.scenario).at("sent_together_fraction") > 0.5);
+  const auto varied = test::load_serve_inline(
+      "drifting", test::serve_yaml("  requests: 60\n  concurrency: 6\n  prompt_tokens: 200\n  output_tokens: "
+                                   "{uniform: {min: 20, max: 40}}\n"));
+  const auto poisson = test::load_serve_inline(
+      "arrivals", test::serve_yaml("  requests: 60\n  rate: 5/s\n  prompt_tokens: 200\n"));
+  CHECK(test::serve_in_child(varied.scenario).at("sent_together_fraction") <
+        test::serve_in_child(same.scenario).at("sent_together_fraction"));
+  CHECK(test::serve_in_child(poisson.scenario).at("sent_together_fraction") == 0.0);
+}
+
 TEST_CASE("open-loop arrivals come at the rate asked, as a Poisson process") {
   const auto loaded = test::load_serve_inline(
       "poisson",

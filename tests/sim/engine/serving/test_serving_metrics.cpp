@@ -46,6 +46,19 @@ TEST_CASE("serving metrics: TPOT, TTFT, queue and e2e per request, warm-up left 
   CHECK(m.goodput_fraction == 1.0);  // no SLO set: every request meets it
 }
 
+TEST_CASE("serving metrics: the share of measured requests sent at the same instant as another") {
+  CHECK(share_sent_together({}) == 0.0);
+  CHECK(share_sent_together({0.5}) == 0.0);
+  CHECK(share_sent_together({3.0, 1.0, 2.0, 1.0, 3.0, 0.0, 3.0}) == Approx(5.0 / 7.0));
+  CHECK(share_sent_together({1.0, 1.0 + 3e-5}) == 1.0);  // replies of one iteration, 30 µs apart
+  CHECK(share_sent_together({1.0, 1.0 + 5e-3}) == 0.0);  // 5 ms apart: another iteration
+  // Warm-up requests do not count: the first (sent with the second) is left out.
+  const std::vector<LlmRequest> requests{served(1.0, 1.0, 1.1, 2.0, 2), served(1.0, 1.0, 1.1, 2.0, 2),
+                                         served(2.0, 2.0, 2.1, 3.0, 2), served(2.5, 2.5, 2.6, 3.0, 2)};
+  CHECK(serving_metrics(requests, 1, {}, {}, 8, 1.0).sent_together_fraction == 0.0);
+  CHECK(serving_metrics(requests, 0, {}, {}, 8, 1.0).sent_together_fraction == Approx(0.5));
+}
+
 TEST_CASE("serving metrics: goodput meets every SLO set") {
   const std::vector<LlmRequest> requests{served(0.0, 0.0, 0.2, 1.2, 11),  // TTFT 0.2, TPOT 0.1
                                          served(0.0, 0.0, 0.6, 1.1, 11),  // TTFT 0.6, TPOT 0.05
