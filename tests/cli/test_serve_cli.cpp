@@ -81,6 +81,22 @@ TEST_CASE("serve: run writes the serving metrics, the requests, a trace with cou
                          !Catch::Contains("text-anchor=\"end\">120</text>"));
 }
 
+TEST_CASE("serve: the summary says when closed-loop clients send in lock-step, not for an offline batch") {
+  // 25 identical clients: requests that finish in one iteration are sent again together.
+  const auto loop = scratch_dir("serve-lockstep") / "out";
+  const CliResult looped = run_rlsim(run_small(loop, "--set workload.requests=200"));
+  REQUIRE(looped.exit_code == 0);
+  const double share = json::parse(slurp(loop / "metrics.json"))["serving"]["sent_together_fraction"];
+  CHECK(share >= 0.1);
+  CHECK_THAT(looped.out, Catch::Contains("sent together: ") && Catch::Contains("as one wave"));
+  // Every request of an offline batch leaves at once: all sent together, and nothing to say.
+  const auto batch = scratch_dir("serve-offline") / "out";
+  const CliResult offline = run_rlsim(run_small(batch, "--set workload.concurrency=60"));
+  REQUIRE(offline.exit_code == 0);
+  CHECK(json::parse(slurp(batch / "metrics.json"))["serving"]["sent_together_fraction"] == 1.0);
+  CHECK_THAT(offline.out, !Catch::Contains("sent together"));
+}
+
 TEST_CASE("serve: the same scenario and seed give byte-identical outputs, another seed differs") {
   const auto dir = scratch_dir("serve-determinism");
   const std::string lognormal = "--set 'workload.output_tokens={lognormal: {mean: 500, sigma: 0.6}}'";

@@ -197,7 +197,9 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
   out += "  decode batch occupancy: " + formatted("%.1f %% of max_batch", 100.0 * m.batch_occupancy) +
          "; KV use mean " + formatted("%.1f %%", 100.0 * m.kv_use_mean) + ", max " +
          formatted("%.1f %%", 100.0 * m.kv_use_max) + "\n";
-  if (w.arrivals == ArrivalMode::closed_loop && m.sent_together_fraction >= kLockStepNoteFraction) {
+  // A loop (not an offline batch, every request of which leaves at once) whose clients send in waves.
+  const bool looping = w.arrivals == ArrivalMode::closed_loop && w.concurrency < w.requests;
+  if (looping && m.sent_together_fraction >= kLockStepNoteFraction) {
     out += "  sent together: " + formatted("%.0f %%", 100.0 * m.sent_together_fraction) +
            " of the measured requests left within 1 ms of another: clients whose requests finished "
            "together send again together\n    and their prompts reach the engine as one wave, so TTFT "

@@ -38,9 +38,9 @@ struct ServingMetrics {
   double batch_occupancy = 0.0;  ///< mean running sequences / max_batch, averaged over instances
   double kv_use_mean = 0.0;      ///< KV slots held / capacity: time-weighted mean over instances
   double kv_use_max = 0.0;       ///< the highest of any instance at any iteration boundary
-  /// Measured requests sent at the same instant (within 1 ms) as another measured one: closed-loop clients
-  /// whose requests finished together send again together, and their prompts reach the engine as
-  /// one wave (identical requests stay in this lock-step).
+  /// Measured requests sent at the same instant (within 1 ms) as another measured one: closed-loop
+  /// clients whose requests finished together send again together, and their prompts reach the
+  /// engine as one wave (identical requests stay in this lock-step). 1 for an offline batch.
   double sent_together_fraction = 0.0;
 };
 
