@@ -231,16 +231,27 @@ TEST_CASE("an AFD knee counts the expert groups' collectives with the transfer")
   const auto series = analyse_afd_sweep(grouped, manifest);
   REQUIRE(series.size() == 1);
   CHECK(series[0].knee == 1);
+  const SweepKindReport grouped_report = afd->sweep_report(grouped, manifest);
   CHECK_THAT(
-      afd->sweep_report(grouped, manifest).findings,
+      grouped_report.findings,
       Catch::Contains("knee: communication starts to dominate at batch 2048 (transfer 0.400 + FFN group AG + "
                       "RS 0.300 ms/layer vs attention 0.500, FFN 0.600)"));
+  // The printed table shows the collectives right after the transfer when a row has any.
+  const auto& columns = grouped_report.columns;
+  const auto transfer = std::find(columns.begin(), columns.end(), "transfer_ms_per_layer");
+  REQUIRE(transfer != columns.end());
+  REQUIRE(transfer + 1 != columns.end());
+  CHECK(*(transfer + 1) == "ffn_collectives_ms_per_layer");
   // Plain EP (no collectives): the same transfer is no knee, and the words stay the transfer's.
   const SweepTable plain = make_table(manifest, {row("1024", "0.3", "0"), row("2048", "0.4", "0")});
   CHECK_FALSE(analyse_afd_sweep(plain, manifest)[0].knee);
-  CHECK_THAT(afd->sweep_report(plain, manifest).findings,
+  const SweepKindReport plain_report = afd->sweep_report(plain, manifest);
+  CHECK_THAT(plain_report.findings,
              Catch::Contains("knee: transfer does not dominate within the swept batches (at most 67 % of the "
                              "slower compute side, at batch 2048)"));
+  // ... and its table has no column of zeros for collectives it does not run.
+  CHECK(std::count(plain_report.columns.begin(), plain_report.columns.end(),
+                   "ffn_collectives_ms_per_layer") == 0);
 }
 
 TEST_CASE("an AFD series that never meets the target says so") {

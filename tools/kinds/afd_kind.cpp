@@ -2,6 +2,8 @@
 // layer by layer by sim/afd. A run writes metrics.json, trace.json and resolved.yaml; a sweep
 // records the AFD columns (tools/report/afd_report.h), may default to the scenario's own `sweep:`
 // grid, and reports per series the best batch under the TPOT target and the knee.
+#include <algorithm>
+
 #include "sim/afd/afd_simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/afd_reader.h"
@@ -117,8 +119,16 @@ class AfdKind : public ScenarioKind {
       if (axis.path != kAfdBatchAxis) report.columns.push_back(axis.path);
     }
     for (const char* c :
-         {"batch", "tpot_ms", "tokens_per_s_per_gpu", "attention_ms_per_layer", "transfer_ms_per_layer",
-          "ffn_ms_per_layer", "ffn_utilization", "usd_per_1m_tokens", "meets_target"}) {
+         {"batch", "tpot_ms", "tokens_per_s_per_gpu", "attention_ms_per_layer", "transfer_ms_per_layer"}) {
+      report.columns.emplace_back(c);
+    }
+    // The expert groups' all-gather + reduce-scatter (afd.ffn.tp > 1) is communication too, so the
+    // table shows it beside the transfer wherever a row has any; plain EP keeps its table.
+    const bool grouped = std::any_of(table.rows.begin(), table.rows.end(), [&](const auto& row) {
+      return table.number(row.first, "ffn_collectives_ms_per_layer") > 0.0;
+    });
+    if (grouped) report.columns.emplace_back("ffn_collectives_ms_per_layer");
+    for (const char* c : {"ffn_ms_per_layer", "ffn_utilization", "usd_per_1m_tokens", "meets_target"}) {
       report.columns.emplace_back(c);
     }
     const auto series = analyse_afd_sweep(table, manifest);

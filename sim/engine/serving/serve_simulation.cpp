@@ -16,11 +16,12 @@ namespace rlsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-void launch(RolloutService& service, const PlannedRequest& r, double api_server_s) {
+/// Sends one planned request as a one-call trajectory through the workload's API server.
+void launch(RolloutService& service, const PlannedRequest& r, const ServeWorkloadSpec& workload) {
   Trajectory request;
   request.id = r.id;
   request.calls = {LlmCall{r.prompt_tokens, 0.0, r.output_tokens, 0.0, r.shared_prefix_tokens, r.prefix_group,
-                           api_server_s}};
+                           workload.api_server_s}};
   service.launch(request, 0);
 }
 
@@ -44,7 +45,7 @@ void run_clients(RlContext& context, const ServeWorkloadSpec& workload,
   bool sending = true;  // the open-loop clients actor has requests left to send
   if (workload.arrivals == ArrivalMode::closed_loop) {
     for (; sent < std::min(total, static_cast<size_t>(workload.concurrency)); ++sent)
-      launch(service, plan[sent], workload.api_server_s);
+      launch(service, plan[sent], workload);
     sending = false;
   } else {
     sg4::Actor::create("clients", context.platform.dataplane, [&]() {
@@ -54,7 +55,7 @@ void run_clients(RlContext& context, const ServeWorkloadSpec& workload,
           overload = Overload{sg4::Engine::get_clock(), sent, done};
           break;
         }
-        launch(service, r, workload.api_server_s);
+        launch(service, r, workload);
         ++sent;
       }
       sending = false;
@@ -67,7 +68,7 @@ void run_clients(RlContext& context, const ServeWorkloadSpec& workload,
     result.requests[static_cast<size_t>(finished.id)] = finished.calls.front();
     ++done;
     if (workload.arrivals == ArrivalMode::closed_loop && sent < total)
-      launch(service, plan[sent++], workload.api_server_s);
+      launch(service, plan[sent++], workload);
   }
   for (const auto& instance : service.instances()) result.load.push_back(instance->load());
   result.kv_capacity_tokens = service.instances().front()->config().kv_capacity_tokens;
