@@ -124,13 +124,18 @@ TEST_CASE("serve: a sweep over the closed loop's concurrency has serving columns
   REQUIRE(r.exit_code == 0);
   const rlsim::SweepTable table = rlsim::read_sweep_csv(dir / "sweep.csv");
   REQUIRE(table.rows.size() == 2);
-  for (const char* column :
-       {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s", "output_tokens_per_s"})
+  for (const char* column : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s",
+                             "output_tokens_per_s", "sent_together_fraction"})
     CHECK(table.column(column) >= 0);
   // Four clients share the decode iterations: more requests per second, a slower TPOT.
   CHECK(table.number(1, "requests_per_s") > 2.0 * table.number(0, "requests_per_s"));
   CHECK(table.number(1, "tpot_p50_ms") > table.number(0, "tpot_p50_ms"));
+  // One client never sends beside another.
+  CHECK(table.rows.at(0)[static_cast<size_t>(table.column("sent_together_fraction"))] == "0");
   CHECK_THAT(r.out, Catch::Contains("ttft_p50_ms"));
+  // 36 measured requests are too few for a p99: the table prints "-" and says why.
+  CHECK(table.rows.at(0)[static_cast<size_t>(table.column("ttft_p99_ms"))].empty());
+  CHECK_THAT(r.out, Catch::Contains("-: too few measured requests for that percentile"));
 }
 
 TEST_CASE("serve: a bad request-trace row is an error at its line, exit 2, nothing written") {

@@ -282,3 +282,31 @@ TEST_CASE("the Pareto frontier: by increasing TPOT, each point cheaper than all 
   table.header = {"point", "tpot_p50_ms", "usd_per_1m_tokens"};  // RL sweeps name their TPOT so
   CHECK(pareto_points(table) == std::vector<long>{0, 1, 4});
 }
+
+TEST_CASE("a serving sweep names its lock-step points and the percentiles short of requests") {
+  const auto serve = make_scenario_kind("serve", {"test", 0, 0});
+  const SweepManifest manifest =
+      manifest_of(*serve, "s.yaml", {parse_sweep_param("workload.concurrency=1,5,25,50")});
+  auto row = [](const char* clients, const char* p99, const char* together) {
+    return std::map<std::string, std::string>{{"workload.concurrency", clients},
+                                              {"ttft_p99_ms", p99},
+                                              {"tpot_p99_ms", p99},
+                                              {"sent_together_fraction", together}};
+  };
+  // One client never sends with another; 5 % is under the note's threshold; 45 % is over it; an
+  // empty share (not a closed loop) is no lock-step whatever its neighbours.
+  const SweepTable table = make_table(manifest, {row("1", "", "0"), row("5", "857.8", "0.05"),
+                                                 row("25", "1618.3", "0.45"), row("50", "900", "")});
+  const SweepKindReport report = serve->sweep_report(table, manifest);
+  CHECK(report.findings ==
+        "-: too few measured requests for that percentile (p99 needs at least 100: raise workload.requests)\n"
+        "sent together (requests that left within 1 ms of another): point 2 (workload.concurrency=25) 45 %: "
+        "identical clients there send in waves, so TTFT is the lock-step bound (docs/design.md §11)\n");
+  // The printed table shows the missing percentile as "-", not as a blank that shifts the eye.
+  const SweepSummary summary = summarize_sweep(table, manifest, report, false);
+  CHECK_THAT(summary.text,
+             Catch::Contains("                     1           0           -           0           -"));
+  // Every percentile present and no loop in lock-step: nothing to say.
+  const SweepTable quiet = make_table(manifest, {row("5", "857.8", "0.05")});
+  CHECK(serve->sweep_report(quiet, manifest).findings.empty());
+}

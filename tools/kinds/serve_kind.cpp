@@ -1,8 +1,9 @@
 // The serving scenario kind (`kind: serve`): a stream of requests against one inference deployment,
 // simulated by sim/engine/serving on the RL engine's own instances, schedulers and router. A run
-// writes metrics.json (its `serving` object), requests.csv, trace.json, resolved.yaml and report.html; a
-// sweep records TTFT/TPOT percentiles, throughput, goodput and cost per point (no plot yet). A
-// workload with prompts longer than the deployment's batching accepts is refused before it runs.
+// writes metrics.json (its `serving` object), requests.csv, trace.json, resolved.yaml and report.html;
+// a sweep records TTFT/TPOT percentiles, throughput, goodput, the lock-step share and cost per point
+// (no plot yet) and says under its table which points ran in lock-step. A workload with prompts
+// longer than the deployment's batching accepts is refused before it runs.
 #include <algorithm>
 #include <cmath>
 
@@ -13,6 +14,7 @@
 #include "sim/platform/topology.h"
 #include "sim/scenario/serve_reader.h"
 #include "tools/kinds/scenario_kind.h"
+#include "tools/kinds/serve_sweep_findings.h"
 #include "tools/report/serve_report.h"
 #include "tools/report/serve_report_html.h"
 
@@ -118,7 +120,7 @@ class ServeKind : public ScenarioKind {
     for (const char* c : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s",
                           "output_tokens_per_s", "goodput_fraction"})
       report.columns.emplace_back(c);
-    (void)table;
+    report.findings = serve_sweep_findings(table, manifest);
     return report;
   }
 };

@@ -13,6 +13,12 @@ namespace {
 
 constexpr double kMs = 1e3;
 
+/// A closed loop narrower than its requests: clients that send again as theirs finish (an offline
+/// batch, every request in the first burst, sends everything at once).
+bool loops(const ServeWorkloadSpec& w) {
+  return w.arrivals == ArrivalMode::closed_loop && w.concurrency < w.requests;
+}
+
 struct Quantile {
   const char* name;
   double q;
@@ -149,9 +155,6 @@ void write_serve_trace_json(std::ostream& out, const ServeScenario& scenario, co
   write_chrome_trace(out, result.timeline, style);
 }
 
-/// The share of requests sent in lock-step from which the summary says so.
-constexpr double kLockStepNoteFraction = 0.1;
-
 std::string serve_summary(const ServeScenario& scenario, const ServeResult& result) {
   const Scenario& s = scenario.deployment;
   const ServeWorkloadSpec& w = scenario.workload;
@@ -197,9 +200,8 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
   out += "  decode batch occupancy: " + formatted("%.1f %% of max_batch", 100.0 * m.batch_occupancy) +
          "; KV use mean " + formatted("%.1f %%", 100.0 * m.kv_use_mean) + ", max " +
          formatted("%.1f %%", 100.0 * m.kv_use_max) + "\n";
-  // A loop (not an offline batch, every request of which leaves at once) whose clients send in waves.
-  const bool looping = w.arrivals == ArrivalMode::closed_loop && w.concurrency < w.requests;
-  if (looping && m.sent_together_fraction >= kLockStepNoteFraction) {
+  // A loop whose clients send in waves.
+  if (loops(w) && m.sent_together_fraction >= kLockStepNoteFraction) {
     out += "  sent together: " + formatted("%.0f %%", 100.0 * m.sent_together_fraction) +
            " of the measured requests left within 1 ms of another: clients whose requests finished "
            "together send again together\n    and their prompts reach the engine as one wave, so TTFT "
@@ -209,9 +211,12 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
 }
 
 const std::vector<std::string>& serve_sweep_columns() {
-  static const std::vector<std::string> columns{
-      "ttft_p50_ms",    "ttft_p99_ms",         "tpot_p50_ms",      "tpot_p99_ms",     "e2e_p50_ms",
-      "requests_per_s", "output_tokens_per_s", "goodput_fraction", "batch_occupancy", "usd_per_1m_tokens"};
+  static const std::vector<std::string> columns{"ttft_p50_ms",         "ttft_p99_ms",
+                                                "tpot_p50_ms",         "tpot_p99_ms",
+                                                "e2e_p50_ms",          "requests_per_s",
+                                                "output_tokens_per_s", "goodput_fraction",
+                                                "batch_occupancy",     "sent_together_fraction",
+                                                "usd_per_1m_tokens"};
   return columns;
 }
 
@@ -229,6 +234,7 @@ std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const
           csv_number(m.output_tokens_per_s),
           csv_number(m.goodput_fraction),
           csv_number(m.batch_occupancy),
+          loops(scenario.workload) ? csv_number(m.sent_together_fraction) : std::string(),
           csv_number(usd_per_1m_output_tokens(scenario, m))};
 }
 

@@ -17,6 +17,10 @@
 
 namespace rlsim {
 
+/// The share of a closed loop's requests sent in lock-step (ServingMetrics::sent_together_fraction)
+/// from which the summary and a sweep's findings say how to read its TTFT.
+constexpr double kLockStepNoteFraction = 0.1;
+
 nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResult& result);
 std::string serve_requests_csv(const ServeResult& result);
 /// Writes trace.json: as write_trace_json (run_report.h), requests named by their id.
@@ -24,6 +28,8 @@ void write_serve_trace_json(std::ostream& out, const ServeScenario& scenario, co
                             const TraceOptions& options);
 std::string serve_summary(const ServeScenario& scenario, const ServeResult& result);
 
+/// A sweep row's serving columns; `sent_together_fraction` is empty unless the workload is a closed
+/// loop narrower than its requests.
 const std::vector<std::string>& serve_sweep_columns();
 std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const ServeResult& result);
 

@@ -47,7 +47,10 @@ std::string table_text(const SweepTable& table, const std::vector<std::string>& 
   for (long point : order) {
     const auto& cells = table.rows.at(point);
     std::vector<std::string> row;
-    for (const auto& column : shown) row.push_back(cells[static_cast<size_t>(table.column(column))]);
+    for (const auto& column : shown) {
+      const std::string& cell = cells[static_cast<size_t>(table.column(column))];
+      row.push_back(cell.empty() ? "-" : cell);  // a figure the point has none of
+    }
     add_row(row);
   }
   return out;

@@ -1,0 +1,39 @@
+// The notes printed under a serving sweep's table.
+#include "tools/kinds/serve_sweep_findings.h"
+
+#include "tools/report/serve_report.h"
+#include "tools/report/text_format.h"
+#include "tools/sweep/sweep_objective.h"
+
+namespace rlsim {
+
+std::string serve_sweep_findings(const SweepTable& table, const SweepManifest& manifest) {
+  bool short_of_requests = false;
+  std::string lock_step;
+  for (const auto& [point, cells] : table.rows) {
+    if (!sweep_point_feasible(table, point)) continue;  // no figures at all
+    for (const char* quantile : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms"}) {
+      const int k = table.column(quantile);
+      if (k >= 0 && cells[static_cast<size_t>(k)].empty()) short_of_requests = true;
+    }
+    const int together = table.column("sent_together_fraction");
+    if (together < 0 || cells[static_cast<size_t>(together)].empty()) continue;  // not a closed loop
+    const double fraction = table.number(point, "sent_together_fraction");
+    if (fraction >= kLockStepNoteFraction) {
+      lock_step += (lock_step.empty() ? "" : ", ") + sweep_point_text(table, manifest, point) + " " +
+                   formatted("%.0f %%", 100.0 * fraction);
+    }
+  }
+  std::string out;
+  if (short_of_requests)
+    out +=
+        "-: too few measured requests for that percentile (p99 needs at least 100: raise "
+        "workload.requests)\n";
+  if (!lock_step.empty()) {
+    out += "sent together (requests that left within 1 ms of another): " + lock_step +
+           ": identical clients there send in waves, so TTFT is the lock-step bound (docs/design.md §11)\n";
+  }
+  return out;
+}
+
+}  // namespace rlsim
