@@ -16,6 +16,12 @@ double communication_ms(const SweepTable& table, long point) {
   return table.number(point, "transfer_ms_per_layer") + table.number(point, "ffn_collectives_ms_per_layer");
 }
 
+/// What the knee line calls a point's communication: "communication" when it includes the expert
+/// groups' collectives, "transfer" when it is the NIC transfer alone (plain EP).
+const char* communication_word(const SweepTable& table, long point) {
+  return table.number(point, "ffn_collectives_ms_per_layer") > 0.0 ? "communication" : "transfer";
+}
+
 }  // namespace
 
 std::vector<AfdSeriesFindings> analyse_afd_sweep(const SweepTable& table, const SweepManifest& manifest) {
@@ -79,9 +85,9 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
     }
     if (s.knee) {
       const double collectives = table.number(*s.knee, "ffn_collectives_ms_per_layer");
-      out += prefix + "knee: " + (collectives > 0.0 ? "communication" : "transfer") +
-             " starts to dominate at batch " + formatted("%.0f", table.number(*s.knee, "batch")) +
-             " (transfer " + formatted("%.3f", table.number(*s.knee, "transfer_ms_per_layer")) +
+      out += prefix + "knee: " + communication_word(table, *s.knee) + " starts to dominate at batch " +
+             formatted("%.0f", table.number(*s.knee, "batch")) + " (transfer " +
+             formatted("%.3f", table.number(*s.knee, "transfer_ms_per_layer")) +
              (collectives > 0.0 ? " + FFN group AG + RS " + formatted("%.3f", collectives) : std::string()) +
              " ms/layer vs attention " + formatted("%.3f", table.number(*s.knee, "attention_ms_per_layer")) +
              ", FFN " + formatted("%.3f", table.number(*s.knee, "ffn_ms_per_layer")) + ")\n";
@@ -99,8 +105,7 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
           at = point;
         }
       }
-      const bool grouped = table.number(at, "ffn_collectives_ms_per_layer") > 0.0;
-      out += prefix + "knee: " + (grouped ? "communication" : "transfer") +
+      out += prefix + "knee: " + communication_word(table, at) +
              " does not dominate within the swept batches (at most " + formatted("%.0f %%", 100.0 * share) +
              " of the slower compute side, at batch " + formatted("%.0f", table.number(at, "batch")) + ")\n";
     }
