@@ -18,6 +18,7 @@ InferenceInstance::InferenceInstance(int index, GpuGroup group, InstanceConfig c
       mailbox_(sg4::Mailbox::by_name("instance-" + std::to_string(index))) {
   const SchedulerLimits limits{config_.max_batch, config_.kv_capacity_tokens, config_.swap_on_preempt};
   scheduler_ = make_replica_scheduler(config_.scheduler, config_.scheduler_params, limits);
+  replica_.keeps_prefixes = config_.prefix_cache;
 }
 
 void InferenceInstance::serve() {
@@ -170,11 +171,15 @@ void InferenceInstance::complete(Sequence& s) {
   if (config_.prefix_cache) {
     // Cached prefixes only use KV that running sequences do not need. A shared prompt is cached
     // once, as its own entry, and refreshed by every call that starts with it.
+    // The shared start's KV is that entry's alone: the call's own entry holds the rest (one copy,
+    // as vLLM and SGLang keep a shared block once).
+    double shared = 0.0;
     if (r.prefix_group >= 0) {
       const int key = shared_prefix_key(r.prefix_group);
       replica_.prefix_cache.insert(key, std::max(replica_.prefix_cache.peek(key), r.shared_prefix_tokens));
+      shared = r.shared_prefix_tokens;
     }
-    replica_.prefix_cache.insert(r.trajectory, r.context_tokens + r.new_tokens + r.output_tokens);
+    replica_.prefix_cache.insert(r.trajectory, r.context_tokens + r.new_tokens + r.output_tokens - shared);
     replica_.prefix_cache.evict_until_free(0.0, config_.kv_capacity_tokens - replica_.kv_used());
   }
   links_.on_finish(r);

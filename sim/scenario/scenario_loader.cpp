@@ -185,11 +185,12 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
   s.weights = read_precision(r, {"weights", "precision of the served weights"}, d.weights);
   s.kv_cache = read_precision(r, {"kv_cache", "precision of the KV cache"}, d.kv_cache);
   s.router = read_plugin(r, "router", RouterRegistry::instance(), "router", d.router.name);
-  s.prefix_cache =
-      r.flag_or({"prefix_cache",
-                 "keep KV for reuse, least recently used evicted first: a trajectory's between its turns, "
-                 "and a serve workload's shared system prompts (workload.shared_prefix_tokens)"},
-                d.prefix_cache);
+  s.prefix_cache = r.flag_or(
+      {"prefix_cache",
+       "keep KV for reuse, least recently used evicted first: a trajectory's between its turns, "
+       "and a serve workload's shared system prompts or pooled prompts (workload.shared_prefix_tokens, "
+       "workload.prompt_pool)"},
+      d.prefix_cache);
   s.preemption =
       r.choice_or({"preemption", "what an instance does when its KV cache runs out"}, d.preemption);
   s.swap_bandwidth_bytes_per_s = r.quantity_or({"swap_bandwidth", "host link per GPU for swapped-out KV"},

@@ -94,6 +94,19 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
       d.shared_prefix_groups, 1, 1 << 20));
   if (w.shared_prefix_groups > 1 && w.shared_prefix_tokens == 0)
     r.fail("shared_prefix_groups", "expected shared_prefix_tokens beside more than one shared_prefix_groups");
+  const Field pool_field{
+      "prompt_pool",
+      "distinct prompts the requests draw theirs from, uniformly with replacement, as a "
+      "benchmark client reuses its dataset entries (aiperf --num-dataset-entries): a prompt "
+      "drawn again is served from the prefix cache while a replica holds it (serve.prefix_cache)",
+      "prompts", "0: every prompt new"};
+  w.prompt_pool = static_cast<int>(r.integer_or(pool_field, d.prompt_pool, 0, 1 << 24));
+  if (w.prompt_pool > 0 && w.arrivals == ArrivalMode::trace)
+    r.fail("prompt_pool", "expected no prompt_pool with a trace: each row is its own prompt");
+  if (w.prompt_pool > 0 && w.shared_prefix_tokens > 0)
+    r.fail("prompt_pool",
+           "expected either prompt_pool (whole prompts reused) or shared_prefix_tokens (a shared start), not "
+           "both");
   w.warmup_requests = static_cast<int>(
       r.integer_or({"warmup", "first requests left out of the latency and throughput figures", "requests",
                     "concurrency with a closed loop narrower than requests, else 0"},

@@ -50,6 +50,11 @@ struct ServeWorkloadSpec {
   /// prompt's KV prefills only the rest. At most a request's prompt less one token.
   int shared_prefix_tokens = 0;
   int shared_prefix_groups = 1;
+  /// Distinct prompts the requests draw theirs from, uniformly with replacement, as a benchmark
+  /// client reuses its dataset entries (aiperf's --num-dataset-entries); 0: every prompt new. A
+  /// prompt drawn again is the same tokens (its length fixed at its first draw), served from the
+  /// prefix cache while a replica holds it. Not with a trace or a shared prefix.
+  int prompt_pool = 0;
   /// Requests (in send order) left out of the steady-state figures. Absent: the closed loop's
   /// `concurrency` (the burst sent into the empty deployment at time 0) when more requests follow
   /// it; none when every request is in that burst (an offline batch: there is no steady state to

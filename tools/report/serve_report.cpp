@@ -92,6 +92,7 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
   if (w.arrivals == ArrivalMode::poisson) workload["rate_per_s"] = w.rate_per_s;
   if (w.arrivals == ArrivalMode::trace) workload["trace"] = w.trace_file;
   workload["api_server_ms"] = kMs * w.api_server_s;
+  if (w.prompt_pool > 0) workload["prompt_pool"] = w.prompt_pool;
   j["workload"] = workload;
   nlohmann::json serving{{"requests", m.requests},
                          {"warmup_excluded", m.warmup_excluded},
@@ -107,6 +108,7 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
                          {"usd_per_1m_output_tokens", usd_per_1m_output_tokens(scenario, m)},
                          {"batch_occupancy", m.batch_occupancy},
                          {"sent_together_fraction", m.sent_together_fraction},
+                         {"prefix_cached_fraction", m.prefix_cached_fraction},
                          {"kv_use", {{"mean", m.kv_use_mean}, {"max", m.kv_use_max}}}};
   if (w.slo_ttft_s || w.slo_tpot_s) {
     nlohmann::json slo = nlohmann::json::object();
@@ -167,6 +169,8 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
          (s.rollout.pp > 1 ? " of " + s.rollout.parallelism() : "") + ", max_batch " +
          std::to_string(s.rollout.max_batch) + "\n";
   out += "  workload: " + arrivals_text(w) + ", " + std::to_string(m.requests) + " requests" +
+         (w.prompt_pool > 0 ? ", prompts drawn from a pool of " + std::to_string(w.prompt_pool)
+                            : std::string()) +
          (w.api_server_s > 0.0 ? ", each through the API server (+" + formatted("%g", kMs * w.api_server_s) +
                                      " ms on TTFT and E2E)"
                                : std::string(", in-process (no API server)")) +
@@ -200,6 +204,11 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
   out += "  decode batch occupancy: " + formatted("%.1f %% of max_batch", 100.0 * m.batch_occupancy) +
          "; KV use mean " + formatted("%.1f %%", 100.0 * m.kv_use_mean) + ", max " +
          formatted("%.1f %%", 100.0 * m.kv_use_max) + "\n";
+  if (w.prompt_pool > 0 || w.shared_prefix_tokens > 0) {
+    out += "  prefix cache: " + formatted("%.0f %%", 100.0 * m.prefix_cached_fraction) +
+           " of the measured requests found " + (w.prompt_pool > 0 ? "their prompt" : "their shared start") +
+           " cached and prefilled only the rest\n";
+  }
   // A loop whose clients send in waves.
   if (loops(w) && m.sent_together_fraction >= kLockStepNoteFraction) {
     out += "  sent together: " + formatted("%.0f %%", 100.0 * m.sent_together_fraction) +

@@ -1,6 +1,8 @@
 // Whole-batch moves of a replica's sequences, for the control plane (preemption, faults).
 #include "sim/engine/scheduling/replica_state.h"
 
+#include <algorithm>
+
 namespace rlsim {
 
 Sequence Sequence::arriving(LlmRequest* call) {
@@ -37,6 +39,10 @@ void ReplicaState::prefilled(const std::vector<size_t>& indices, double now_s, i
   for (size_t i : indices) {
     Sequence& s = running[i];
     s.needs_prefill = false;
+    if (keeps_prefixes && s.request->prefix_group >= 0) {
+      const int key = shared_prefix_key(s.request->prefix_group);
+      prefix_cache.insert(key, std::max(prefix_cache.peek(key), s.request->shared_prefix_tokens));
+    }
     if (s.request->first_token_s == 0.0) {
       s.request->first_token_s = now_s;
       s.remaining -= 1.0;

@@ -39,6 +39,9 @@ struct ReplicaState {
   std::deque<Sequence> waiting;   ///< in admission order
   std::vector<Sequence> running;  ///< the batch, oldest first
   PrefixCache prefix_cache;
+  /// The deployment keeps prefixes (serve.prefix_cache): a shared start is cached as soon as a
+  /// sequence has prefilled it, as vLLM and SGLang reuse blocks once computed.
+  bool keeps_prefixes = false;
   InstanceStats stats;
 
   /// KV slots the running sequences hold.
@@ -48,7 +51,8 @@ struct ReplicaState {
   /// The running sequences at `indices` generated `tokens` each with weights `version`.
   void generated(const std::vector<size_t>& indices, double tokens, int version);
   /// The running sequences at `indices` finished their prefill at `now_s`: a sequence's first
-  /// prefill also produced its first token, with weights `version`.
+  /// prefill also produced its first token, with weights `version`; a shared start is cached
+  /// (keeps_prefixes).
   void prefilled(const std::vector<size_t>& indices, double now_s, int version);
   /// Takes out of `waiting`, in order, the calls that hold no KV here yet (all of them when `all`).
   std::vector<Sequence> take_unstarted(bool all);

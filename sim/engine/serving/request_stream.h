@@ -21,7 +21,8 @@ struct PlannedRequest {
 /// `workload.requests` requests: a trace's rows as they are; otherwise tokens drawn per request
 /// from the distributions, and for Poisson arrivals exponential gaps of mean 1 / rate after a first
 /// request at time 0. With a shared prefix, request k has system prompt k mod groups, at most its
-/// prompt less one token.
+/// prompt less one token. With a prompt pool, request k's prompt is an entry drawn uniformly from
+/// the pool (its own seeded stream), all of it but the last token the entry's shared prefix.
 std::vector<PlannedRequest> plan_requests(const ServeWorkloadSpec& workload, std::mt19937_64& rng);
 
 }  // namespace rlsim

@@ -48,13 +48,14 @@ ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warm
   std::vector<double> queue, ttft, tpot, e2e, sent;
   double from = requests[static_cast<size_t>(m.warmup_excluded)].submit_s, to = from;
   double output_tokens = 0.0;
-  int good = 0;
+  int good = 0, cached = 0;
   for (size_t i = static_cast<size_t>(m.warmup_excluded); i < requests.size(); ++i) {
     const LlmRequest& r = requests[i];
     from = std::min(from, r.submit_s);
     to = std::max(to, r.finish_s + r.api_server_s);
     output_tokens += r.output_tokens;
     sent.push_back(r.submit_s);
+    if (r.prefilled_tokens < r.context_tokens + r.new_tokens) ++cached;
     const RequestLatency latency = latency_of(r);
     queue.push_back(latency.queue_s);
     ttft.push_back(latency.ttft_s);
@@ -73,6 +74,7 @@ ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warm
   m.window_s = to - from;
   m.sent_together_fraction = share_sent_together(std::move(sent));
   m.goodput_fraction = static_cast<double>(good) / static_cast<double>(m.measured);
+  m.prefix_cached_fraction = static_cast<double>(cached) / static_cast<double>(m.measured);
   if (m.window_s > 0.0) {
     m.requests_per_s = m.measured / m.window_s;
     m.output_tokens_per_s = output_tokens / m.window_s;

@@ -42,6 +42,9 @@ struct ServingMetrics {
   /// clients whose requests finished together send again together, and their prompts reach the
   /// engine as one wave (identical requests stay in this lock-step). 1 for an offline batch.
   double sent_together_fraction = 0.0;
+  /// Measured requests that prefilled fewer tokens than their prompt: the rest was in the prefix
+  /// cache (a shared start, or a prompt from a pool served before).
+  double prefix_cached_fraction = 0.0;
 };
 
 /// One request's latencies (seconds), as defined above; no TPOT with one output token.

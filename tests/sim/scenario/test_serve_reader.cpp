@@ -101,6 +101,25 @@ TEST_CASE("serve workloads: a shared system prompt, its groups, and located erro
       Catch::Contains("bad-serve.yaml:15:") && Catch::Contains("shared_prefix_groups"));
 }
 
+TEST_CASE("serve workloads: a prompt pool, and where it cannot be") {
+  const auto pooled = test::load_serve_inline(
+      "pool", test::serve_yaml("  requests: 10\n  concurrency: 2\n  prompt_pool: 4\n"));
+  CHECK(pooled.scenario.workload.prompt_pool == 4);
+  const auto plain =
+      test::load_serve_inline("no-pool", test::serve_yaml("  requests: 10\n  concurrency: 2\n"));
+  CHECK(plain.scenario.workload.prompt_pool == 0);
+  // 0 is the default written out (resolved.yaml): every prompt new.
+  const auto zero = test::load_serve_inline(
+      "pool-0", test::serve_yaml("  requests: 10\n  concurrency: 2\n  prompt_pool: 0\n"));
+  CHECK(zero.scenario.workload.prompt_pool == 0);
+  CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  concurrency: 2\n  prompt_pool: -4\n")).what(),
+             Catch::Contains("bad-serve.yaml:14:") && Catch::Contains("prompt_pool"));
+  CHECK_THAT(serve_error(test::serve_yaml("  requests: 10\n  concurrency: 2\n  shared_prefix_tokens: 50\n"
+                                          "  prompt_pool: 4\n"))
+                 .what(),
+             Catch::Contains("bad-serve.yaml:15:") && Catch::Contains("not both"));
+}
+
 TEST_CASE("serve workloads: the API server's time defaults to the engine preset's and is resolved") {
   const std::string workload = "  requests: 10\n  concurrency: 2\n";
   const auto preset = test::load_serve_inline("api-default", test::serve_yaml(workload));

@@ -70,6 +70,7 @@ inline Figures serve_in_child(const ServeScenario& scenario) {
     out.set("kv_use_mean", m.kv_use_mean);
     out.set("kv_use_max", m.kv_use_max);
     out.set("sent_together_fraction", m.sent_together_fraction);
+    out.set("prefix_cached_fraction", m.prefix_cached_fraction);
     out.set("instances", static_cast<double>(result.load.size()));
     return out;
   });

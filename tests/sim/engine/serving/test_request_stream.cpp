@@ -2,10 +2,27 @@
 // tokens drawn per request, Poisson arrivals, trace rows as they are.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "sim/engine/serving/request_stream.h"
 
 using namespace rlsim;
+
+namespace {
+
+/// A closed loop of `requests` over `clients`, prompts of 50 to 150 tokens drawn uniformly.
+ServeWorkloadSpec closed_loop_of_varied_prompts(int requests, int clients) {
+  ServeWorkloadSpec w;
+  w.requests = requests;
+  w.concurrency = clients;
+  w.prompt_tokens.kind = Distribution::Kind::uniform;
+  w.prompt_tokens.low = 50.0;
+  w.prompt_tokens.high = 150.0;
+  return w;
+}
+
+}  // namespace
 
 TEST_CASE("request plans: a trace's rows as they are, ids in order") {
   ServeWorkloadSpec w;
@@ -55,12 +72,7 @@ TEST_CASE("request plans: Poisson arrivals start at 0 with mean gap 1 / rate, th
 }
 
 TEST_CASE("request plans: a shared prefix goes round the system prompts, at most the prompt less one token") {
-  ServeWorkloadSpec w;
-  w.requests = 5;
-  w.concurrency = 1;
-  w.prompt_tokens.kind = Distribution::Kind::uniform;
-  w.prompt_tokens.low = 50.0;
-  w.prompt_tokens.high = 150.0;
+  ServeWorkloadSpec w = closed_loop_of_varied_prompts(5, 1);
   w.shared_prefix_tokens = 100;
   w.shared_prefix_groups = 3;
   std::mt19937_64 rng(5);
@@ -77,5 +89,50 @@ TEST_CASE("request plans: a shared prefix goes round the system prompts, at most
     CHECK(plain[i].prefix_group == -1);
     CHECK(plain[i].shared_prefix_tokens == 0.0);
     CHECK(plain[i].prompt_tokens == plan[i].prompt_tokens);
+  }
+}
+
+TEST_CASE("request plans: a prompt pool draws whole prompts with replacement, each entry one length") {
+  ServeWorkloadSpec w = closed_loop_of_varied_prompts(200, 4);
+  w.prompt_pool = 20;
+  std::mt19937_64 rng(5);
+  const auto plan = plan_requests(w, rng);
+  std::map<int, double> length_of;
+  std::set<int> drawn;
+  int repeats = 0;
+  for (const PlannedRequest& r : plan) {
+    REQUIRE(r.prefix_group >= 0);
+    CHECK(r.prefix_group < 20);
+    // All of the prompt but its last token is the entry's, so a cached entry leaves one to compute.
+    CHECK(r.shared_prefix_tokens == r.prompt_tokens - 1.0);
+    const auto [it, first] = length_of.emplace(r.prefix_group, r.prompt_tokens);
+    CHECK(it->second == r.prompt_tokens);  // an entry drawn again is the same prompt
+    repeats += first ? 0 : 1;
+    drawn.insert(r.prefix_group);
+  }
+  // 200 draws from 20 entries: every entry drawn (the chance one is missed is 20 x 0.95^200, 7e-4,
+  // and this seed is fixed), most draws repeats.
+  CHECK(drawn.size() == 20);
+  CHECK(repeats == 180);
+  // With replacement: some neighbours draw the same entry, which a round robin never does.
+  int same_as_previous = 0;
+  for (size_t i = 1; i < plan.size(); ++i)
+    same_as_previous += plan[i].prefix_group == plan[i - 1].prefix_group;
+  CHECK(same_as_previous > 0);
+  // The pool draws from its own stream: without it the output lengths are the same draws.
+  w.prompt_pool = 0;
+  std::mt19937_64 again(5);
+  const auto plain = plan_requests(w, again);
+  for (size_t i = 0; i < plain.size(); ++i) {
+    CHECK(plain[i].prefix_group == -1);
+    CHECK(plain[i].output_tokens == plan[i].output_tokens);
+  }
+  // Same seed, same plan.
+  w.prompt_pool = 20;
+  std::mt19937_64 same(5);
+  const auto replay = plan_requests(w, same);
+  for (size_t i = 0; i < plan.size(); ++i) {
+    CHECK(replay[i].prefix_group == plan[i].prefix_group);
+    CHECK(replay[i].prompt_tokens == plan[i].prompt_tokens);
   }
 }

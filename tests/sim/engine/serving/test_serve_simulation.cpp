@@ -164,6 +164,25 @@ TEST_CASE("a shared system prompt is prefilled once per replica and prompt, then
   CHECK(test::serve_in_child(uncached.scenario).list("prefilled_tokens") == std::vector<double>(6, 1000.0));
 }
 
+TEST_CASE("a prompt drawn again from the pool is served from the prefix cache") {
+  // One client, a pool of one prompt: the first request prefills all of it, every later one finds
+  // it cached and computes only its last token.
+  const std::string workload =
+      "  requests: 5\n  concurrency: 1\n  warmup: 1\n  prompt_tokens: 1000\n  output_tokens: 4\n"
+      "  prompt_pool: 1\n";
+  const auto pooled = test::load_serve_inline("prompt-pool", test::serve_yaml(workload));
+  const Figures hit = test::serve_in_child(pooled.scenario);
+  CHECK(hit.list("prefilled_tokens") == std::vector<double>{1000, 1, 1, 1, 1});
+  CHECK(hit.at("prefix_cached_fraction") == 1.0);
+  // Every prompt new: each prefilled whole, none cached, and the TTFT longer.
+  std::string fresh = test::serve_yaml(workload);
+  fresh.erase(fresh.find("  prompt_pool: 1\n"));
+  const Figures miss = test::serve_in_child(test::load_serve_inline("no-pool", fresh).scenario);
+  CHECK(miss.list("prefilled_tokens") == std::vector<double>(5, 1000.0));
+  CHECK(miss.at("prefix_cached_fraction") == 0.0);
+  CHECK(hit.at("ttft_mean_s") < miss.at("ttft_mean_s"));
+}
+
 TEST_CASE("serving figures follow their definitions from the requests' times") {
   const auto loaded = test::load_serve_inline(
       "definitions",
