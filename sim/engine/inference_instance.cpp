@@ -169,10 +169,10 @@ void InferenceInstance::complete(Sequence& s) {
                                .ttft_s = r.first_token_s - r.submit_s,
                                .tpot_s = (r.finish_s - r.first_token_s) / decode_tokens});
   if (config_.prefix_cache) {
-    // Cached prefixes only use KV that running sequences do not need. A shared prompt is cached
-    // once, as its own entry, and refreshed by every call that starts with it.
-    // The shared start's KV is that entry's alone: the call's own entry holds the rest (one copy,
-    // as vLLM and SGLang keep a shared block once).
+    // Cached prefixes only use KV that running sequences do not need. A shared prompt is one entry
+    // (cached once prefilled, ReplicaState::prefilled), refreshed by every call that starts with it;
+    // the call's own entry holds the rest of its KV, so the shared blocks are kept once, as vLLM and
+    // SGLang keep them.
     double shared = 0.0;
     if (r.prefix_group >= 0) {
       const int key = shared_prefix_key(r.prefix_group);
