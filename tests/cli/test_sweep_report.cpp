@@ -8,6 +8,7 @@
 #include "tests/cli/cli_support.h"
 #include "tools/kinds/afd_sweep_findings.h"
 #include "tools/kinds/scenario_kind.h"
+#include "tools/report/svg_plot.h"
 #include "tools/sweep/sweep_report.h"
 
 using namespace rlsim;
@@ -309,4 +310,15 @@ TEST_CASE("a serving sweep names its lock-step points and the percentiles short 
   // Every percentile present and no loop in lock-step: nothing to say.
   const SweepTable quiet = make_table(manifest, {row("5", "857.8", "0.05")});
   CHECK(serve->sweep_report(quiet, manifest).findings.empty());
+}
+
+TEST_CASE("a plot whose x axis is padded below 0 labels the tick there 0, not -0") {
+  // Not integers, so ticks are evenly spaced steps of 500 from the padded axis's start.
+  LinePlot plot;
+  PlotSeries ttft;
+  ttft.points = {{40.5, 10.0}, {1600.5, 100.0}};
+  plot.series.push_back(ttft);
+  const std::string svg = render_svg(plot);
+  CHECK_THAT(svg, Catch::Contains("text-anchor=\"middle\">0</text>"));  // an x tick
+  CHECK_THAT(svg, !Catch::Contains(">-0<"));
 }

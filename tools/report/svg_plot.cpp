@@ -22,6 +22,7 @@ std::string num(double v) {
 
 std::string tick_text(double v) {
   char buffer[32];
+  if (v == 0.0) v = 0.0;  // a tick computed as -0 (from an axis padded below 0) reads 0
   std::snprintf(buffer, sizeof buffer, "%g", v);
   return buffer;
 }
