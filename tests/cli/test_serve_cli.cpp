@@ -125,11 +125,13 @@ TEST_CASE("serve: a sweep over the closed loop's concurrency has serving columns
   const rlsim::SweepTable table = rlsim::read_sweep_csv(dir / "sweep.csv");
   REQUIRE(table.rows.size() == 2);
   for (const char* column : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s",
-                             "output_tokens_per_s", "sent_together_fraction"})
+                             "output_tokens_per_s", "sent_together_fraction", "prefix_cached_fraction"})
     CHECK(table.column(column) >= 0);
   // Four clients share the decode iterations: more requests per second, a slower TPOT.
   CHECK(table.number(1, "requests_per_s") > 2.0 * table.number(0, "requests_per_s"));
   CHECK(table.number(1, "tpot_p50_ms") > table.number(0, "tpot_p50_ms"));
+  // Every prompt new: none found cached.
+  CHECK(table.rows.at(0)[static_cast<size_t>(table.column("prefix_cached_fraction"))] == "0");
   // One client never sends beside another.
   CHECK(table.rows.at(0)[static_cast<size_t>(table.column("sent_together_fraction"))] == "0");
   CHECK_THAT(r.out, Catch::Contains("ttft_p50_ms"));

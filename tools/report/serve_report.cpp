@@ -220,11 +220,17 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
 }
 
 const std::vector<std::string>& serve_sweep_columns() {
-  static const std::vector<std::string> columns{"ttft_p50_ms",         "ttft_p99_ms",
-                                                "tpot_p50_ms",         "tpot_p99_ms",
-                                                "e2e_p50_ms",          "requests_per_s",
-                                                "output_tokens_per_s", "goodput_fraction",
-                                                "batch_occupancy",     "sent_together_fraction",
+  static const std::vector<std::string> columns{"ttft_p50_ms",
+                                                "ttft_p99_ms",
+                                                "tpot_p50_ms",
+                                                "tpot_p99_ms",
+                                                "e2e_p50_ms",
+                                                "requests_per_s",
+                                                "output_tokens_per_s",
+                                                "goodput_fraction",
+                                                "batch_occupancy",
+                                                "sent_together_fraction",
+                                                "prefix_cached_fraction",
                                                 "usd_per_1m_tokens"};
   return columns;
 }
@@ -244,6 +250,7 @@ std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const
           csv_number(m.goodput_fraction),
           csv_number(m.batch_occupancy),
           loops(scenario.workload) ? csv_number(m.sent_together_fraction) : std::string(),
+          csv_number(m.prefix_cached_fraction),
           csv_number(usd_per_1m_output_tokens(scenario, m))};
 }
 
