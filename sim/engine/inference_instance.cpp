@@ -173,12 +173,8 @@ void InferenceInstance::complete(Sequence& s) {
     // (cached once prefilled, ReplicaState::prefilled), refreshed by every call that starts with it;
     // the call's own entry holds the rest of its KV, so the shared blocks are kept once, as vLLM and
     // SGLang keep them.
-    double shared = 0.0;
-    if (r.prefix_group >= 0) {
-      const int key = shared_prefix_key(r.prefix_group);
-      replica_.prefix_cache.insert(key, std::max(replica_.prefix_cache.peek(key), r.shared_prefix_tokens));
-      shared = r.shared_prefix_tokens;
-    }
+    replica_.cache_shared_start(r);
+    const double shared = r.prefix_group >= 0 ? r.shared_prefix_tokens : 0.0;
     replica_.prefix_cache.insert(r.trajectory, r.context_tokens + r.new_tokens + r.output_tokens - shared);
     replica_.prefix_cache.evict_until_free(0.0, config_.kv_capacity_tokens - replica_.kv_used());
   }

@@ -67,10 +67,10 @@ struct ServeWorkloadSpec {
   std::optional<double> slo_tpot_s;
   SourceLocation arrivals_where;  ///< of `concurrency`, `rate` or `trace`, for overload errors
 
-  int warmup() const {
-    const bool burst_then_loop = arrivals == ArrivalMode::closed_loop && concurrency < requests;
-    return warmup_requests.value_or(burst_then_loop ? concurrency : 0);
-  }
+  /// A closed loop narrower than its requests: a first burst, then clients that send again as theirs
+  /// finish (an offline batch, every request in the first burst, sends everything at once).
+  bool sends_in_loop() const { return arrivals == ArrivalMode::closed_loop && concurrency < requests; }
+  int warmup() const { return warmup_requests.value_or(sends_in_loop() ? concurrency : 0); }
 };
 
 /// `deployment` is a Scenario whose `rollout` is the `serve:` section (and whose training pool is

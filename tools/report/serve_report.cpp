@@ -13,12 +13,6 @@ namespace {
 
 constexpr double kMs = 1e3;
 
-/// A closed loop narrower than its requests: clients that send again as theirs finish (an offline
-/// batch, every request in the first burst, sends everything at once).
-bool loops(const ServeWorkloadSpec& w) {
-  return w.arrivals == ArrivalMode::closed_loop && w.concurrency < w.requests;
-}
-
 struct Quantile {
   const char* name;
   double q;
@@ -210,7 +204,7 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
            " cached and prefilled only the rest\n";
   }
   // A loop whose clients send in waves.
-  if (loops(w) && m.sent_together_fraction >= kLockStepNoteFraction) {
+  if (w.sends_in_loop() && m.sent_together_fraction >= kLockStepNoteFraction) {
     out += "  sent together: " + formatted("%.0f %%", 100.0 * m.sent_together_fraction) +
            " of the measured requests left within 1 ms of another: clients whose requests finished "
            "together send again together\n    and their prompts reach the engine as one wave, so TTFT "
@@ -249,7 +243,7 @@ std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const
           csv_number(m.output_tokens_per_s),
           csv_number(m.goodput_fraction),
           csv_number(m.batch_occupancy),
-          loops(scenario.workload) ? csv_number(m.sent_together_fraction) : std::string(),
+          scenario.workload.sends_in_loop() ? csv_number(m.sent_together_fraction) : std::string(),
           csv_number(m.prefix_cached_fraction),
           csv_number(usd_per_1m_output_tokens(scenario, m))};
 }

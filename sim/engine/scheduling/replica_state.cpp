@@ -35,14 +35,17 @@ void ReplicaState::generated(const std::vector<size_t>& indices, double tokens, 
   }
 }
 
+void ReplicaState::cache_shared_start(const LlmRequest& call) {
+  if (!keeps_prefixes || call.prefix_group < 0) return;
+  const int key = shared_prefix_key(call.prefix_group);
+  prefix_cache.insert(key, std::max(prefix_cache.peek(key), call.shared_prefix_tokens));
+}
+
 void ReplicaState::prefilled(const std::vector<size_t>& indices, double now_s, int version) {
   for (size_t i : indices) {
     Sequence& s = running[i];
     s.needs_prefill = false;
-    if (keeps_prefixes && s.request->prefix_group >= 0) {
-      const int key = shared_prefix_key(s.request->prefix_group);
-      prefix_cache.insert(key, std::max(prefix_cache.peek(key), s.request->shared_prefix_tokens));
-    }
+    cache_shared_start(*s.request);
     if (s.request->first_token_s == 0.0) {
       s.request->first_token_s = now_s;
       s.remaining -= 1.0;

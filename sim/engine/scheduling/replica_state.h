@@ -50,6 +50,9 @@ struct ReplicaState {
   double kv_used(const std::vector<size_t>& indices) const;
   /// The running sequences at `indices` generated `tokens` each with weights `version`.
   void generated(const std::vector<size_t>& indices, double tokens, int version);
+  /// With keeps_prefixes, caches the shared start of `call` (its prefix group) as the most recently
+  /// used entry.
+  void cache_shared_start(const LlmRequest& call);
   /// The running sequences at `indices` finished their prefill at `now_s`: a sequence's first
   /// prefill also produced its first token, with weights `version`; a shared start is cached
   /// (keeps_prefixes).
