@@ -96,7 +96,7 @@ void InferenceInstance::leave_rollout() {
   for (const Sequence& s : replica_.take_unstarted(order.mode == Preemption::migrate)) displace(s);
   switch (order.mode) {
     case Preemption::save_kv:
-      gpus_.run_busy(time_.kv_swap_s(replica_.kv_used()), GpuState::switching());
+      gpus_.run_busy(time_.kv_swap_s(replica_.context_tokens()), GpuState::switching());
       replica_.requeue_running(true);
       break;
     case Preemption::recompute: replica_.requeue_running(false); break;
@@ -137,7 +137,7 @@ void InferenceInstance::wait_idle() {
 
 void InferenceInstance::sample_load() {
   const LoadSample now{sg4::Engine::get_clock(), static_cast<int>(replica_.running.size()),
-                       static_cast<int>(replica_.waiting.size()), replica_.kv_used(),
+                       static_cast<int>(replica_.waiting.size()), replica_.kv_in_use(),
                        replica_.stats.preemptions};
   if (!load_.empty()) {
     LoadSample& last = load_.back();

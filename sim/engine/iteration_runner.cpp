@@ -37,7 +37,8 @@ void IterationRunner::prefill(const IterationPlan& plan, int version) {
   }
   if (!plan.decode.empty()) {
     batch.decode_sequences = static_cast<int64_t>(plan.decode.size());
-    batch.decode_mean_context = replica_.kv_used(plan.decode) / static_cast<double>(plan.decode.size());
+    batch.decode_mean_context =
+        replica_.context_tokens(plan.decode) / static_cast<double>(plan.decode.size());
   }
   gpus_.run_busy(restore_s, GpuState::switching());  // KV coming back from host memory
   if (batch.tokens() > 0)
@@ -53,11 +54,11 @@ void IterationRunner::prefill(const IterationPlan& plan, int version) {
 void IterationRunner::decode(const std::vector<size_t>& sequences, long iterations, int version,
                              const sg4::CommPtr& interrupt) {
   const auto batch = static_cast<double>(sequences.size());
-  const double kv_tokens = replica_.kv_used(sequences);
+  const double context_tokens = replica_.context_tokens(sequences);
   // Decode time is affine in context: the stretch's mean context gives its exact total.
-  const double mean_context = kv_tokens / batch + (static_cast<double>(iterations) - 1.0) / 2.0;
+  const double mean_context = context_tokens / batch + (static_cast<double>(iterations) - 1.0) / 2.0;
   const DecodeStretch stretch{iterations, time_.iteration_s(batch, mean_context),
-                              time_.iteration_s(batch, kv_tokens / batch)};
+                              time_.iteration_s(batch, context_tokens / batch)};
   const double busy_share = time_.busy_share(ForwardBatch{static_cast<int64_t>(sequences.size()), 0.0, {}});
   replica_.generated(sequences, static_cast<double>(run_stretch(stretch, busy_share, interrupt)), version);
 }
@@ -82,7 +83,10 @@ void IterationRunner::complete_finished(const Complete& complete) {
   auto& running = replica_.running;
   const auto done = std::stable_partition(running.begin(), running.end(),
                                           [](const Sequence& s) { return s.remaining > 0.5; });
-  for (auto it = done; it != running.end(); ++it) complete(*it);
+  for (auto it = done; it != running.end(); ++it) {
+    complete(*it);
+    replica_.release_shared_start(*it);
+  }
   running.erase(done, running.end());
 }
 

@@ -39,7 +39,7 @@ IterationPlan ChunkedPrefillScheduler::schedule(ReplicaState& replica) {
   }
   // Out of KV blocks for the decoding sequences: the newest sequence gives its KV up.
   if (!decoding.empty()) {
-    const double free = limits_.kv_capacity_tokens - replica.kv_used();
+    const double free = limits_.kv_capacity_tokens - replica.kv_in_use();
     if (std::floor(free / static_cast<double>(decoding.size())) < kKvBlockTokens &&
         preempt_newest(replica, limits_, plan))
       return plan;
@@ -94,7 +94,7 @@ void ChunkedPrefillScheduler::plan_chunk(ReplicaState& replica, size_t index, in
   PrefillWork work;
   work.sequence = index;
   work.tokens = split_prompts_ ? std::min(s.prefill_left, static_cast<double>(budget)) : s.prefill_left;
-  work.context_tokens = std::max(0.0, s.kv_tokens - s.prefill_left);
+  work.context_tokens = std::max(0.0, s.tokens_in_context() - s.prefill_left);
   work.completes_prompt = work.tokens >= s.prefill_left;
   s.prefill_left -= work.tokens;
   budget -= static_cast<int64_t>(std::ceil(work.tokens));

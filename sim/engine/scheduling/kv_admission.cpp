@@ -16,13 +16,16 @@ long iterations_to_first_finish(const std::vector<Sequence>& running) {
   return iterations;
 }
 
+/// Of call `r`'s first tokens, how many its shared prompt cached on `replica` covers.
+double cached_shared_start(const ReplicaState& replica, const LlmRequest& r) {
+  if (r.prefix_group < 0) return 0.0;
+  return std::min(replica.prefix_cache.peek(shared_prefix_key(r.prefix_group)), r.shared_prefix_tokens);
+}
+
 /// Of waiting call `r`'s first tokens, how many `replica`'s cache serves: its trajectory's cached
 /// prefix `own_prefix` (of its context) or its shared prompt, whichever covers more.
 double reused_tokens(const ReplicaState& replica, const LlmRequest& r, double own_prefix) {
-  double shared = 0.0;
-  if (r.prefix_group >= 0)
-    shared = std::min(replica.prefix_cache.peek(shared_prefix_key(r.prefix_group)), r.shared_prefix_tokens);
-  return std::max(std::min(own_prefix, r.context_tokens), shared);
+  return std::max(std::min(own_prefix, r.context_tokens), cached_shared_start(replica, r));
 }
 
 /// Prompt tokens waiting call `s` computes when admitted: all its KV again after a recompute
@@ -53,7 +56,12 @@ std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLi
       cached = reused_tokens(replica, r, own_prefix);
     }
     r.prefilled_tokens = tokens_to_prefill(s, cached);
-    if (first) s.kv_tokens = r.context_tokens + r.new_tokens;
+    if (first) {
+      s.kv_tokens = r.context_tokens + r.new_tokens;
+      // A shared start it reuses stays the cache's (pinned, so not evicted for this call's room).
+      const double shared = cached_shared_start(replica, r);
+      if (shared > 0.0 && shared == cached) replica.read_shared_start(s, shared);
+    }
   }
   // Room for the call and one KV block more for every running sequence and itself, as paged
   // KV caches allocate: admitting into the last free slots would only have the newest call
@@ -65,6 +73,7 @@ std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLi
   if (need > room - replica.prefix_cache.cached_tokens()) {
     if (!running.empty()) {
       if (own_prefix > 0.0) replica.prefix_cache.insert(r.trajectory, own_prefix);
+      replica.release_shared_start(s);
       return std::nullopt;
     }
     ++replica.stats.overcommitted_calls;
@@ -81,7 +90,7 @@ std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLi
     work.tokens = s.kv_tokens;
   } else {
     work.tokens = std::max(1.0, r.prefilled_tokens);
-    work.context_tokens = std::max(0.0, s.kv_tokens - work.tokens);
+    work.context_tokens = std::max(0.0, s.tokens_in_context() - work.tokens);
   }
   s.prefill_left = work.restore ? 0.0 : work.tokens;
   s.swapped = false;
@@ -101,7 +110,7 @@ double oldest_prompt_tokens(const ReplicaState& replica) {
 bool plan_decode_stretch(ReplicaState& replica, const SchedulerLimits& limits, IterationPlan& plan) {
   if (replica.running.empty()) return false;
   const double batch = static_cast<double>(replica.running.size());
-  const double free = limits.kv_capacity_tokens - replica.kv_used();
+  const double free = limits.kv_capacity_tokens - replica.kv_in_use();
   const long kv_limit = static_cast<long>(std::floor(free / batch));
   // Out of KV blocks: the newest sequence gives its KV up (recompute or swap).
   if (kv_limit < static_cast<long>(kKvBlockTokens) && preempt_newest(replica, limits, plan)) return true;
@@ -116,6 +125,7 @@ bool preempt_newest(ReplicaState& replica, const SchedulerLimits& limits, Iterat
   if (replica.running.size() <= 1) return false;
   Sequence s = replica.running.back();
   replica.running.pop_back();
+  replica.release_shared_start(s);
   ++replica.stats.preemptions;
   ++s.request->preemptions;
   s.needs_prefill = true;

@@ -4,7 +4,9 @@
 // each call prefills only what follows it. One entry per trajectory (keyed by its id, >= 0) or
 // shared prompt (keyed by shared_prefix_key, < 0), evicted least recently used first.
 // The cache only uses KV slots the running sequences do not hold: callers say how much room that
-// is, and the cache evicts until what they need fits. Token counts are KV slots.
+// is, and the cache evicts until what they need fits. An entry running sequences read (a shared
+// start, pinned by each of them) is in use and not evicted, as a paged cache keeps a block while
+// its reference count is above zero. Token counts are KV slots.
 #pragma once
 
 #include <cstddef>
@@ -25,23 +27,39 @@ class PrefixCache {
   double peek(int trajectory) const;
   /// Caches `tokens` of `trajectory` as the most recently used entry (replacing its older one).
   void insert(int trajectory, double tokens);
-  /// Evicts least recently used entries until `need_tokens` fit in `room_tokens` (the KV not
-  /// held by running sequences) besides what stays cached, or the cache is empty.
+  /// Evicts least recently used entries that no running sequence reads until `need_tokens` fit in
+  /// `room_tokens` (the KV not held by running sequences) besides what stays cached, or only
+  /// entries in use are left.
   void evict_until_free(double need_tokens, double room_tokens);
   /// Drops every entry (the KV memory is gone: the instance left rollout or failed).
   void clear();
 
+  /// One more running sequence reads cached entry `key` (which must be cached): it stays until
+  /// every reader has let it go.
+  void pin(int key);
+  /// A reader of `key` let it go (finished or preempted); nothing when `key` is not cached.
+  void unpin(int key);
+
   double cached_tokens() const { return cached_tokens_; }
+  /// Tokens of the entries running sequences read.
+  double pinned_tokens() const { return pinned_tokens_; }
   bool contains(int trajectory) const { return index_.count(trajectory) > 0; }
+  bool pinned(int key) const;
   size_t size() const { return lru_.size(); }
 
  private:
-  using Entries = std::list<std::pair<int, double>>;  ///< (trajectory, tokens), most recent first
+  struct Entry {
+    int key = 0;
+    double tokens = 0.0;
+    int readers = 0;  ///< running sequences that pinned it
+  };
+  using Entries = std::list<Entry>;  ///< most recent first
   void erase(Entries::iterator entry);
 
   Entries lru_;
   std::unordered_map<int, Entries::iterator> index_;
   double cached_tokens_ = 0.0;
+  double pinned_tokens_ = 0.0;
 };
 
 }  // namespace rlsim

@@ -1,6 +1,7 @@
 // PrefixCache: hits and misses, least-recently-used eviction that frees exactly what is needed,
-// replacement of a trajectory's older entry, and clearing.
+// replacement of a trajectory's older entry, entries pinned by their readers, and clearing.
 #include <catch2/catch.hpp>
+#include <stdexcept>
 
 #include "sim/engine/scheduling/prefix_cache.h"
 
@@ -71,4 +72,41 @@ TEST_CASE("prefix cache: clear drops every entry") {
   CHECK(cache.take(1) == 0.0);
   cache.insert(3, 5.0);  // usable after a clear
   CHECK(cache.cached_tokens() == 5.0);
+}
+
+TEST_CASE("prefix cache: an entry running sequences read is not evicted until the last lets it go") {
+  PrefixCache cache;
+  cache.insert(shared_prefix_key(0), 400.0);  // a shared start, the oldest entry
+  cache.insert(5, 100.0);
+  cache.pin(shared_prefix_key(0));
+  cache.pin(shared_prefix_key(0));  // two readers
+  CHECK(cache.pinned_tokens() == 400.0);
+  // Need everything: only the unpinned entry goes, and eviction stops there.
+  cache.evict_until_free(1000.0, 1000.0);
+  CHECK_FALSE(cache.contains(5));
+  CHECK(cache.contains(shared_prefix_key(0)));
+  CHECK(cache.cached_tokens() == 400.0);
+  // Refreshed with more tokens while read: still pinned, at its new size.
+  cache.insert(shared_prefix_key(0), 500.0);
+  CHECK(cache.pinned_tokens() == 500.0);
+  cache.unpin(shared_prefix_key(0));
+  cache.evict_until_free(1000.0, 1000.0);
+  CHECK(cache.contains(shared_prefix_key(0)));  // one reader left
+  cache.unpin(shared_prefix_key(0));
+  CHECK_FALSE(cache.pinned(shared_prefix_key(0)));
+  CHECK(cache.pinned_tokens() == 0.0);
+  cache.evict_until_free(1000.0, 1000.0);
+  CHECK(cache.size() == 0);
+  cache.unpin(shared_prefix_key(0));  // gone: nothing to let go
+  CHECK(cache.pinned_tokens() == 0.0);
+  CHECK_THROWS_AS(cache.pin(shared_prefix_key(0)), std::logic_error);
+}
+
+TEST_CASE("prefix cache: clear drops pinned entries too") {
+  PrefixCache cache;
+  cache.insert(shared_prefix_key(1), 50.0);
+  cache.pin(shared_prefix_key(1));
+  cache.clear();
+  CHECK(cache.pinned_tokens() == 0.0);
+  CHECK(cache.cached_tokens() == 0.0);
 }

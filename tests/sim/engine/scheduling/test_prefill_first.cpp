@@ -109,6 +109,72 @@ TEST_CASE("prefill_first serves a shared system prompt from the cache and leaves
   CHECK(replica.prefix_cache.contains(shared_prefix_key(2)));  // still there for the next call
 }
 
+TEST_CASE("prefill_first keeps a cached shared start once: its readers hold only their own KV") {
+  // A 2,600-slot cache with a 1,000-token system prompt cached. Three 1,100-token calls that start
+  // with it need 100 slots each (and a block): all fit beside the prompt, which stays, read by all.
+  // Counted in every call (3,300 slots) they would not, and admitting them would evict the prompt.
+  Calls calls;
+  ReplicaState replica;
+  replica.keeps_prefixes = true;
+  replica.prefix_cache.insert(shared_prefix_key(2), 1000.0);
+  for (int t = 0; t < 3; ++t) {
+    LlmRequest* r = calls.add(t, 0.0, 1100.0, 10.0);
+    r->shared_prefix_tokens = 1000.0;
+    r->prefix_group = 2;
+    replica.waiting.push_back(Sequence::arriving(r));
+  }
+  const IterationPlan plan = prefill_first(8, 2600.0)->schedule(replica);
+  REQUIRE(plan.prefill.size() == 3);
+  for (const PrefillWork& w : plan.prefill) {
+    CHECK(w.tokens == 100.0);
+    CHECK(w.context_tokens == 1000.0);  // each attends to the prompt
+  }
+  CHECK(replica.kv_used() == 300.0);
+  CHECK(replica.kv_in_use() == 1300.0);       // the prompt once
+  CHECK(replica.context_tokens() == 3300.0);  // but read by each
+  CHECK(replica.prefix_cache.pinned(shared_prefix_key(2)));
+  // Preempted to be recomputed: each call's KV is its whole prompt again, and none reads the entry.
+  replica.requeue_running(false);
+  CHECK_FALSE(replica.prefix_cache.pinned(shared_prefix_key(2)));
+  for (const Sequence& s : replica.waiting) {
+    CHECK(s.kv_tokens == 1100.0);
+    CHECK(s.shared_tokens == 0.0);
+  }
+}
+
+TEST_CASE("a sequence that prefilled a shared start hands it to the cache and reads it from there") {
+  Calls calls;
+  ReplicaState replica;
+  replica.keeps_prefixes = true;
+  LlmRequest* r = calls.add(0, 0.0, 1100.0, 10.0);
+  r->shared_prefix_tokens = 1000.0;
+  r->prefix_group = 5;
+  Sequence s = Sequence::arriving(r);
+  s.kv_tokens = 1100.0;
+  replica.running.push_back(s);
+  replica.prefilled({0}, 1.0, 0);
+  const Sequence& done = replica.running[0];
+  CHECK(replica.prefix_cache.peek(shared_prefix_key(5)) == 1000.0);
+  CHECK(replica.prefix_cache.pinned(shared_prefix_key(5)));
+  CHECK(done.kv_tokens == 101.0);  // its own 100 tokens and the first output token
+  CHECK(done.shared_tokens == 1000.0);
+  CHECK(done.tokens_in_context() == 1101.0);
+  CHECK(replica.kv_in_use() == 1101.0);
+  replica.release_shared_start(replica.running[0]);
+  CHECK_FALSE(replica.prefix_cache.pinned(shared_prefix_key(5)));
+  CHECK(replica.running[0].kv_tokens == 1101.0);
+  // Without the deployment's prefix cache nothing is handed over.
+  LlmRequest* again = calls.add(1, 0.0, 1100.0, 10.0);
+  again->shared_prefix_tokens = 1000.0;
+  again->prefix_group = 5;
+  ReplicaState uncached;
+  uncached.running.push_back(Sequence::arriving(again));
+  uncached.running[0].kv_tokens = 1100.0;
+  uncached.prefilled({0}, 1.0, 0);
+  CHECK(uncached.running[0].shared_tokens == 0.0);
+  CHECK(uncached.kv_used() == 1101.0);
+}
+
 TEST_CASE("prefill_first decodes up to the first completion") {
   Calls calls;
   ReplicaState replica;

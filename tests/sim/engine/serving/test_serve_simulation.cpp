@@ -164,6 +164,23 @@ TEST_CASE("a shared system prompt is prefilled once per replica and prompt, then
   CHECK(test::serve_in_child(uncached.scenario).list("prefilled_tokens") == std::vector<double>(6, 1000.0));
 }
 
+TEST_CASE("a shared system prompt takes KV once however many running requests read it") {
+  // Eight clients, 1,000-token prompts of which 900 are one system prompt: with the cache the
+  // batch holds the prompt once and each request's 100 tokens after it (and its output), without
+  // it every request holds all 1,000.
+  const std::string workload =
+      "  requests: 24\n  concurrency: 8\n  prompt_tokens: 1000\n  output_tokens: 4\n"
+      "  shared_prefix_tokens: 900\n";
+  const Figures shared =
+      test::serve_in_child(test::load_serve_inline("shared-kv", test::serve_yaml(workload)).scenario);
+  std::string off = test::serve_yaml(workload);
+  off.replace(off.find("max_batch: 8"), 12, "max_batch: 8, prefix_cache: false");
+  const Figures whole = test::serve_in_child(test::load_serve_inline("shared-kv-off", off).scenario);
+  REQUIRE(whole.at("kv_use_max") > 0.0);
+  // (900 + 8 x 104) / (8 x 1004) = 0.22 at a full batch
+  CHECK(shared.at("kv_use_max") < 0.3 * whole.at("kv_use_max"));
+}
+
 TEST_CASE("a prompt drawn again from the pool is served from the prefix cache") {
   // One client, a pool of one prompt: the first request prefills all of it, every later one finds
   // it cached and computes only its last token.
