@@ -28,12 +28,18 @@ double reused_tokens(const ReplicaState& replica, const LlmRequest& r, double ow
   return std::max(std::min(own_prefix, r.context_tokens), cached_shared_start(replica, r));
 }
 
-/// Prompt tokens waiting call `s` computes when admitted: all its KV again after a recompute
-/// preemption, else its context and new tokens less the `reused` tokens the cache serves.
-double tokens_to_prefill(const Sequence& s, double reused) {
-  const LlmRequest& r = *s.request;
-  if (s.kv_tokens != 0.0) return s.kv_tokens;
-  return r.context_tokens + r.new_tokens - reused;
+/// The KV waiting call `s` has when admitted: its context and new tokens on a first admission,
+/// all its KV again after a recompute preemption.
+double kv_on_admission(const Sequence& s) {
+  return s.kv_tokens == 0.0 ? s.request->context_tokens + s.request->new_tokens : s.kv_tokens;
+}
+
+/// Of that KV, the first tokens `replica`'s cache serves: on a first admission its trajectory's
+/// cached prefix `own_prefix` or its shared prompt, whichever covers more; after a recompute
+/// preemption its shared prompt if still cached (vLLM looks its blocks up whenever it admits).
+double reused_on_admission(const ReplicaState& replica, const Sequence& s, double own_prefix) {
+  return s.kv_tokens == 0.0 ? reused_tokens(replica, *s.request, own_prefix)
+                            : cached_shared_start(replica, *s.request);
 }
 
 }  // namespace
@@ -48,20 +54,14 @@ std::optional<PrefillWork> admit_oldest(ReplicaState& replica, const SchedulerLi
   // evicted for its own sake); back in it if the call is not admitted.
   double own_prefix = 0.0, cached = 0.0;
   if (s.needs_prefill && !s.swapped) {
-    const bool first = s.kv_tokens == 0.0;
-    if (first) {
-      // First admission: reuse a cached prefix of this trajectory, or its shared prompt (left in
-      // the cache for the other calls that start with it), whichever covers more.
-      own_prefix = replica.prefix_cache.take(r.trajectory);
-      cached = reused_tokens(replica, r, own_prefix);
-    }
-    r.prefilled_tokens = tokens_to_prefill(s, cached);
-    if (first) {
-      s.kv_tokens = r.context_tokens + r.new_tokens;
-      // A shared start it reuses stays the cache's (pinned, so not evicted for this call's room).
-      const double shared = cached_shared_start(replica, r);
-      if (shared > 0.0 && shared == cached) replica.read_shared_start(s, shared);
-    }
+    // A shared prompt it reuses is left in the cache for the other calls that start with it.
+    if (s.kv_tokens == 0.0) own_prefix = replica.prefix_cache.take(r.trajectory);
+    cached = reused_on_admission(replica, s, own_prefix);
+    s.kv_tokens = kv_on_admission(s);
+    r.prefilled_tokens = s.kv_tokens - cached;
+    // That shared start stays the cache's (pinned, so not evicted for this call's room).
+    const double shared = cached_shared_start(replica, r);
+    if (shared > 0.0 && shared == cached) replica.read_shared_start(s, shared);
   }
   // Room for the call and one KV block more for every running sequence and itself, as paged
   // KV caches allocate: admitting into the last free slots would only have the newest call
@@ -104,7 +104,7 @@ double oldest_prompt_tokens(const ReplicaState& replica) {
   const Sequence& s = replica.waiting.front();
   if (!s.needs_prefill) return std::max(1.0, s.request->prefilled_tokens);
   const double own_prefix = replica.prefix_cache.peek(s.request->trajectory);
-  return std::max(1.0, tokens_to_prefill(s, reused_tokens(replica, *s.request, own_prefix)));
+  return std::max(1.0, kv_on_admission(s) - reused_on_admission(replica, s, own_prefix));
 }
 
 bool plan_decode_stretch(ReplicaState& replica, const SchedulerLimits& limits, IterationPlan& plan) {

@@ -140,6 +140,14 @@ TEST_CASE("prefill_first keeps a cached shared start once: its readers hold only
     CHECK(s.kv_tokens == 1100.0);
     CHECK(s.shared_tokens == 0.0);
   }
+  // Admitted again, each recomputes only what follows the start, which is still cached.
+  const IterationPlan again = prefill_first(8, 2600.0)->schedule(replica);
+  REQUIRE(again.prefill.size() == 3);
+  for (const PrefillWork& w : again.prefill) {
+    CHECK(w.tokens == 100.0);
+    CHECK(w.context_tokens == 1000.0);
+  }
+  CHECK(replica.kv_in_use() == 1300.0);
 }
 
 TEST_CASE("a sequence that prefilled a shared start hands it to the cache and reads it from there") {
