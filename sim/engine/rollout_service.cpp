@@ -128,7 +128,14 @@ InstanceLinks RolloutService::links_of(int i) {
 }
 
 void RolloutService::post(int i, const InstanceMessage& message, uint64_t bytes) {
-  instances_[static_cast<size_t>(i)]->mailbox()->put_init(new InstanceMessage(message), bytes)->detach();
+  sg4::Mailbox* to = instances_[static_cast<size_t>(i)]->mailbox();
+  auto* payload = new InstanceMessage(message);
+  if (!control_sends_.empty() && !control_closed_ &&
+      sg4::this_actor::get_host() == context_.platform.dataplane) {
+    control_sends_[static_cast<size_t>(i) / kInstancesPerSendQueue]->send(to, payload, bytes);
+  } else {
+    to->put_init(payload, bytes)->detach();
+  }
 }
 
 void RolloutService::start() {
@@ -145,6 +152,8 @@ void RolloutService::start() {
         }));
     actors_.push_back(call_batchers_.back()->actor());
   }
+  for (size_t i = 0; i < instances_.size(); i += kInstancesPerSendQueue)
+    control_sends_.push_back(std::make_unique<SendQueue>(context_.platform.dataplane));
   if (data_plane_) {
     actors_.push_back(sg4::Actor::create("trajectory-manager", context_.platform.dataplane,
                                          [tm = data_plane_.get()]() { tm->serve(); }));
@@ -269,6 +278,8 @@ void RolloutService::stop() {
   agents_.stop();
   for (auto& batcher : call_batchers_) batcher->close();
   for (size_t i = 0; i < instances_.size(); ++i) post(static_cast<int>(i), InstanceMessage::stop());
+  for (auto& queue : control_sends_) queue->close();
+  control_closed_ = true;
   if (data_plane_) data_plane_->stop();
   for (auto& actor : actors_) actor->join();
   actors_.clear();

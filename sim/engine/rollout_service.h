@@ -19,6 +19,7 @@
 #include "sim/engine/routers/router.h"
 #include "sim/engine/trajectory_manager.h"
 #include "sim/engine/transport/call_batcher.h"
+#include "sim/engine/transport/send_queue.h"
 #include "sim/engine/workload.h"
 
 namespace rlsim {
@@ -60,7 +61,8 @@ class RolloutService {
   void send_call(LlmRequest& request, size_t agent_host, uint64_t bytes);
   /// The links instance `i` hands calls back through.
   InstanceLinks links_of(int i);
-  /// Sends `message` to instance `i` without waiting (`bytes` on the wire).
+  /// Sends `message` to instance `i` without waiting (`bytes` on the wire): from the orchestrator's
+  /// host through control_sends_, from elsewhere (an instance giving a call up) detached.
   void post(int i, const InstanceMessage& message, uint64_t bytes = 0);
   /// Sends a call that an instance gave up (or got while preempted) to an available instance, or
   /// parks it until one resumes.
@@ -78,7 +80,13 @@ class RolloutService {
   std::vector<simgrid::s4u::ActorPtr> actors_;
   AgentPool agents_;
   std::vector<LlmRequest*> parked_;  ///< calls waiting for any instance to return to rollout
-  std::set<int> preempted_;          ///< instances taken away from rollout by the policy
+  /// Weight updates, preemptions and stops leave the orchestrator's host through these, one per
+  /// kInstancesPerSendQueue instances (made by start(), closed by stop()). As detached sends, a
+  /// broadcast to N instances sat on one SimGrid list walked at each arrival: O(N²) per broadcast,
+  /// a third of a 65,536-GPU step (transport/send_queue.h).
+  std::vector<std::unique_ptr<SendQueue>> control_sends_;
+  bool control_closed_ = false;
+  std::set<int> preempted_;  ///< instances taken away from rollout by the policy
 };
 
 }  // namespace rlsim

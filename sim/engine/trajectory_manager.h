@@ -87,7 +87,6 @@ class TrajectoryManager {
   void send_calls(size_t instance, CallBatch calls, uint64_t bytes);
   /// The queue that sends to and for `instance`: one per kInstancesPerSendQueue consecutive ones.
   SendQueue& send_queue(size_t instance);
-  static constexpr size_t kInstancesPerSendQueue = 8;
 
   simgrid::s4u::Host* host_;
   int track_;

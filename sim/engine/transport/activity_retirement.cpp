@@ -16,7 +16,9 @@ bool received(const sg4::CommPtr& receive) {
 void retire_finished(std::deque<sg4::CommPtr>& in_flight) {
   // test() would say "finished" without taking the send off the list (see above); a wait does, and
   // on a send already delivered it returns at once.
-  while (!in_flight.empty() && in_flight.front()->get_remaining() <= 0.0) {
+  // The transfer's end time is set when it ends; its remaining bytes are 0 from the start for an
+  // empty message, and waiting on one still in transit would block.
+  while (!in_flight.empty() && in_flight.front()->get_finish_time() >= 0.0) {
     in_flight.front()->wait();
     in_flight.pop_front();
   }

@@ -18,10 +18,10 @@ namespace rlsim {
 /// Call it from the actor that posted the receive.
 bool received(const simgrid::s4u::CommPtr& receive);
 
-/// Takes the finished sends at the front of `in_flight` off their issuer's list; call it from the
-/// actor that started them. For sends whose receiver takes them at once (a permanent receiver, or an
-/// actor already waiting): a send still unmatched also reports no bytes remaining, and retiring it
-/// would block until it is received.
+/// Takes the sends at the front of `in_flight` whose transfer has ended off their issuer's list;
+/// call it from the actor that started them. It never blocks: a send still in transit or unmatched
+/// stays (an empty message reports no bytes remaining from its start, so remaining bytes cannot
+/// tell).
 void retire_finished(std::deque<simgrid::s4u::CommPtr>& in_flight);
 
 }  // namespace rlsim

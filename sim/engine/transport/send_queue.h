@@ -9,11 +9,16 @@
 // with one queue per destination group no list grows with the burst.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <simgrid/s4u.hpp>
 
 namespace rlsim {
+
+/// Instances one queue sends to (and, in the data plane, for): a queue per instance made half the
+/// actors of a large step, and SimGrid's cost per activity grows with the actors alive.
+inline constexpr size_t kInstancesPerSendQueue = 8;
 
 class SendQueue {
  public:

@@ -7,6 +7,7 @@
 #include "sim/engine/transport/call_batcher.h"
 #include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
+#include "tests/sim/engine/transport/transport_cluster.h"
 #include "tests/sim/sim_test_support.h"
 
 namespace sg4 = simgrid::s4u;
@@ -14,25 +15,12 @@ using namespace rlsim;
 
 namespace {
 
-const char* kAgentsAndRollout = R"(
-model: qwen3-8b
-cluster:
-  pools:
-    - {name: rollout, gpu: H20, nodes: 1, gpus_per_node: 8}
-  nic: {bandwidth: 400Gbps, latency: 2us}
-  links:
-    - {between: [agents, rollout], bandwidth: 8Gbps, latency: 10us}
-    - {between: [dataplane, rollout], bandwidth: 100Gbps}
-  agents: {hosts: 2, cores: 8}
-workload: {prompts_per_step: 1}
-)";
-
 constexpr double kCallBytes = 1e6;
 
 }  // namespace
 
 TEST_CASE("calls an agent host sends at one instant to one instance travel as one transfer, in order") {
-  LoadedScenario loaded = test::load_inline("agents-and-rollout", kAgentsAndRollout);
+  LoadedScenario loaded = test::load_inline("agents-and-rollout", test::kTransportCluster);
   const ClusterSpec& cluster = loaded.scenario.cluster;
   const test::Figures figures = test::figures_in_child([&]() {
     const auto engine = make_engine({});
