@@ -13,8 +13,13 @@
 // mailboxes and pauses; an actor's endpoints send and receive on its host (the first of theirs),
 // so fewer actors and fewer hosts carry them. It measures whether SimGrid's cost per message
 // follows the actors or the endpoints in play.
-//   rlsim-bench-simgrid N [exec|sleep|messages] [ACTORS]   (ACTORS: default 1 for exec and sleep, 128 for
-//   messages)
+//
+// The flow loop (`sendto`) is the trainer's gradient ring and the weight broadcast's rounds: one
+// actor starts FLOWS host-to-host transfers at once (host i to host i + 1, 1 MB each), waits for
+// them all, and repeats until N have run. SimGrid 3.32 files every host-to-host transfer on one
+// list that each finished transfer is looked up in, so a round costs FLOWS² / 2 steps of that walk.
+//   rlsim-bench-simgrid N [exec|sleep|messages|sendto] [ACTORS]   (ACTORS: default 1 for exec and
+//   sleep, 128 for messages; for sendto the flows at once, default 1,024)
 //   rlsim-bench-simgrid N messages ENDPOINTS PER_ACTOR
 #include <xbt/log.h>
 
@@ -102,6 +107,24 @@ double message_loop(sg4::Engine& engine, long rounds, int pairs) {
       }
     });
   }
+  const auto start = std::chrono::steady_clock::now();
+  engine.run();
+  return seconds_since(start);
+}
+
+/// `rounds` rounds of `flows` host-to-host transfers started together around a ring of hosts.
+double flow_loop(sg4::Engine& engine, long rounds, int flows) {
+  const std::vector<sg4::Host*> hosts = message_hosts(flows);
+  sg4::Actor::create("ring", hosts[0], [&hosts, rounds, flows]() {
+    std::vector<sg4::CommPtr> round;
+    for (long r = 0; r < rounds; ++r) {
+      round.clear();
+      for (int i = 0; i < flows; ++i)
+        round.push_back(sg4::Comm::sendto_async(hosts[static_cast<size_t>(i)],
+                                                hosts[static_cast<size_t>((i + 1) % flows)], 1e6));
+      for (auto& comm : round) comm->wait();
+    }
+  });
   const auto start = std::chrono::steady_clock::now();
   engine.run();
   return seconds_since(start);
@@ -209,14 +232,16 @@ int main(int argc, char** argv) {
   const long count = argc > 1 ? std::atol(argv[1]) : 200000;
   const std::string loop = argc > 2 ? argv[2] : "exec";
   const bool work = loop == "exec" || loop == "sleep";
-  const long actors = argc > 3 ? std::atol(argv[3]) : (work ? 1 : 128);  // messages: endpoints
+  const bool flows = loop == "sendto";
+  // messages: endpoints; sendto: flows at once
+  const long actors = argc > 3 ? std::atol(argv[3]) : (work ? 1 : flows ? 1024 : 128);
   const long per_actor = argc > 4 ? std::atol(argv[4]) : 1;
-  if (count <= 0 || (!work && loop != "messages") || actors < (work ? 1 : 2) || actors > 1 << 22 ||
-      per_actor < 1 || per_actor > actors || (work && argc > 4)) {
+  if (count <= 0 || (!work && !flows && loop != "messages") || actors < (work ? 1 : 2) || actors > 1 << 22 ||
+      per_actor < 1 || per_actor > actors || ((work || flows) && argc > 4)) {
     std::fprintf(
         stderr,
-        "usage: rlsim-bench-simgrid N [exec|sleep|messages] [ACTORS]   (N > 0 activities; ACTORS from "
-        "1 for exec and sleep, 2 for messages, to 4194304)\n"
+        "usage: rlsim-bench-simgrid N [exec|sleep|messages|sendto] [ACTORS]   (N > 0 activities; ACTORS "
+        "from 1 for exec and sleep, 2 for messages and sendto (its flows at once), to 4194304)\n"
         "       rlsim-bench-simgrid N messages ENDPOINTS PER_ACTOR   (PER_ACTOR callers or callees "
         "driven by each actor, 1 to ENDPOINTS)\n");
     return 2;
@@ -227,19 +252,24 @@ int main(int argc, char** argv) {
   rlsim::configure_engine(engine);  // the simulator's network model and actor stacks
   // Messages go in round trips of every pair: N rounded down to a whole number of them (at least one).
   const int pairs = static_cast<int>(actors / 2);
-  const long rounds = std::max(1L, count / (2L * pairs));
-  const long activities = work ? count : 2L * pairs * rounds;
+  // Flows go in rounds of ACTORS: N rounded down to a whole number of them (at least one).
+  const long rounds = std::max(1L, flows ? count / actors : count / (2L * pairs));
+  const long activities = work ? count : flows ? actors * rounds : 2L * pairs * rounds;
   const int driven = static_cast<int>(std::min<long>(per_actor, pairs));
   double wall = 0.0;
   if (work) {
     wall = work_loop(engine, count, static_cast<int>(actors), loop == "sleep");
+  } else if (flows) {
+    wall = flow_loop(engine, rounds, static_cast<int>(actors));
   } else if (per_actor == 1) {
     wall = message_loop(engine, rounds, pairs);
   } else {
     wall = driven_message_loop(engine, rounds, pairs, driven);
   }
-  const long endpoints = work ? actors : 2L * pairs;
-  const long actors_run = work || per_actor == 1 ? endpoints : 2L * ((pairs + driven - 1) / driven);
+  const long endpoints = work || flows ? actors : 2L * pairs;
+  const long actors_run = flows                    ? 1
+                          : work || per_actor == 1 ? endpoints
+                                                   : 2L * ((pairs + driven - 1) / driven);
   std::printf(
       "{\"loop\": \"%s\", \"actors\": %ld, \"endpoints\": %ld, \"activities\": %ld, \"wall_s\": %.6f, "
       "\"activities_per_s\": %.1f, \"simulated_s\": %.6f}\n",
