@@ -119,9 +119,10 @@ double flow_loop(sg4::Engine& engine, long rounds, int flows) {
     std::vector<sg4::CommPtr> round;
     for (long r = 0; r < rounds; ++r) {
       round.clear();
-      for (int i = 0; i < flows; ++i)
-        round.push_back(sg4::Comm::sendto_async(hosts[static_cast<size_t>(i)],
-                                                hosts[static_cast<size_t>((i + 1) % flows)], 1e6));
+      for (int i = 0; i < flows; ++i) {
+        sg4::Host* to = hosts[static_cast<size_t>((i + 1) % flows)];
+        round.push_back(sg4::Comm::sendto_async(hosts[static_cast<size_t>(i)], to, 1e6));  // starts now
+      }
       for (auto& comm : round) comm->wait();
     }
   });
