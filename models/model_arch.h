@@ -3,6 +3,7 @@
 // it (parameter counts, per-op FLOPs and bytes) live in their own files beside it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct AttentionConfig {
   int qk_nope_head_dim = 0;  ///< MLA non-rope q/k dim per head
   int v_head_dim = 0;        ///< MLA v dim per head
   bool qkv_bias = false;     ///< bias on q, k, v projections (Qwen, Phi-2)
+
+  bool operator==(const AttentionConfig&) const = default;
 };
 
 struct FfnConfig {
@@ -40,6 +43,7 @@ struct FfnConfig {
   std::vector<int> dense_layers;            ///< layer indices with a dense FFN in an MoE model
 
   bool is_moe() const { return routed_experts > 0; }
+  bool operator==(const FfnConfig&) const = default;
 };
 
 /// Which embedding matrices a publisher counts in its "activated parameters" figure. Publishers
@@ -58,6 +62,12 @@ struct ModelArch {
   int hidden_size = 0;
   int vocab_size = 0;
   bool tied_embeddings = false;
+  /// Tokens one sequence (prompt and output together) may hold as the model was trained:
+  /// config.json's max_position_embeddings. An engine's max_model_len defaults to it.
+  int64_t context_window_tokens = 0;
+  /// A longer window the model's authors document through rope scaling (e.g. YaRN), which an
+  /// engine may be configured up to (0 = none documented).
+  int64_t extended_context_tokens = 0;
   AttentionConfig attention;
   FfnConfig ffn;
   /// Published figures the catalog carries for checking (0 = not published).
@@ -65,6 +75,13 @@ struct ModelArch {
   double published_active_params = 0.0;
   /// How `published_active_params` treats the embedding matrices (see PublishedEmbeddings).
   PublishedEmbeddings published_active_embeddings = PublishedEmbeddings::both;
+
+  /// The same layers (depth, width, vocabulary, attention, FFN): every cost is the same, whatever
+  /// the name, window or training (Llama-3-70B, 3.1-70B and 3.3-70B).
+  bool same_layers(const ModelArch& other) const {
+    return layers == other.layers && hidden_size == other.hidden_size && vocab_size == other.vocab_size &&
+           tied_embeddings == other.tied_embeddings && attention == other.attention && ffn == other.ffn;
+  }
 };
 
 }  // namespace rlsim

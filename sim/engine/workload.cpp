@@ -80,7 +80,7 @@ std::vector<Trajectory> sample_step(const WorkloadSpec& workload, std::mt19937_6
       call.tool_latency_s = turn + 1 < turns ? sample(workload.tool_latency_s, rng) : 0.0;
       // A trajectory that reaches the context limit ends there, its last reply cut at the limit
       // (as an agent framework stops a conversation that no longer fits).
-      const double limit = workload.max_context_tokens;
+      const double limit = workload.context_limit_tokens();
       const bool full = limit > 0.0 && context + call.prompt_tokens + call.output_tokens >= limit;
       if (full) {
         call.output_tokens = std::floor(limit - context - call.prompt_tokens);

@@ -6,6 +6,7 @@
 
 #include "models/cost/cost_model_registry.h"
 #include "sim/scenario/cluster_reader.h"
+#include "sim/scenario/context_window_check.h"
 #include "sim/scenario/memory_check.h"
 #include "sim/scenario/param_reader.h"
 #include "sim/scenario/scenario_header.h"
@@ -214,7 +215,11 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   s.sweep = read_sweep(sweep);
 
   check_every_pool_used(s);
-  if (options.check_memory) check_afd_memory(s, afd);
+  if (options.check_memory) {
+    check_within_context_window(s.model, static_cast<double>(s.afd.context) + 1.0,
+                                "a sequence of afd.context and its next token", afd.where("context"));
+    check_afd_memory(s, afd);
+  }
   root.finish();
 
   loaded.resolved_yaml = resolved_yaml_text(resolved);

@@ -5,11 +5,14 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/engine_reader.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
 namespace {
+
+constexpr int64_t kMaxSequenceTokens = static_cast<int64_t>(kMaxTokensPerSequence);
 
 HardwareSpec read_card(YamlReader& r) {
   HardwareSpec card;
@@ -117,6 +120,12 @@ ModelArch read_model(YamlReader& r) {
   m.hidden_size = static_cast<int>(r.integer("hidden_size", 1, 1 << 20));
   m.vocab_size = static_cast<int>(r.integer("vocab_size", 1, 1 << 24));
   m.tied_embeddings = r.flag_or("tied_embeddings", m.tied_embeddings);
+  m.context_window_tokens = r.integer("context_window_tokens", 1, kMaxSequenceTokens);
+  m.extended_context_tokens = r.integer_or("extended_context_tokens", 0, 0, kMaxSequenceTokens);
+  if (m.extended_context_tokens != 0 && m.extended_context_tokens <= m.context_window_tokens) {
+    r.fail("extended_context_tokens", "expected a window longer than context_window_tokens (" +
+                                          std::to_string(m.context_window_tokens) + "), or none");
+  }
   YamlReader attention = r.map("attention");
   m.attention = read_attention(attention);
   YamlReader ffn = r.map("ffn");

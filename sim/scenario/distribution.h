@@ -30,6 +30,8 @@ struct Distribution {
   /// The largest value a draw can take: the cap, the fixed value, the uniform's or the empirical's
   /// largest; 0 for an uncapped normal or lognormal (bounded only by the physical limit).
   double largest() const;
+  /// False for a normal or lognormal without a cap: its draws have no largest value.
+  bool capped() const { return (kind != Kind::normal && kind != Kind::lognormal) || max > 0.0; }
 };
 
 /// Always `value`.

@@ -83,10 +83,11 @@ InferenceMemory rollout_memory(const Scenario& s) {
 }
 
 double typical_context_tokens(const WorkloadSpec& w) {
-  if (w.max_context_tokens > 0) return w.max_context_tokens;
+  if (w.max_context_tokens > 0) return w.context_limit_tokens();
   const double turns = std::max(1.0, w.turns.nominal_mean());
-  return w.prompt_tokens.nominal_mean() + turns * w.output_tokens.nominal_mean() +
-         (turns - 1.0) * w.observation_tokens.nominal_mean();
+  const double typical = w.prompt_tokens.nominal_mean() + turns * w.output_tokens.nominal_mean() +
+                         (turns - 1.0) * w.observation_tokens.nominal_mean();
+  return w.max_model_len > 0.0 ? std::min(typical, w.max_model_len) : typical;
 }
 
 void check_sequence_fits(const Scenario& s, double tokens, const std::string& what,

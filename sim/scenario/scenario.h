@@ -7,6 +7,7 @@
 // that entry's own parameters (defaults in its registration).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -101,11 +102,20 @@ struct WorkloadSpec {
   Distribution observation_tokens = fixed_distribution(0);  ///< tokens a tool appends before the next call
   Distribution tool_latency_s = fixed_distribution(0);      ///< seconds a tool call takes
   double max_context_tokens = 0;  ///< a trajectory ends when its context would pass this (0 = no limit)
+  /// The rollout's max_model_len, copied here by the loader (0 = none): a trajectory ends there too,
+  /// as an agent framework ends a conversation the engine would no longer take.
+  double max_model_len = 0;
   /// Set: trajectory `id` replays replayed[id mod size] instead of drawing from the distributions.
   std::string trajectories_file;  ///< as written (relative to the scenario)
   std::vector<ReplayedTrajectory> replayed;
 
   int trajectories_per_step() const { return prompts_per_step * samples_per_prompt; }
+  /// The context a trajectory may reach: the smaller of max_context_tokens and max_model_len that
+  /// are set (0 = no limit).
+  double context_limit_tokens() const {
+    if (max_context_tokens > 0.0 && max_model_len > 0.0) return std::min(max_context_tokens, max_model_len);
+    return std::max(max_context_tokens, max_model_len);
+  }
 };
 
 /// A rollout pool of AFD instances: each is `attention_gpus` GPUs of rollout.pool (attention, data
@@ -128,6 +138,9 @@ struct RolloutSpec {
   int pp = 1;               ///< pipeline stages per instance (models/timing/pipeline_parallel.h)
   SourceLocation pp_where;  ///< of `pp` (or of the block when it is not written), for policy checks
   int max_batch = 256;      ///< concurrent sequences per instance
+  /// Tokens one sequence may hold, prompt and output (vLLM's max_model_len); the loader's default
+  /// is the model's context window.
+  int64_t max_model_len = 0;
   Precision weights = Precision::bf16;
   Precision kv_cache = Precision::bf16;
   PluginSpec router{"least_loaded"};  ///< sim/engine/routers/

@@ -12,6 +12,7 @@
 #include "models/cost/cost_model_registry.h"
 #include "models/units.h"
 #include "sim/scenario/cluster_reader.h"
+#include "sim/scenario/context_window_check.h"
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/fault_reader.h"
 #include "sim/scenario/labels_reader.h"
@@ -161,7 +162,8 @@ void check_pipeline_stages(const YamlReader& r, const RolloutSpec& s, const Pool
 
 }  // namespace
 
-RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog) {
+RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog,
+                         const ModelArch& model) {
   const RolloutSpec d;
   RolloutSpec s;
   s.pool = r.text_or({"pool", "the pool the inference instances run on", "", "the first pool"},
@@ -182,6 +184,7 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
   if (s.pp > 1) check_pipeline_stages(r, s, pool);
   s.max_batch = static_cast<int>(r.integer_or(
       {"max_batch", "sequences an instance decodes at once", "sequences"}, d.max_batch, 1, 1 << 20));
+  s.max_model_len = read_max_model_len(r, model);
   s.weights = read_precision(r, {"weights", "precision of the served weights"}, d.weights);
   s.kv_cache = read_precision(r, {"kv_cache", "precision of the KV cache"}, d.kv_cache);
   s.router = read_plugin(r, "router", RouterRegistry::instance(), "router", d.router.name);
@@ -475,7 +478,8 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   s.workload = read_workload(workload, path);
   YamlReader rollout =
       root.map_or_empty({"rollout", "the inference instances that generate the trajectories"});
-  s.rollout = read_rollout(rollout, s.cluster, loaded.catalog);
+  s.rollout = read_rollout(rollout, s.cluster, loaded.catalog, s.model);
+  s.workload.max_model_len = static_cast<double>(s.rollout.max_model_len);
   YamlReader training =
       root.map_or_empty({"training", "the trainer's layout, algorithm and memory strategy"});
   s.training = read_training(training, s.cluster, s.rollout.pool);
@@ -519,6 +523,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   check_resource_limits(s, workload, cluster);
   check_training_dp(s, training);
   if (options.check_memory) {
+    check_trajectory_context(s, workload, rollout);
     check_rollout_memory(s, rollout);
     check_largest_call_fits(s, workload);
     check_training_memory(s, training);

@@ -54,8 +54,9 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
 Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options);
 /// An inference deployment (`rollout:` of an RL scenario, `serve:` of a serving one): its pool, TP,
 /// batch, precisions, router, scheduler, engine preset (from `catalog`), KV handling, and AFD
-/// instances when `afd:` is set.
-RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog);
+/// instances when `afd:` is set; its max_model_len is `model`'s context window unless written.
+RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalog& catalog,
+                         const ModelArch& model);
 /// The top-level `profile:` and `cost_model:` of an RL or serving scenario at `path` into `s`; the
 /// profile's engine tables are checked against `catalog`.
 void read_cost_model(YamlReader& root, const std::string& path, const LoadOptions& options,

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "sim/scenario/cluster_reader.h"
+#include "sim/scenario/context_window_check.h"
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/memory_check.h"
 #include "sim/scenario/parallelism_check.h"
@@ -156,7 +157,7 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   YamlReader cluster = root.map(kClusterField);
   s.cluster = read_cluster(cluster, loaded.catalog);
   YamlReader serve = root.map({"serve", "the inference deployment: fields as in an RL scenario's rollout"});
-  s.rollout = read_rollout(serve, s.cluster, loaded.catalog);
+  s.rollout = read_rollout(serve, s.cluster, loaded.catalog, s.model);
   s.training.pool = s.rollout.pool;  // no trainer: the deployment's own pool stands in
   YamlReader workload = root.map({"workload", "the requests a serving scenario sends"});
   loaded.scenario.workload = read_serve_workload(workload, path, s.rollout.engine_overhead);
@@ -165,8 +166,9 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   check_every_pool_used(s);
   check_rollout_tensor_parallel(s, serve);
   if (options.check_memory) {
-    check_rollout_memory(s, serve);
     const ServeWorkloadSpec& w = loaded.scenario.workload;
+    check_request_context(s, w, workload, serve);
+    check_rollout_memory(s, serve);
     double tokens = 0.0;
     if (w.arrivals == ArrivalMode::trace) {
       for (const TracedRequest& r : w.trace) tokens = std::max(tokens, r.prompt_tokens + r.output_tokens);

@@ -59,3 +59,23 @@ TEST_CASE("the nearest tier with any case is chosen, from same model, card and k
   found = nearest_cases(two_cards, {SetupFingerprint{"kernel", "", {"H800"}}});
   CHECK_THAT(found.criterion, Catch::StartsWith("card one of H20, H800 ("));
 }
+
+TEST_CASE("a case of a model with the same layers is as near as one of the model itself") {
+  // Llama-3-70B, 3.1-70B and 3.3-70B differ in their windows and training, not their layers.
+  const std::set<std::string> kin = models_sharing_layers("llama-3-70b");
+  CHECK(kin == std::set<std::string>{"llama-3-70b", "llama-3.1-70b", "llama-3.3-70b"});
+  CHECK(models_sharing_layers("qwen3-8b") == std::set<std::string>{"qwen3-8b"});
+  CHECK(models_sharing_layers("not-in-the-catalog") == std::set<std::string>{"not-in-the-catalog"});
+
+  const SetupFingerprint setup{"serve", "llama-3-70b", {"H100"}};
+  const SetupFingerprint newer{"serve", "llama-3.3-70b", {"H100"}};
+  const SetupFingerprint other_model{"serve", "llama-2-70b", {"H100"}};
+  NearestCases found = nearest_cases(setup, {other_model, newer}, kin);
+  CHECK(found.cases == std::vector<size_t>{1});
+  CHECK(found.criterion ==
+        "model llama-3-70b or its layers (llama-3.1-70b, llama-3.3-70b) on H100, kind serve");
+  // Without the kin, the newer release is only another model on the card.
+  found = nearest_cases(setup, {other_model, newer});
+  CHECK(found.cases == std::vector<size_t>{0, 1});
+  CHECK_THAT(found.criterion, Catch::StartsWith("card H100, kind serve"));
+}

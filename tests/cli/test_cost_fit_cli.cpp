@@ -10,8 +10,10 @@
 namespace rlsim {
 namespace {
 
+/// Llama-3.1-70B: Llama-3-70B's layers with a 131072-token window, so the contexts below are
+/// refused for memory, not for the window.
 test::CliResult cost(const std::string& args) {
-  return test::run_rlsim("cost " + args + " --model llama-3-70b --hardware H100");
+  return test::run_rlsim("cost " + args + " --model llama-3.1-70b --hardware H100");
 }
 
 TEST_CASE("rlsim cost refuses a TP group the weights do not fit", "[cli][cost][memory]") {

@@ -87,7 +87,9 @@ TEST_CASE("DeepSeek-V3 in bf16 at TP 8 on one H20 node is refused with fp8 as th
 }
 
 TEST_CASE("a sequence longer than the whole KV cache offers kv_cache: fp8 only when that is narrower") {
-  const std::string huge = "--set workload.prompt_tokens=100000000";
+  // Llama-3.1-70B's window (131072 tokens) holds the sequence; one H100's cache left beside the
+  // fp8 weights at tp 1 does not.
+  const std::string huge = "--set model=llama-3.1-70b --set serve.tp=1 --set workload.prompt_tokens=100000";
   const CliResult bf16 = refused_run("scenarios/serve-llama3-70b.yaml", huge + " --set serve.kv_cache=bf16");
   CHECK_THAT(bf16.err, Catch::Contains("more than an instance's whole cache") &&
                            Catch::Contains("kv_cache: fp8, or a card with more memory"));

@@ -99,7 +99,8 @@ TEST_CASE("serve: the summary says when closed-loop clients send in lock-step, n
 
 TEST_CASE("serve: the same scenario and seed give byte-identical outputs, another seed differs") {
   const auto dir = scratch_dir("serve-determinism");
-  const std::string lognormal = "--set 'workload.output_tokens={lognormal: {mean: 500, sigma: 0.6}}'";
+  const std::string lognormal =
+      "--set 'workload.output_tokens={lognormal: {mean: 500, sigma: 0.6}, max: 3000}'";
   REQUIRE(run_rlsim(run_small(dir / "a", lognormal)).exit_code == 0);
   REQUIRE(run_rlsim(run_small(dir / "b", lognormal)).exit_code == 0);
   REQUIRE(run_rlsim(run_small(dir / "c", lognormal + " --seed 2")).exit_code == 0);
@@ -179,7 +180,7 @@ TEST_CASE(
     "serve: prompts longer than inflight_batching's token budget are refused, as TensorRT-LLM refuses them") {
   const auto dir = scratch_dir("serve-whole-prompts");
   const auto scenario = [&](const std::string& serve, const std::string& prompt) {
-    std::ofstream(dir / "serve.yaml") << "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: "
+    std::ofstream(dir / "serve.yaml") << "kind: serve\nmodel: llama-3.1-8b\ncluster: {pools: [{name: s, gpu: "
                                          "H100, nodes: 1, gpus_per_node: 1}], "
                                          "links: [{between: [agents, s], bandwidth: 100Gbps}, {between: "
                                          "[dataplane, s], bandwidth: 100Gbps}]}\n"

@@ -101,7 +101,8 @@ TEST_CASE("a run names its nearest recorded cases, their verdicts and error rang
   const std::string line =
       validated_near_text({"serve", "llama-3-70b", {"H100"}}, cases, "record.csv", "s.yaml");
   CHECK(line ==
-        "validated near this setup: 4 cases sharing model llama-3-70b on H100, kind serve\n"
+        "validated near this setup: 4 cases sharing model llama-3-70b or its layers (llama-3.1-70b, "
+        "llama-3.3-70b) on H100, kind serve\n"
         "  3 within tolerance, 1 known gap (record.csv); simulated vs measured:\n"
         "    serving.ttft_ms.mean  2 of 3 within tolerance, -28.3 % to +62.1 %\n"
         "    serving.tpot_ms.mean  1 of 1 within tolerance, -10.0 %\n"

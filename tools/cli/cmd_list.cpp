@@ -58,10 +58,17 @@ std::string params_text(double params) {
   return text;
 }
 
+/// "40960" or "40960-131072": the window, and the rope-scaled one where documented.
+std::string context_text(const ModelArch& m) {
+  std::string text = std::to_string(m.context_window_tokens);
+  if (m.extended_context_tokens > 0) text += "-" + std::to_string(m.extended_context_tokens);
+  return text;
+}
+
 void list_models(const Catalog& catalog) {
   std::cout << std::left << std::setw(18) << "model" << std::setw(8) << "layers" << std::setw(8) << "hidden"
             << std::setw(11) << "attention" << std::setw(10) << "q/kv" << std::setw(9) << "total"
-            << std::setw(9) << "active"
+            << std::setw(9) << "active" << std::setw(15) << "context"
             << "ffn\n";
   for (const auto& [name, m] : catalog.models) {
     std::string ffn =
@@ -74,8 +81,11 @@ void list_models(const Catalog& catalog) {
               << std::setw(11) << attention_kind_label(m.attention.kind) << std::setw(10)
               << (std::to_string(m.attention.q_heads) + "/" + std::to_string(m.attention.kv_heads))
               << std::setw(9) << params_text(total_params(m)) << std::setw(9) << params_text(active_params(m))
-              << ffn << "\n";
+              << std::setw(15) << context_text(m) << ffn << "\n";
   }
+  std::cout
+      << "context: tokens per sequence (config.json's max_position_embeddings), then the longer window the "
+         "authors document with rope scaling; rollout.max_model_len may be set up to it\n";
 }
 
 void list_engines(const Catalog& catalog) {

@@ -216,7 +216,7 @@ class ValidationCommand : public Command {
       }
       runnable.push_back(i);
     }
-    const NearestCases found = nearest_cases(setup, prints);
+    const NearestCases found = nearest_cases(setup, prints, models_sharing_layers(setup.model));
     std::vector<ValidationCase> chosen;
     for (size_t index : found.cases) chosen.push_back(cases[runnable[index]]);
     if (chosen.empty()) {

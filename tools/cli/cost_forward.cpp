@@ -8,6 +8,7 @@
 #include "models/tensor_parallel.h"
 #include "models/timing/engine_overhead.h"
 #include "models/timing/pipeline_parallel.h"
+#include "sim/scenario/context_window_check.h"
 #include "sim/scenario/profile_loader.h"
 #include "sim/scenario/scenario.h"
 #include "tools/cli/catalog_args.h"
@@ -70,6 +71,9 @@ int ForwardCost::run(const Catalog& catalog) const {
   const Precision weights = precision_option(weights_, "--weights");
   const Precision kv = precision_option(kv_cache_, "--kv-cache");
   // What no engine could run is refused, as a scenario's instances are.
+  check_within_context_window(model, static_cast<double>(context_ + (prefill_ ? prompt_ : 1)),
+                              prefill_ ? "--context + --prompt" : "--context and the token decoded",
+                              flag_location(prefill_ && context_ == 0 ? "--prompt" : "--context"));
   check_iteration_fits(model, card,
                        {tp_, pp_, weights, kv, batch_, context_ + (prefill_ ? prompt_ : 1),
                         prefill_ ? "context + prompt" : "context + the token decoded"});

@@ -7,6 +7,8 @@
 #include <functional>
 #include <iterator>
 
+#include "sim/scenario/catalog.h"
+
 namespace rlsim {
 namespace {
 
@@ -41,17 +43,38 @@ SetupFingerprint fingerprint_of_resolved(const std::string& resolved_yaml) {
 
 SetupFingerprint fingerprint_of_op(const OpCase& op) { return {"kernel", "", {op.hardware}}; }
 
-NearestCases nearest_cases(const SetupFingerprint& setup, const std::vector<SetupFingerprint>& cases) {
+std::set<std::string> models_sharing_layers(const std::string& model) {
+  const Catalog catalog = load_builtin_catalog();
+  const auto found = catalog.models.find(model);
+  if (found == catalog.models.end()) return {model};
+  std::set<std::string> names;
+  for (const auto& [name, arch] : catalog.models)
+    if (arch.same_layers(found->second)) names.insert(name);
+  return names;
+}
+
+NearestCases nearest_cases(const SetupFingerprint& setup, const std::vector<SetupFingerprint>& cases,
+                           const std::set<std::string>& same_layers) {
   struct Tier {
     std::function<bool(const SetupFingerprint&)> holds;
     std::string criterion;
   };
+  const std::set<std::string> models = same_layers.empty() ? std::set<std::string>{setup.model} : same_layers;
   const auto same_model = [&](const SetupFingerprint& c) {
-    return !c.model.empty() && c.model == setup.model;
+    return !c.model.empty() && models.count(c.model) > 0;
   };
   const auto shares_card = [&](const SetupFingerprint& c) { return !shared_cards(setup, c).empty(); };
   const auto same_kind = [&](const SetupFingerprint& c) { return c.kind == setup.kind; };
-  const std::string model = "model " + setup.model, cards = cards_text(setup.cards);
+  std::string model = "model " + setup.model;
+  if (models.size() > 1) {
+    std::vector<std::string> others;
+    for (const std::string& name : models)
+      if (name != setup.model) others.push_back(name);
+    model += " or its layers (";
+    for (size_t i = 0; i < others.size(); ++i) model += (i > 0 ? ", " : "") + others[i];
+    model += ")";
+  }
+  const std::string cards = cards_text(setup.cards);
   const std::vector<Tier> tiers = {
       {[&](const SetupFingerprint& c) { return same_model(c) && shares_card(c) && same_kind(c); },
        model + " on " + cards + ", kind " + setup.kind},

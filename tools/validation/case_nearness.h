@@ -34,9 +34,16 @@ struct NearestCases {
   std::vector<size_t> cases;  ///< indices into the fingerprints given, in their order; empty: none near
 };
 
+/// The built-in catalog's models with the layers of `model` (ModelArch::same_layers, itself
+/// included): a case of any of them validates the same costs. Just `model` when the catalog does
+/// not hold it.
+std::set<std::string> models_sharing_layers(const std::string& model);
+
 /// The cases of the nearest tier that has any: (1) same model, a shared card and the same kind;
 /// (2) same model and a shared card; (3) a shared card and the same kind; (4) the same model;
-/// (5) a shared card. Empty when no case shares the model or a card.
-NearestCases nearest_cases(const SetupFingerprint& setup, const std::vector<SetupFingerprint>& cases);
+/// (5) a shared card. Empty when no case shares the model or a card. "Same model" is any of
+/// `same_layers` (models_sharing_layers) when given, else the setup's model alone.
+NearestCases nearest_cases(const SetupFingerprint& setup, const std::vector<SetupFingerprint>& cases,
+                           const std::set<std::string>& same_layers = {});
 
 }  // namespace rlsim

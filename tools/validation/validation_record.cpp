@@ -93,7 +93,7 @@ std::string validated_near_text(const SetupFingerprint& setup, const std::vector
                                 const std::string& record, const std::string& scenario) {
   std::vector<SetupFingerprint> setups;
   for (const auto& c : cases) setups.push_back(c.setup);
-  const NearestCases nearest = nearest_cases(setup, setups);
+  const NearestCases nearest = nearest_cases(setup, setups, models_sharing_layers(setup.model));
   if (nearest.cases.empty()) {
     return "validated near this setup: no case in " + record + " shares model " + setup.model +
            " or a card: no published measurement stands behind these figures\n";

@@ -213,3 +213,22 @@ TEST_CASE("a trajectory reaching max_context_tokens ends there, its last reply c
   w.max_context_tokens = 0;
   CHECK(sample_with_seed(w, 1).front().calls.size() == 10);
 }
+
+TEST_CASE("a trajectory also ends at the engine's max_model_len, the smaller of the two limits binding") {
+  WorkloadSpec w;
+  w.turns = fixed(10);
+  w.prompt_tokens = fixed(1000);
+  w.output_tokens = fixed(500);
+  w.observation_tokens = fixed(100);
+  // The engine's window alone: the third reply is cut at 2500 as with max_context_tokens 2500.
+  w.max_model_len = 2500;
+  Trajectory t = sample_with_seed(w, 1).front();
+  REQUIRE(t.calls.size() == 3);
+  CHECK(t.calls[2].context_tokens + t.calls[2].prompt_tokens + t.calls[2].output_tokens == 2500);
+  // A shorter max_context_tokens binds first; a longer one leaves the window binding.
+  w.max_context_tokens = 2200;
+  CHECK(sample_with_seed(w, 1).front().calls.size() == 2);
+  w.max_context_tokens = 4000;
+  CHECK(sample_with_seed(w, 1).front().calls.size() == 3);
+  CHECK(w.context_limit_tokens() == 2500);
+}

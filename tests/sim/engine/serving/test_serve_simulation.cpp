@@ -265,7 +265,8 @@ TEST_CASE("the API server's time is added to what each client sees and to nothin
 
 TEST_CASE("the same serving scenario and seed give the same run and another seed another") {
   const std::string workload =
-      "  requests: 50\n  rate: 8/s\n  prompt_tokens: {lognormal: {mean: 300, sigma: 0.5}}\n  output_tokens: "
+      "  requests: 50\n  rate: 8/s\n  prompt_tokens: {lognormal: {mean: 300, sigma: 0.5}, max: 4000}\n  "
+      "output_tokens: "
       "20\n";
   const auto loaded = test::load_serve_inline("determinism", test::serve_yaml(workload));
   const Figures a = test::serve_in_child(loaded.scenario), b = test::serve_in_child(loaded.scenario);
