@@ -120,3 +120,15 @@ TEST_CASE("a run names its nearest recorded cases, their verdicts and error rang
         "validated near this setup: no case in record.csv shares model qwen3-8b or a card: no published "
         "measurement stands behind these figures\n");
 }
+
+TEST_CASE("a run from outside the source tree names the record by its absolute path, not by ../..") {
+  const auto dir = scratch_dir("near-elsewhere");
+  const std::string source = RLSIM_TEST_SOURCE_DIR;
+  const test::CliResult r =
+      test::run_shell("cd '" + dir.string() + "' && '" + RLSIM_TEST_BINARY + "' run '" + source +
+                      "/scenarios/serve-llama3-70b.yaml' --set workload.requests=30 " + "--out out");
+  REQUIRE(r.exit_code == 0);
+  const std::string record =
+      (std::filesystem::path(source) / "scenarios" / "validation" / "record.csv").lexically_normal().string();
+  CHECK_THAT(r.out, Catch::Contains("(" + record + "); simulated vs measured") && !Catch::Contains("(../"));
+}

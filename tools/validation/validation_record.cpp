@@ -143,9 +143,14 @@ std::string validated_near_text(const SetupFingerprint& setup, const std::vector
 std::string validated_near_from_record(const std::string& resolved_yaml, const std::string& scenario) {
   const std::filesystem::path path =
       std::filesystem::path(default_data_dir()) / "scenarios" / "validation" / "record.csv";
+  // Relative to the working directory when the record lies under it, else absolute: a path that
+  // climbs out ("../../work/…") reads as if it were the user's.
+  const std::filesystem::path relative = std::filesystem::proximate(path);
+  const bool under = !relative.empty() && *relative.begin() != "..";
   try {
-    return validated_near_text(fingerprint_of_resolved(resolved_yaml), read_record(path.string()),
-                               std::filesystem::proximate(path).string(), scenario);
+    return validated_near_text(
+        fingerprint_of_resolved(resolved_yaml), read_record(path.string()),
+        (under ? relative : std::filesystem::absolute(path).lexically_normal()).string(), scenario);
   } catch (const InputError& e) {
     return "validated near this setup: not known (" + std::string(e.what()) + ")\n";
   }
