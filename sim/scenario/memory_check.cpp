@@ -6,6 +6,7 @@
 
 #include "models/afd/afd_stages.h"
 #include "models/arch_params.h"
+#include "sim/scenario/context_window_check.h"
 
 namespace rlsim {
 
@@ -272,6 +273,8 @@ std::string memory_summary(const Scenario& s) {
   out += "    KV capacity per instance: " + number("%.0f", m.kv_capacity_tokens) + " tokens, " +
          number("%.0f", m.sequences(context)) + " sequences of " + number("%.0f", context) +
          " tokens (max_batch " + std::to_string(r.max_batch) + ")\n";
+  out += "    max_model_len: " + std::to_string(r.max_model_len) + " tokens per sequence (" +
+         context_window_phrase(s.model) + ")\n";
   const PoolSpec& train = *s.cluster.pool(s.training.pool);
   const TrainingLayout l = training_layout(s);
   const TrainingMemory t = training_memory(s.model, train.card, l);

@@ -106,9 +106,13 @@ TEST_CASE(
              Catch::StartsWith("--set workload.max_context_tokens=50000:") &&
                  Catch::Contains("passes rollout.max_model_len (40960 tokens; qwen3-8b's context window") &&
                  Catch::Contains("expected at most 40960, or raise rollout.max_model_len (up to 131072)"));
-  CHECK(
-      validate(kRl, "--set workload.max_context_tokens=50000 --set rollout.max_model_len=65536").exit_code ==
-      0);
+  const CliResult raised =
+      validate(kRl, "--set workload.max_context_tokens=50000 --set rollout.max_model_len=65536");
+  CHECK(raised.exit_code == 0);
+  // validate says the length each instance takes.
+  CHECK_THAT(raised.out,
+             Catch::Contains("    max_model_len: 65536 tokens per sequence (qwen3-8b's context window is "
+                             "40960 tokens"));
 }
 
 TEST_CASE("an RL first call past the window, a prompt that fills max_context_tokens, or no cap is refused") {
