@@ -27,6 +27,29 @@ std::string uncapped_name(const Distribution& d) {
   return d.kind == Distribution::Kind::lognormal ? "a lognormal" : "a normal";
 }
 
+/// InputError at the prompt or output distribution when either has no cap, or when their largest
+/// draws together pass `length` tokens: `sequence` names what is sent ("request", "first call"),
+/// `limit` the max_model_len it is held to (limit_phrase), `raise` the fix beyond shorter sequences.
+void check_largest_sequence(const YamlReader& workload, const Distribution& prompt,
+                            const Distribution& output, const std::string& sequence, int64_t length,
+                            const std::string& limit, const std::string& raise) {
+  for (const auto& [key, d] : {std::pair<const char*, const Distribution&>{"prompt_tokens", prompt},
+                               std::pair<const char*, const Distribution&>{"output_tokens", output}}) {
+    if (!d.capped()) {
+      workload.fail(key, uncapped_name(d) + " without a cap could draw a " + sequence + " past " + limit +
+                             ", which a real engine answers with an error; expected a cap (max: …)");
+    }
+  }
+  if (prompt.largest() + output.largest() > static_cast<double>(length)) {
+    workload.fail(prompt.largest() >= output.largest() ? "prompt_tokens" : "output_tokens",
+                  "the largest " + sequence + " (" + tokens(prompt.largest()) + " of prompt + " +
+                      tokens(output.largest()) + " of output) passes " + limit +
+                      ": a real engine answers it with an error; expected prompt_tokens + output_tokens at "
+                      "most " +
+                      std::to_string(length) + raise);
+  }
+}
+
 }  // namespace
 
 int64_t longest_context_tokens(const ModelArch& m) {
@@ -82,22 +105,8 @@ void check_trajectory_context(const Scenario& s, const YamlReader& workload, con
     }
     return;
   }
-  for (const auto& [key, d] :
-       {std::pair<const char*, const Distribution&>{"prompt_tokens", w.prompt_tokens},
-        std::pair<const char*, const Distribution&>{"output_tokens", w.output_tokens}}) {
-    if (!d.capped()) {
-      workload.fail(key, uncapped_name(d) + " without a cap could draw a first call past " + limit +
-                             ", which the engine would refuse; expected a cap (max: …)");
-    }
-  }
-  const double prompt = w.prompt_tokens.largest(), output = w.output_tokens.largest();
-  if (prompt + output > static_cast<double>(length)) {
-    workload.fail(prompt >= output ? "prompt_tokens" : "output_tokens",
-                  "the largest first call (" + tokens(prompt) + " of prompt + " + tokens(output) +
-                      " of output) passes " + limit +
-                      ": the engine would refuse it; expected prompt_tokens + output_tokens at most " +
-                      std::to_string(length) + raise);
-  }
+  check_largest_sequence(workload, w.prompt_tokens, w.output_tokens, "first call", length, limit, raise);
+  const double prompt = w.prompt_tokens.largest();
   if (w.max_context_tokens > 0.0 && prompt >= w.max_context_tokens) {
     workload.fail("prompt_tokens", "the largest first prompt (" + tokens(prompt) +
                                        ") leaves no room for an output within workload.max_context_tokens (" +
@@ -122,23 +131,7 @@ void check_request_context(const Scenario& s, const ServeWorkloadSpec& w, const 
     }
     return;
   }
-  for (const auto& [key, d] :
-       {std::pair<const char*, const Distribution&>{"prompt_tokens", w.prompt_tokens},
-        std::pair<const char*, const Distribution&>{"output_tokens", w.output_tokens}}) {
-    if (!d.capped()) {
-      workload.fail(key, uncapped_name(d) + " without a cap could draw a request past " + limit +
-                             ", which a real engine answers with an error; expected a cap (max: …)");
-    }
-  }
-  const double prompt = w.prompt_tokens.largest(), output = w.output_tokens.largest();
-  if (prompt + output > static_cast<double>(length)) {
-    workload.fail(prompt >= output ? "prompt_tokens" : "output_tokens",
-                  "the largest request (" + tokens(prompt) + " of prompt + " + tokens(output) +
-                      " of output) passes " + limit +
-                      ": a real engine answers it with an error; expected prompt_tokens + output_tokens "
-                      "at most " +
-                      std::to_string(length) + raise);
-  }
+  check_largest_sequence(workload, w.prompt_tokens, w.output_tokens, "request", length, limit, raise);
 }
 
 void check_within_context_window(const ModelArch& m, double count, const std::string& what,

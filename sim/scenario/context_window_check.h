@@ -19,7 +19,7 @@ namespace rlsim {
 /// The longest window an engine can be set to for `m`: its documented extension, else its window.
 int64_t longest_context_tokens(const ModelArch& m);
 
-/// "llama-3-70b's context window (8192 tokens, max_position_embeddings)", and its documented
+/// "llama-3-70b's context window is 8192 tokens (max_position_embeddings)", and its documented
 /// extension where it has one: the phrase every refusal quotes.
 std::string context_window_phrase(const ModelArch& m);
 
