@@ -85,7 +85,7 @@ void list_models(const Catalog& catalog) {
   }
   std::cout
       << "context: tokens per sequence (config.json's max_position_embeddings), then the longer window the "
-         "authors document with rope scaling; rollout.max_model_len may be set up to it\n";
+         "authors document with rope scaling, up to which rollout/serve.max_model_len may be set\n";
 }
 
 void list_engines(const Catalog& catalog) {
