@@ -65,7 +65,7 @@ struct ModelArch {
   /// Tokens one sequence (prompt and output together) may hold as the model was trained:
   /// config.json's max_position_embeddings. An engine's max_model_len defaults to it.
   int64_t context_window_tokens = 0;
-  /// A longer window the model's authors document through rope scaling (e.g. YaRN), which an
+  /// A longer window the model's authors document (rope scaling such as YaRN, or extrapolation), which an
   /// engine may be configured up to (0 = none documented).
   int64_t extended_context_tokens = 0;
   AttentionConfig attention;

@@ -61,7 +61,7 @@ std::string context_window_phrase(const ModelArch& m) {
                        tokens(static_cast<double>(m.context_window_tokens)) + " (max_position_embeddings)";
   if (m.extended_context_tokens > 0)
     phrase += ", " + tokens(static_cast<double>(m.extended_context_tokens)) +
-              " with the rope scaling its authors document";
+              " with the long-context extension its authors document";
   return phrase;
 }
 

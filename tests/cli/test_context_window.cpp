@@ -57,8 +57,8 @@ TEST_CASE(
   CHECK(qwen_default.exit_code == 2);
   CHECK_THAT(qwen_default.err,
              Catch::Contains("serve.max_model_len (40960 tokens; qwen3-32b's context window is "
-                             "40960 tokens (max_position_embeddings), 131072 tokens with the "
-                             "rope scaling its authors document)") &&
+                             "40960 tokens (max_position_embeddings), 131072 tokens with the long-context "
+                             "extension its authors document)") &&
                  Catch::Contains("or raise serve.max_model_len (up to 131072)"));
   CHECK(validate(kServe, qwen + " --set serve.max_model_len=65536").exit_code == 0);
   const CliResult qwen_past = validate(kServe, qwen + " --set serve.max_model_len=131073");

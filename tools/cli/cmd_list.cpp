@@ -85,7 +85,8 @@ void list_models(const Catalog& catalog) {
   }
   std::cout
       << "context: tokens per sequence (config.json's max_position_embeddings), then the longer window the "
-         "authors document with rope scaling, up to which rollout/serve.max_model_len may be set\n";
+         "authors document (rope scaling or extrapolation), up to which rollout/serve.max_model_len may be "
+         "set\n";
 }
 
 void list_engines(const Catalog& catalog) {
