@@ -31,7 +31,7 @@ workload:
   observation_tokens: 256
   output_tokens: {lognormal: {mean: $4, sigma: 0.5}, max: 65536}
   tool_latency: {uniform: {min: 1s, max: 5s}}
-rollout: {pool: rollout, tp: 1, max_batch: 256}
+rollout: {pool: rollout, tp: 1, max_batch: 256, max_model_len: 131072}  # outputs reach 64K: YaRN's window
 training: {pool: train, tp: 8, algorithm: grpo}
 policy: {name: disaggregated}
 YAML
