@@ -189,42 +189,54 @@ TEST_CASE("later turns prefill the observation, tools run between calls, and the
   CHECK(t.calls[0].tool_latency_s != t.calls[1].tool_latency_s);
 }
 
-TEST_CASE("a trajectory reaching max_context_tokens ends there, its last reply cut at the limit") {
+namespace {
+
+/// Ten turns of a 1000-token prompt, 500-token replies and 100-token observations, tools of 1 s:
+/// contexts of 1500, 2100, 2700, … tokens after each call.
+WorkloadSpec ten_fixed_turns() {
   WorkloadSpec w;
   w.turns = fixed(10);
   w.prompt_tokens = fixed(1000);
   w.output_tokens = fixed(500);
   w.observation_tokens = fixed(100);
   w.tool_latency_s = fixed(1.0);
+  return w;
+}
+
+/// The context a trajectory holds once `call` has replied.
+double context_after(const LlmCall& call) {
+  return call.context_tokens + call.prompt_tokens + call.output_tokens;
+}
+
+}  // namespace
+
+TEST_CASE("a trajectory reaching max_context_tokens ends there, its last reply cut at the limit") {
+  WorkloadSpec w = ten_fixed_turns();
   // Contexts after each call: 1500, 2100, then 2700 > 2500: the third reply is cut to 300 tokens.
   w.max_context_tokens = 2500;
   Trajectory t = sample_with_seed(w, 1).front();
   REQUIRE(t.calls.size() == 3);
   CHECK(t.calls[2].output_tokens == 300);
-  CHECK(t.calls[2].context_tokens + t.calls[2].prompt_tokens + t.calls[2].output_tokens == 2500);
+  CHECK(context_after(t.calls[2]) == 2500);
   CHECK(t.calls[2].tool_latency_s == 0.0);  // no tool after the call that filled the context
   CHECK(t.calls[1].tool_latency_s == 1.0);
   // A limit the next observation alone fills leaves no room for a reply: that call is not made.
   w.max_context_tokens = 2200;
   t = sample_with_seed(w, 1).front();
   REQUIRE(t.calls.size() == 2);
-  CHECK(t.calls[1].context_tokens + t.calls[1].prompt_tokens + t.calls[1].output_tokens == 2100);
+  CHECK(context_after(t.calls[1]) == 2100);
   // No limit: all ten turns.
   w.max_context_tokens = 0;
   CHECK(sample_with_seed(w, 1).front().calls.size() == 10);
 }
 
 TEST_CASE("a trajectory also ends at the engine's max_model_len, the smaller of the two limits binding") {
-  WorkloadSpec w;
-  w.turns = fixed(10);
-  w.prompt_tokens = fixed(1000);
-  w.output_tokens = fixed(500);
-  w.observation_tokens = fixed(100);
+  WorkloadSpec w = ten_fixed_turns();
   // The engine's window alone: the third reply is cut at 2500 as with max_context_tokens 2500.
   w.max_model_len = 2500;
   Trajectory t = sample_with_seed(w, 1).front();
   REQUIRE(t.calls.size() == 3);
-  CHECK(t.calls[2].context_tokens + t.calls[2].prompt_tokens + t.calls[2].output_tokens == 2500);
+  CHECK(context_after(t.calls[2]) == 2500);
   // A shorter max_context_tokens binds first; a longer one leaves the window binding.
   w.max_context_tokens = 2200;
   CHECK(sample_with_seed(w, 1).front().calls.size() == 2);
