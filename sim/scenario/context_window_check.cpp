@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/scenario/distribution_reader.h"
+#include "sim/scenario/request_trace_reader.h"
 
 namespace rlsim {
 namespace {
@@ -91,16 +92,19 @@ void check_trajectory_context(const Scenario& s, const YamlReader& workload, con
                                             std::to_string(length) + raise);
   }
   if (!w.replayed.empty()) {
+    // Named at the line of the turn whose call first passes the limit: the line to look at.
     for (size_t i = 0; i < w.replayed.size(); ++i) {
       double context = 0.0;
-      for (const ReplayedTurn& turn : w.replayed[i].turns) context += turn.prompt_tokens + turn.output_tokens;
-      if (context > static_cast<double>(length)) {
-        workload.fail("trajectories", "recorded trajectory " + std::to_string(i + 1) + " (of " +
-                                          std::to_string(w.replayed.size()) + ") reaches " + tokens(context) +
-                                          " of context, past " + limit +
-                                          ": the engine would have refused its last calls; expected "
-                                          "trajectories recorded with this model's window" +
-                                          raise);
+      for (const ReplayedTurn& turn : w.replayed[i].turns) {
+        context += turn.prompt_tokens + turn.output_tokens;
+        if (context <= static_cast<double>(length)) continue;
+        throw InputError({w.trajectories_path, turn.line, 1},
+                         "recorded trajectory " + std::to_string(i + 1) + " (of " +
+                             std::to_string(w.replayed.size()) + ") reaches " + tokens(context) +
+                             " of context at this turn, past " + limit +
+                             ": the engine would have refused this call; expected trajectories recorded "
+                             "with this model's window" +
+                             raise);
       }
     }
     return;
@@ -120,14 +124,13 @@ void check_request_context(const Scenario& s, const ServeWorkloadSpec& w, const 
   const std::string limit = limit_phrase(s.model, length, serve.path());
   const std::string raise = raise_hint(s.model, length, serve.path());
   if (w.arrivals == ArrivalMode::trace) {
-    for (size_t i = 0; i < w.trace.size(); ++i) {
-      const TracedRequest& r = w.trace[i];
-      if (r.prompt_tokens + r.output_tokens > static_cast<double>(length)) {
-        workload.fail("trace",
-                      "request " + std::to_string(i + 1) + " of the trace (" + tokens(r.prompt_tokens) +
-                          " of prompt + " + tokens(r.output_tokens) + " of output) passes " + limit +
-                          ": a real engine answers it with an error; expected requests within it" + raise);
-      }
+    const size_t i = longest_request(w.trace);
+    const TracedRequest& r = w.trace[i];
+    if (r.prompt_tokens + r.output_tokens > static_cast<double>(length)) {
+      throw InputError({w.trace_path, r.line, 1},
+                       "request " + std::to_string(i + 1) + " of the trace (" + tokens(r.prompt_tokens) +
+                           " of prompt + " + tokens(r.output_tokens) + " of output) passes " + limit +
+                           ": a real engine answers it with an error; expected requests within it" + raise);
     }
     return;
   }

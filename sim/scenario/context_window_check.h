@@ -1,6 +1,6 @@
 // Sequence lengths against the model's context window, checked as input. An engine serves at most
 // max_model_len tokens per sequence (prompt and output together): by default the window the model
-// was trained with (config.json's max_position_embeddings), at most the longer rope-scaled window
+// was trained with (config.json's max_position_embeddings), at most the long-context extension
 // its authors document. vLLM refuses a longer --max-model-len and answers a request that would pass
 // it with an error; an agent framework ends a conversation that no longer fits. A scenario whose
 // sequences could pass it is an InputError at the field to change, naming the window and the fix.
@@ -30,12 +30,12 @@ int64_t read_max_model_len(YamlReader& r, const ModelArch& m);
 /// RL: an InputError when workload.max_context_tokens passes rollout.max_model_len, when a first
 /// call's largest prompt and output pass it (or a length distribution has no cap), when a first
 /// prompt leaves no room within max_context_tokens, or when a recorded trajectory's context passes
-/// max_model_len. Contexts that grow past it over turns are not refused: the trajectory ends
-/// there, its last reply cut (WorkloadSpec::context_limit_tokens).
+/// max_model_len (at the JSONL line of the turn that passes it). Contexts that grow past it over turns are
+/// not refused: the trajectory ends there, its last reply cut (WorkloadSpec::context_limit_tokens).
 void check_trajectory_context(const Scenario& s, const YamlReader& workload, const YamlReader& rollout);
 
 /// Serving: an InputError when one request's prompt and output could pass serve.max_model_len (a
-/// trace's largest request, the largest draws, or a distribution without a cap).
+/// trace's longest request, at its CSV line; the largest draws; a distribution without a cap).
 void check_request_context(const Scenario& s, const ServeWorkloadSpec& w, const YamlReader& workload,
                            const YamlReader& serve);
 

@@ -64,6 +64,7 @@ std::vector<TracedRequest> read_request_trace(const std::string& file) {
       throw InputError({file, number, 1}, "expected 3 fields (" + std::string(kHeader) + "), found " +
                                               std::to_string(cells.size()));
     TracedRequest r;
+    r.line = number;
     r.arrival_s = field(cells[0], {file, number, columns[0]}, "arrival_s", 0.0, kMaxRecordedSeconds, false);
     r.prompt_tokens =
         field(cells[1], {file, number, columns[1]}, "prompt_tokens", 0.0, kMaxTokensPerSequence, true);
@@ -77,6 +78,16 @@ std::vector<TracedRequest> read_request_trace(const std::string& file) {
   if (!header) throw InputError({file, 1, 1}, std::string("expected the header '") + kHeader + "'");
   if (rows.empty()) throw InputError({file, number, 1}, "expected at least one request after the header");
   return rows;
+}
+
+size_t longest_request(const std::vector<TracedRequest>& trace) {
+  size_t longest = 0;
+  for (size_t i = 1; i < trace.size(); ++i) {
+    if (trace[i].prompt_tokens + trace[i].output_tokens >
+        trace[longest].prompt_tokens + trace[longest].output_tokens)
+      longest = i;
+  }
+  return longest;
 }
 
 }  // namespace rlsim

@@ -13,4 +13,8 @@ namespace rlsim {
 
 std::vector<TracedRequest> read_request_trace(const std::string& file);
 
+/// The index of the longest request of a non-empty `trace` (prompt and output together; the first
+/// of equals): the one that meets max_model_len and the KV cache first.
+size_t longest_request(const std::vector<TracedRequest>& trace);
+
 }  // namespace rlsim

@@ -86,6 +86,7 @@ struct ReplayedTurn {
   double prompt_tokens = 0.0;  ///< new tokens: the prompt, or a tool's observation
   double output_tokens = 1.0;
   double tool_latency_s = 0.0;  ///< the tool run after this turn (ignored after the last)
+  int line = 0;                 ///< its line in the JSONL file, for errors about the turn
 };
 
 struct ReplayedTrajectory {
@@ -107,6 +108,7 @@ struct WorkloadSpec {
   double max_model_len = 0;
   /// Set: trajectory `id` replays replayed[id mod size] instead of drawing from the distributions.
   std::string trajectories_file;  ///< as written (relative to the scenario)
+  std::string trajectories_path;  ///< the file as read, for errors naming its lines
   std::vector<ReplayedTrajectory> replayed;
 
   int trajectories_per_step() const { return prompts_per_step * samples_per_prompt; }

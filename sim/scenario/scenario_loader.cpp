@@ -72,8 +72,9 @@ WorkloadSpec read_workload(YamlReader& r, const std::string& scenario_path) {
   if (r.has("trajectories")) {
     // Recorded trajectories replace the length distributions (trajectory_replay_reader.h).
     w.trajectories_file = r.text("trajectories");
-    w.replayed = read_trajectories_jsonl(
-        input_file_beside(r, "trajectories", w.trajectories_file, scenario_path, "trajectories file"));
+    w.trajectories_path =
+        input_file_beside(r, "trajectories", w.trajectories_file, scenario_path, "trajectories file");
+    w.replayed = read_trajectories_jsonl(w.trajectories_path);
     for (const char* key : {"turns", "prompt_tokens", "output_tokens", "observation_tokens", "tool_latency",
                             "max_context_tokens"}) {
       if (r.has(key))

@@ -59,7 +59,8 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
     w.arrivals = ArrivalMode::trace;
     w.arrivals_where = r.where("trace");
     w.trace_file = r.text(kTraceField);
-    w.trace = read_request_trace(input_file_beside(r, "trace", w.trace_file, scenario_path, "request trace"));
+    w.trace_path = input_file_beside(r, "trace", w.trace_file, scenario_path, "request trace");
+    w.trace = read_request_trace(w.trace_path);
     const auto rows = static_cast<int64_t>(w.trace.size());
     w.requests = static_cast<int>(r.integer_or(kRequestsField, rows, 1, rows));
     w.trace.resize(static_cast<size_t>(w.requests));
@@ -169,19 +170,18 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
     const ServeWorkloadSpec& w = loaded.scenario.workload;
     check_request_context(s, w, workload, serve);
     check_rollout_memory(s, serve);
-    double tokens = 0.0;
     if (w.arrivals == ArrivalMode::trace) {
-      for (const TracedRequest& r : w.trace) tokens = std::max(tokens, r.prompt_tokens + r.output_tokens);
-    } else if (w.prompt_tokens.largest() > 0.0 && w.output_tokens.largest() > 0.0) {
-      tokens = w.prompt_tokens.largest() + w.output_tokens.largest();
-    }
-    check_sequence_fits(
-        s, tokens,
-        w.arrivals == ArrivalMode::trace ? "the request trace (its largest request)"
-                                         : "the largest prompt_tokens and output_tokens",
-        workload.where(w.arrivals == ArrivalMode::trace                         ? "trace"
-                       : w.prompt_tokens.largest() >= w.output_tokens.largest() ? "prompt_tokens"
+      const size_t i = longest_request(w.trace);
+      check_sequence_fits(s, w.trace[i].prompt_tokens + w.trace[i].output_tokens,
+                          "request " + std::to_string(i + 1) + " of the trace (its longest)",
+                          {w.trace_path, w.trace[i].line, 1});
+    } else {
+      check_sequence_fits(
+          s, w.prompt_tokens.largest() + w.output_tokens.largest(),
+          "the largest prompt_tokens and output_tokens",
+          workload.where(w.prompt_tokens.largest() >= w.output_tokens.largest() ? "prompt_tokens"
                                                                                 : "output_tokens"));
+    }
   }
   root.finish();
 

@@ -18,6 +18,7 @@ struct TracedRequest {
   double arrival_s = 0.0;
   double prompt_tokens = 0.0;
   double output_tokens = 0.0;
+  int line = 0;  ///< its line in the CSV, for errors about the request
 };
 
 /// How requests arrive.
@@ -42,6 +43,7 @@ struct ServeWorkloadSpec {
   int concurrency = 0;      ///< closed loop: clients, each sending its next request when one finishes
   double rate_per_s = 0.0;  ///< open loop: mean Poisson arrivals per second
   std::string trace_file;   ///< replay: the CSV (relative to the scenario file)
+  std::string trace_path;   ///< replay: the CSV as read, for errors naming its lines
   std::vector<TracedRequest> trace;
   Distribution prompt_tokens = fixed_distribution(512);  ///< per request (not with a trace)
   Distribution output_tokens = fixed_distribution(256);  ///< per request (not with a trace)

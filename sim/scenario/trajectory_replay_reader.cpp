@@ -56,6 +56,7 @@ ReplayedTurn turn_of(const nlohmann::json& object, const SourceLocation& at) {
   ReplayedTurn t;
   t.prompt_tokens = number(object, "prompt_tokens", 0.0, kMaxTokensPerSequence, true, at);
   t.output_tokens = number(object, "output_tokens", 1.0, kMaxTokensPerSequence, true, at);
+  t.line = at.line;
   return t;
 }
 

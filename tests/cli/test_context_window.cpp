@@ -1,8 +1,9 @@
 // Sequences past the model's context window are refused as input (sim/scenario/context_window_check.h):
 // a serving request, an RL trajectory's limit or first prompt, a trace row, an AFD context or a
 // costed iteration longer than what an engine serves of the model exits 2 at the field to change,
-// naming the window and where it comes from; max_model_len defaults to the window and may be set
-// up to the rope-scaled window the model's authors document, not past it.
+// naming the window and where it comes from (a trace row or a recorded turn at its FILE:LINE);
+// max_model_len defaults to the window and may be set up to the long-context extension the model's
+// authors document, not past it.
 #include <catch2/catch.hpp>
 #include <fstream>
 
@@ -84,18 +85,78 @@ TEST_CASE("a serving length distribution without a cap is refused: its draws hav
             .exit_code == 2);
 }
 
-TEST_CASE("a request trace with a row past the window is refused, naming the request") {
+TEST_CASE("a request trace with a row past the window or the KV cache is refused at the row's line") {
   const fs::path dir = scratch_dir("context-trace");
-  std::ofstream(dir / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,8000,200\n";
+  std::ofstream(dir / "requests.csv")
+      << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n# a comment line\n0.5,8000,200\n0.7,300,10\n";
+  // Within Llama-3.1-70B's 131072 tokens, but more than one H100's cache beside its fp8 weights.
+  std::ofstream(dir / "long.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,100000,200\n";
   std::ofstream(dir / "serve.yaml")
       << "kind: serve\nmodel: llama-3-8b\ncluster: {pools: [{name: s, gpu: H100, "
          "nodes: 1, gpus_per_node: 1}]}\nworkload: {trace: requests.csv}\n"
          "serve: {pool: s}\n";
   const CliResult r = run_rlsim("validate '" + (dir / "serve.yaml").string() + "'");
   CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::StartsWith((dir / "requests.csv").string() + ":4:1: error:"));
   CHECK_THAT(r.err,
              Catch::Contains("request 2 of the trace (8000 tokens of prompt + 200 tokens of output) passes "
                              "serve.max_model_len (8192 tokens; llama-3-8b's context window"));
+  const CliResult kv = run_rlsim("validate '" + (dir / "serve.yaml").string() +
+                                 "' --set workload.trace=long.csv --set model=llama-3.1-70b --set "
+                                 "serve.weights=fp8 --set serve.kv_cache=bf16");
+  CHECK(kv.exit_code == 2);
+  CHECK_THAT(kv.err, Catch::StartsWith((dir / "long.csv").string() + ":3:1: error:"));
+  CHECK_THAT(kv.err,
+             Catch::Contains("one sequence of request 2 of the trace (its longest) needs 100200 tokens "
+                             "of KV cache, more than an instance's whole cache"));
+}
+
+TEST_CASE("a recorded trajectory past the window is refused at the line of the turn that passes it") {
+  const fs::path dir = scratch_dir("context-replay");
+  const std::string within = R"({"turns": [{"prompt_tokens": 500, "output_tokens": 100}]})";
+  // 1,000 + 20,000 + 20,000 passes qwen3-8b's 40,960 tokens at the third turn, the file's line 2.
+  std::ofstream(dir / "trajectories.jsonl")
+      << "\n"
+      << R"({"turns": [{"prompt_tokens": 1000, "output_tokens": 20000, "tool_latency_s": 1},)"
+      << R"( {"prompt_tokens": 10, "output_tokens": 10}, {"prompt_tokens": 20000, "output_tokens": 10}]})"
+      << "\n"
+      << within << "\n";
+  // The same trajectory as ledger calls, its passing turn on line 4.
+  std::ofstream(dir / "ledger.jsonl")
+      << R"({"trajectory": 0, "turn": 0, "prompt_tokens": 1000, "output_tokens": 20000, "submit_s": 0, "finish_s": 9})"
+      << "\n"
+      << R"({"trajectory": 1, "turn": 0, "prompt_tokens": 500, "output_tokens": 100, "submit_s": 0, "finish_s": 1})"
+      << "\n"
+      << R"({"trajectory": 0, "turn": 1, "prompt_tokens": 10, "output_tokens": 10, "submit_s": 10, "finish_s": 11})"
+      << "\n"
+      << R"({"trajectory": 0, "turn": 2, "prompt_tokens": 20000, "output_tokens": 10, "submit_s": 12, "finish_s": 13})"
+      << "\n";
+  // Quickstart replaying `file` instead of drawing its prompts and outputs.
+  const auto scenario = [&](const std::string& file) {
+    std::ifstream in(std::string(RLSIM_TEST_SOURCE_DIR) + "/" + kRl);
+    std::string text;
+    for (std::string line; std::getline(in, line);) {
+      if (line.find("prompt_tokens:") != std::string::npos ||
+          line.find("output_tokens:") != std::string::npos)
+        continue;
+      text += line + "\n";
+      if (line == "workload:") text += "  trajectories: " + file + "\n";
+    }
+    const fs::path path = dir / ("rl-" + file + ".yaml");
+    std::ofstream(path) << text;
+    return "'" + path.string() + "'";
+  };
+  for (const auto& [file, line] :
+       {std::pair<std::string, int>{"trajectories.jsonl", 2}, {"ledger.jsonl", 4}}) {
+    const CliResult r = validate(scenario(file), "");
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::StartsWith((dir / file).string() + ":" + std::to_string(line) + ":1: error:"));
+    CHECK_THAT(r.err, Catch::Contains("recorded trajectory 1 (of 2) reaches 41030 tokens of context at this "
+                                      "turn, past rollout.max_model_len (40960 tokens;") &&
+                          Catch::Contains("or raise rollout.max_model_len (up to 131072)"));
+  }
+  CHECK(validate(scenario("trajectories.jsonl"), "--set rollout.max_model_len=65536").exit_code == 0);
 }
 
 TEST_CASE(
@@ -170,7 +231,7 @@ TEST_CASE("a catalog model without its context window is an error at the model")
                                         "hidden_size: 64\n    vocab_size: 100\n"
                                         "    attention: {kind: mha, q_heads: 2, kv_heads: 2, head_dim: 32}\n "
                                         "   ffn: {intermediate_size: 128}\n";
-  std::ifstream in(kServe);
+  std::ifstream in(std::string(RLSIM_TEST_SOURCE_DIR) + "/" + kServe);
   std::string scenario((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::ofstream(dir / "serve.yaml") << "catalog: [models.yaml]\n" << scenario;
   const CliResult r = run_rlsim("validate '" + (dir / "serve.yaml").string() + "'");
