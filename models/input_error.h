@@ -1,6 +1,7 @@
 // InputError: a problem with what the user gave us (scenario, catalog, measurements, flags).
-// It carries where the problem is, so every layer can report `FILE:LINE:COL: error: ...` and the
-// command line can turn it into exit code 2. Broken internal invariants are asserts, not this.
+// It carries where the problem is, so every layer can report `FILE:LINE:COL: error: ...` (as
+// compilers do: `FILE: error: ...` where no line is known, e.g. a command-line flag) and the command
+// line can turn it into exit code 2. Broken internal invariants are asserts, not this.
 #pragma once
 
 #include <stdexcept>
@@ -28,8 +29,10 @@ class InputError : public std::runtime_error {
   static InputError relayed(const std::string& formatted) { return InputError(formatted); }
 
   static std::string format(const SourceLocation& where, const std::string& message) {
-    return where.file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
-           ": error: " + message;
+    std::string at = where.file;
+    if (where.line > 0) at += ":" + std::to_string(where.line);
+    if (where.line > 0 && where.column > 0) at += ":" + std::to_string(where.column);
+    return at + ": error: " + message;
   }
 
  private:

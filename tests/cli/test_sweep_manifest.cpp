@@ -83,7 +83,7 @@ TEST_CASE("reading a folder without a manifest, or with a broken one, is an inpu
   const auto dir = scratch_dir("manifest-missing");
   CHECK_THROWS_WITH(read_sweep_manifest(dir),
                     manifest_path(dir).string() +
-                        ":0:0: error: no sweep manifest here: is this a folder written by rlsim sweep?");
+                        ": error: no sweep manifest here: is this a folder written by rlsim sweep?");
   std::ofstream(manifest_path(dir)) << "{\"scenario\": \"s.yaml\"}";
   CHECK_THROWS_WITH(read_sweep_manifest(dir), Catch::StartsWith(manifest_path(dir).string() +
                                                                 ":1:1: error: malformed sweep manifest: "));
