@@ -139,3 +139,21 @@ TEST_CASE("compare rejects unknown policies and bad scenarios without writing an
   CHECK(missing.exit_code == 2);
   CHECK_FALSE(std::filesystem::exists(out));
 }
+
+TEST_CASE("compare refuses a serving or AFD scenario, which runs no policy, and names the sweep instead") {
+  const auto out = scratch_dir("compare-kind") / "out";
+  for (const auto& [file, objective] :
+       {std::pair<std::string, std::string>{"scenarios/serve-llama3-70b.yaml", "output_tokens_per_s"},
+        {"scenarios/afd-step3.yaml", "tokens_per_s_per_gpu"}}) {
+    const CliResult r = run_rlsim("compare " + file + " --out '" + out.string() + "'");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err,
+               Catch::StartsWith(file + ": error: rlsim compare ranks the policies of an RL scenario"));
+    CHECK_THAT(r.err, Catch::Contains("(rlsim sweep " + file + " --param FIELD=A,B,…)") &&
+                          Catch::Contains("names the best point by " + objective));
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+  // A --set that turns the file into another kind is read first, as every command reads it.
+  CHECK_THAT(run_rlsim("compare scenarios/quickstart.yaml --set kind=afd --out '" + out.string() + "'").err,
+             Catch::Contains("this one is kind afd"));
+}

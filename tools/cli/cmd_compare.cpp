@@ -18,6 +18,7 @@
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
 #include "tools/kinds/rl_sweep_plot.h"
+#include "tools/kinds/scenario_kind.h"
 #include "tools/report/compare_ranking.h"
 #include "tools/report/compare_report.h"
 #include "tools/report/html_report.h"
@@ -72,6 +73,7 @@ class CompareCommand : public Command {
   }
 
   int run() override {
+    require_policies_to_compare();
     const std::vector<std::string> policies = split_names(policies_);
     for (size_t i = 0; i < policies.size(); ++i) {
       if (std::find(policies.begin(), policies.begin() + static_cast<std::ptrdiff_t>(i), policies[i]) !=
@@ -175,6 +177,21 @@ class CompareCommand : public Command {
   }
 
  private:
+  /// Only an RL scenario runs a policy: for another kind, an InputError naming the sweep that
+  /// weighs its alternatives instead.
+  void require_policies_to_compare() const {
+    LoadOptions options;
+    options.overrides = args_.sets;
+    const std::unique_ptr<ScenarioKind> kind = scenario_kind_of(args_.file, options);
+    if (kind->name() == "rl") return;
+    throw InputError({args_.file, 0, 0},
+                     "rlsim compare ranks the policies of an RL scenario; this one is kind " + kind->name() +
+                         ", which runs no policy: weigh its alternatives with a sweep over the field that "
+                         "differs (rlsim sweep " +
+                         args_.file + " --param FIELD=A,B,…), whose summary names the best point by " +
+                         kind->default_sweep_objective() + " or by --objective");
+  }
+
   ScenarioArgs args_;
   std::string policies_ = "colocated,disaggregated,overlap,streaming,labels";
   std::string out_ = "out/compare";
