@@ -284,25 +284,30 @@ TEST_CASE("the Pareto frontier: by increasing TPOT, each point cheaper than all 
   CHECK(pareto_points(table) == std::vector<long>{0, 1, 4});
 }
 
-TEST_CASE("a serving sweep names its lock-step points and the percentiles short of requests") {
+TEST_CASE("a serving sweep names its lock-step points, what its points queued behind and short percentiles") {
   const auto serve = make_scenario_kind("serve", {"test", 0, 0});
   const SweepManifest manifest =
       manifest_of(*serve, "s.yaml", {parse_sweep_param("workload.concurrency=1,5,25,50")});
-  auto row = [](const char* clients, const char* p99, const char* together) {
+  auto row = [](const char* clients, const char* p99, const char* together, const char* behind = "") {
     return std::map<std::string, std::string>{{"workload.concurrency", clients},
                                               {"ttft_p99_ms", p99},
                                               {"tpot_p99_ms", p99},
-                                              {"sent_together_fraction", together}};
+                                              {"sent_together_fraction", together},
+                                              {"queued_behind", behind}};
   };
   // One client never sends with another; 5 % is under the note's threshold; 45 % is over it; an
-  // empty share (not a closed loop) is no lock-step whatever its neighbours.
-  const SweepTable table = make_table(manifest, {row("1", "", "0"), row("5", "857.8", "0.05"),
-                                                 row("25", "1618.3", "0.45"), row("50", "900", "")});
+  // empty share (not a closed loop) is no lock-step whatever its neighbours. A short queue (empty
+  // cause) is not named.
+  const SweepTable table =
+      make_table(manifest, {row("1", "", "0"), row("5", "857.8", "0.05"),
+                            row("25", "1618.3", "0.45", "prefill_work"), row("50", "900", "", "kv_cache")});
   const SweepKindReport report = serve->sweep_report(table, manifest);
   CHECK(report.findings ==
         "-: too few measured requests for that percentile (p99 needs at least 100: raise workload.requests)\n"
         "sent together (requests that left within 1 ms of another): point 2 (workload.concurrency=25) 45 %: "
-        "identical clients there send in waves, so TTFT is the lock-step bound (docs/design.md §11)\n");
+        "identical clients there send in waves, so TTFT is the lock-step bound (docs/design.md §11)\n"
+        "queued behind (where queueing took a tenth of TTFT or more; rlsim run prints what helps): point 2 "
+        "(workload.concurrency=25) prefill_work, point 3 (workload.concurrency=50) kv_cache\n");
   // The printed table shows the missing percentile as "-", not as a blank that shifts the eye.
   const SweepSummary summary = summarize_sweep(table, manifest, report, false);
   CHECK_THAT(summary.text,

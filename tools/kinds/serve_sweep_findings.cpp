@@ -9,9 +9,14 @@ namespace rlsim {
 
 std::string serve_sweep_findings(const SweepTable& table, const SweepManifest& manifest) {
   bool short_of_requests = false;
-  std::string lock_step;
+  std::string lock_step, queued;
   for (const auto& [point, cells] : table.rows) {
     if (!sweep_point_feasible(table, point)) continue;  // no figures at all
+    const int behind = table.column("queued_behind");
+    if (behind >= 0 && !cells[static_cast<size_t>(behind)].empty()) {
+      queued += (queued.empty() ? "" : ", ") + sweep_point_text(table, manifest, point) + " " +
+                cells[static_cast<size_t>(behind)];
+    }
     for (const char* quantile : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms"}) {
       const int k = table.column(quantile);
       if (k >= 0 && cells[static_cast<size_t>(k)].empty()) short_of_requests = true;
@@ -32,6 +37,10 @@ std::string serve_sweep_findings(const SweepTable& table, const SweepManifest& m
   if (!lock_step.empty()) {
     out += "sent together (requests that left within 1 ms of another): " + lock_step +
            ": identical clients there send in waves, so TTFT is the lock-step bound (docs/design.md §11)\n";
+  }
+  if (!queued.empty()) {
+    out += "queued behind (where queueing took a tenth of TTFT or more; rlsim run prints what helps): " +
+           queued + "\n";
   }
   return out;
 }

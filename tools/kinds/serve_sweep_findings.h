@@ -1,6 +1,7 @@
 // What a serving sweep's table needs said beside it: the percentiles some points had too few
-// requests for (printed "-"), and the points whose closed-loop clients ran in lock-step, where TTFT
-// is how the engine batches waves of identical clients (docs/design.md §11).
+// requests for (printed "-"), the points whose closed-loop clients ran in lock-step, where TTFT
+// is how the engine batches waves of identical clients (docs/design.md §11), and what each point's
+// requests queued behind where queueing took a tenth of TTFT or more (tools/report/serve_diagnosis.h).
 #pragma once
 
 #include <string>

@@ -5,6 +5,7 @@
 
 #include "tools/report/chrome_trace.h"
 #include "tools/report/request_slices.h"
+#include "tools/report/serve_diagnosis.h"
 #include "tools/report/text_format.h"
 #include "tools/sweep/sweep_csv.h"
 
@@ -103,7 +104,11 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
                          {"batch_occupancy", m.batch_occupancy},
                          {"sent_together_fraction", m.sent_together_fraction},
                          {"prefix_cached_fraction", m.prefix_cached_fraction},
-                         {"kv_use", {{"mean", m.kv_use_mean}, {"max", m.kv_use_max}}}};
+                         {"kv_use", {{"mean", m.kv_use_mean}, {"max", m.kv_use_max}}},
+                         {"preempted_requests", m.preempted}};
+  const QueueCause cause = queue_cause(m);
+  serving["queued_behind"] = nullptr;  // queueing under a tenth of TTFT: no cause to name
+  if (cause != QueueCause::short_queue) serving["queued_behind"] = queue_cause_name(cause);
   if (w.slo_ttft_s || w.slo_tpot_s) {
     nlohmann::json slo = nlohmann::json::object();
     if (w.slo_ttft_s) slo["ttft_ms"] = kMs * *w.slo_ttft_s;
@@ -185,6 +190,8 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
   row("TTFT", m.ttft_s, m.measured);
   row("TPOT", m.tpot_s, m.tpot_samples);
   row("E2E", m.e2e_s, m.measured);
+  out += ttft_breakdown_lines(m, w.api_server_s,
+                              bytes_per_element(s.rollout.kv_cache) > bytes_per_element(Precision::fp8));
   out += "  throughput: " + formatted("%.3f requests/s", m.requests_per_s) + ", " +
          formatted("%.1f output tokens/s", m.output_tokens_per_s) + ", " +
          formatted("%.2f USD per 1M output tokens", usd_per_1m_output_tokens(scenario, m)) + "\n";
@@ -225,7 +232,8 @@ const std::vector<std::string>& serve_sweep_columns() {
                                                 "batch_occupancy",
                                                 "sent_together_fraction",
                                                 "prefix_cached_fraction",
-                                                "usd_per_1m_tokens"};
+                                                "usd_per_1m_tokens",
+                                                "queued_behind"};
   return columns;
 }
 
@@ -245,7 +253,8 @@ std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const
           csv_number(m.batch_occupancy),
           scenario.workload.sends_in_loop() ? csv_number(m.sent_together_fraction) : std::string(),
           csv_number(m.prefix_cached_fraction),
-          csv_number(usd_per_1m_output_tokens(scenario, m))};
+          csv_number(usd_per_1m_output_tokens(scenario, m)),
+          queue_cause_name(queue_cause(m))};
 }
 
 }  // namespace rlsim

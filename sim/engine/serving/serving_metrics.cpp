@@ -56,6 +56,7 @@ ServingMetrics serving_metrics(const std::vector<LlmRequest>& requests, int warm
     output_tokens += r.output_tokens;
     sent.push_back(r.submit_s);
     if (r.prefilled_tokens < r.context_tokens + r.new_tokens) ++cached;
+    if (r.preemptions > 0) ++m.preempted;
     const RequestLatency latency = latency_of(r);
     queue.push_back(latency.queue_s);
     ttft.push_back(latency.ttft_s);

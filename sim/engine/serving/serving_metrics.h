@@ -45,6 +45,7 @@ struct ServingMetrics {
   /// Measured requests that prefilled fewer tokens than their prompt: the rest was in the prefix
   /// cache (a shared start, or a prompt from a pool served before).
   double prefix_cached_fraction = 0.0;
+  int preempted = 0;  ///< measured requests preempted at least once (their KV taken back)
 };
 
 /// One request's latencies (seconds), as defined above; no TPOT with one output token.
