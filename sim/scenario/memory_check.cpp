@@ -257,15 +257,15 @@ void check_afd_memory(const AfdScenario& s, const YamlReader& afd) {
   }
 }
 
-std::string memory_summary(const Scenario& s) {
+std::string inference_memory_summary(const Scenario& s, double typical_tokens, const std::string& role) {
   std::string out;
   const RolloutSpec& r = s.rollout;
   const PoolSpec& pool = *s.cluster.pool(r.pool);
   const InferenceMemory m = rollout_memory(s);
   const int gpus_per_instance = r.afd ? r.afd->attention_gpus : r.gpus_per_instance();
   const int instances = pool.gpus() / gpus_per_instance;
-  const double context = typical_context_tokens(s.workload);
-  out += "  rollout pool " + pool.name + ": " + std::to_string(instances) + " instance" +
+  const double context = typical_tokens;
+  out += "  " + role + " pool " + pool.name + ": " + std::to_string(instances) + " instance" +
          (instances == 1 ? "" : "s") + " of " + std::to_string(gpus_per_instance) + " " + pool.card.name +
          (r.afd ? " attention GPUs" : " (" + r.parallelism() + ")") + "\n";
   out += "    per GPU: weights " + gibibytes(m.weight_bytes) + " + reserve " + gibibytes(m.reserve_bytes) +
@@ -275,6 +275,11 @@ std::string memory_summary(const Scenario& s) {
          " tokens (max_batch " + std::to_string(r.max_batch) + ")\n";
   out += "    max_model_len: " + std::to_string(r.max_model_len) + " tokens per sequence (" +
          context_window_phrase(s.model) + ")\n";
+  return out;
+}
+
+std::string memory_summary(const Scenario& s) {
+  std::string out = inference_memory_summary(s, typical_context_tokens(s.workload), "rollout");
   const PoolSpec& train = *s.cluster.pool(s.training.pool);
   const TrainingLayout l = training_layout(s);
   const TrainingMemory t = training_memory(s.model, train.card, l);

@@ -52,6 +52,10 @@ void check_afd_memory(const AfdScenario& s, const YamlReader& afd);
 
 /// Per pool: instances, KV capacity (tokens, sequences) and headroom; training memory per GPU.
 std::string memory_summary(const Scenario& s);
+/// The inference pool's part of that, for `rlsim validate` of an RL or a serving scenario: its
+/// instances, memory per GPU, KV capacity in tokens and in sequences of `typical_tokens`, and
+/// max_model_len; `role` names the pool ("rollout", "serve").
+std::string inference_memory_summary(const Scenario& s, double typical_tokens, const std::string& role);
 
 /// "61.0 GiB" (binary gigabytes, as nvidia-smi, vLLM and the datasheets' capacities count memory).
 std::string gibibytes(double bytes);

@@ -202,3 +202,27 @@ TEST_CASE(
   CHECK_THAT(svg, Catch::Contains("(glm-4.5)") && Catch::Contains("not drawn: do not fit in memory") &&
                       Catch::Contains("attention 16x"));
 }
+
+TEST_CASE("validate of a serving scenario says what its pool holds, in requests of the workload's mean") {
+  const CliResult r = run_rlsim("validate scenarios/serve-llama3-70b.yaml");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out,
+             Catch::Contains("  serve pool serve: 1 instance of 2 H100 (tp 2)\n"
+                             "    per GPU: weights 32.9 GiB + reserve 8.0 GiB + KV 38.8 GiB = 79.6 GiB\n"));
+  // 5,000 + 500 tokens a request: 92 of them fit, where 100 clients would not (the KV cache binds).
+  CHECK_THAT(r.out, Catch::Contains("KV capacity per instance: 508934 tokens, 92 sequences of 5500 tokens "
+                                    "(max_batch 256)"));
+  CHECK_THAT(r.out, Catch::Contains("max_model_len: 8192 tokens per sequence"));
+  // No training pool in a serving scenario.
+  CHECK_THAT(r.out, !Catch::Contains("training pool"));
+  // A trace's rows give the mean: (110 + 8,200) / 2 = 4,155 tokens.
+  const auto dir = scratch_dir("validate-serve-trace");
+  std::ofstream(dir / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,8000,200\n";
+  std::ofstream(dir / "serve.yaml")
+      << "kind: serve\nmodel: llama-3.1-8b\ncluster: {pools: [{name: s, gpu: H100, "
+         "nodes: 1, gpus_per_node: 1}],\n  links: [{between: [agents, s], bandwidth: 100Gbps}, "
+         "{between: [dataplane, s], bandwidth: 100Gbps}]}\nworkload: {trace: requests.csv}\n"
+         "serve: {pool: s}\n";
+  CHECK_THAT(run_rlsim("validate '" + (dir / "serve.yaml").string() + "'").out,
+             Catch::Contains("sequences of 4155 tokens"));
+}

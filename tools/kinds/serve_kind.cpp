@@ -12,6 +12,7 @@
 #include "sim/engine/scheduling/replica_scheduler.h"
 #include "sim/engine/serving/serve_simulation.h"
 #include "sim/platform/topology.h"
+#include "sim/scenario/memory_check.h"
 #include "sim/scenario/serve_reader.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/kinds/serve_sweep_findings.h"
@@ -54,6 +55,15 @@ void check_prompts_accepted(const LoadedServeScenario& loaded) {
           "}, or scheduler: chunked_prefill (TensorRT-LLM's enable_chunked_prefill)");
 }
 
+/// A request's mean prompt and output tokens together: the trace's rows, else the distributions'.
+double mean_request_tokens(const ServeWorkloadSpec& w) {
+  if (w.arrivals != ArrivalMode::trace)
+    return w.prompt_tokens.nominal_mean() + w.output_tokens.nominal_mean();
+  double tokens = 0.0;
+  for (const TracedRequest& r : w.trace) tokens += r.prompt_tokens + r.output_tokens;
+  return tokens / static_cast<double>(w.trace.size());
+}
+
 class FinishedServeRun : public FinishedRun {
  public:
   FinishedServeRun(std::shared_ptr<const LoadedServeScenario> loaded, ServeResult result)
@@ -88,6 +98,10 @@ class CheckedServeScenario : public CheckedScenario {
   }
 
   const std::string& resolved_yaml() const override { return loaded_->resolved_yaml; }
+  std::string memory_report() const override {
+    return inference_memory_summary(loaded_->scenario.deployment,
+                                    mean_request_tokens(loaded_->scenario.workload), "serve");
+  }
   std::string description() const override {
     const Scenario& s = loaded_->scenario.deployment;
     const PoolSpec& pool = *s.cluster.pool(s.rollout.pool);
