@@ -264,14 +264,13 @@ std::string inference_memory_summary(const Scenario& s, double typical_tokens, c
   const InferenceMemory m = rollout_memory(s);
   const int gpus_per_instance = r.afd ? r.afd->attention_gpus : r.gpus_per_instance();
   const int instances = pool.gpus() / gpus_per_instance;
-  const double context = typical_tokens;
   out += "  " + role + " pool " + pool.name + ": " + std::to_string(instances) + " instance" +
          (instances == 1 ? "" : "s") + " of " + std::to_string(gpus_per_instance) + " " + pool.card.name +
          (r.afd ? " attention GPUs" : " (" + r.parallelism() + ")") + "\n";
   out += "    per GPU: weights " + gibibytes(m.weight_bytes) + " + reserve " + gibibytes(m.reserve_bytes) +
          " + KV " + gibibytes(m.kv_free_bytes) + " = " + gibibytes(m.capacity_bytes) + "\n";
   out += "    KV capacity per instance: " + number("%.0f", m.kv_capacity_tokens) + " tokens, " +
-         number("%.0f", m.sequences(context)) + " sequences of " + number("%.0f", context) +
+         number("%.0f", m.sequences(typical_tokens)) + " sequences of " + number("%.0f", typical_tokens) +
          " tokens (max_batch " + std::to_string(r.max_batch) + ")\n";
   out += "    max_model_len: " + std::to_string(r.max_model_len) + " tokens per sequence (" +
          context_window_phrase(s.model) + ")\n";
