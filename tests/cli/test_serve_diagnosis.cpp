@@ -57,12 +57,17 @@ TEST_CASE("serve diagnosis: what requests queued behind, the KV cache first, the
         std::string::npos);
 }
 
-TEST_CASE("serve diagnosis: the cause as metrics.json and sweep.csv name it") {
-  CHECK(queue_cause_name(queue_cause(measured(0.5, 0.99, 0.2))) == "kv_cache");
-  CHECK(queue_cause_name(queue_cause(measured(0.5, 0.5, 0.2, 1))) == "kv_cache");
-  CHECK(queue_cause_name(queue_cause(measured(0.5, 0.5, 0.9))) == "max_batch");
-  CHECK(queue_cause_name(queue_cause(measured(0.5, 0.5, 0.89))) == "prefill_work");
-  CHECK(queue_cause(measured(0.09, 0.99, 0.95)) == QueueCause::short_queue);
+TEST_CASE("serve diagnosis: the cause as metrics.json names it, from a run's figures or a sweep row's") {
+  CHECK(queue_cause_name(queue_cause(queue_figures(measured(0.5, 0.99, 0.2)))) == "kv_cache");
+  CHECK(queue_cause_name(queue_cause(queue_figures(measured(0.5, 0.5, 0.2, 1)))) == "kv_cache");
+  CHECK(queue_cause_name(queue_cause(queue_figures(measured(0.5, 0.5, 0.9)))) == "max_batch");
+  CHECK(queue_cause_name(queue_cause(queue_figures(measured(0.5, 0.5, 0.89)))) == "prefill_work");
+  CHECK(queue_cause(queue_figures(measured(0.09, 0.99, 0.95))) == QueueCause::short_queue);
   CHECK(queue_cause_name(QueueCause::short_queue).empty());
-  CHECK(queue_cause(ServingMetrics{}) == QueueCause::short_queue);
+  CHECK(queue_cause(queue_figures(ServingMetrics{})) == QueueCause::short_queue);
+  // A sweep row carries the figures themselves (queue_share, kv_use_max, batch_occupancy,
+  // preempted_requests).
+  CHECK(queue_cause(QueueFigures{0.4, 0.3, 0.95, 0}) == QueueCause::max_batch);
+  CHECK(queue_cause(QueueFigures{0.4, 0.3, 0.2, 2}) == QueueCause::kv_cache);
+  CHECK(queue_figures(measured(0.25, 0.3, 0.2)).queue_share == Approx(0.25));
 }

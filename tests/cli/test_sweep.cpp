@@ -223,6 +223,28 @@ TEST_CASE("shards merge into the same CSV as an unsharded sweep") {
   CHECK(slurp(base / "m" / "sweep.csv") == slurp(base / "whole" / "sweep.csv"));
 }
 
+TEST_CASE("a serving sweep's shards merge into the same CSV, and it names where the KV cache binds") {
+  const auto base = scratch_dir("serve-shards");
+  const std::string grid =
+      "sweep scenarios/serve-llama3-70b.yaml --param workload.concurrency=1,25,100 --set "
+      "workload.requests=200";
+  const CliResult whole = run_rlsim(grid + " --out '" + (base / "whole").string() + "'");
+  REQUIRE(whole.exit_code == 0);
+  for (int i = 1; i <= 2; ++i) {
+    REQUIRE(
+        run_rlsim(grid + " --shard " + std::to_string(i) + "/2 --out '" + (base / "shared").string() + "'")
+            .exit_code == 0);
+  }
+  REQUIRE(run_rlsim("sweep-merge '" + (base / "shared").string() + "'").exit_code == 0);
+  CHECK(slurp(base / "shared" / "sweep.csv") == slurp(base / "whole" / "sweep.csv"));
+  // 92 requests of 5,500 tokens fit the instance's KV cache: 25 clients queue behind prefill work,
+  // 100 behind the cache; one client hardly queues.
+  CHECK_THAT(whole.out,
+             Catch::Contains("queued behind (where queueing took a tenth of TTFT or more; rlsim run "
+                             "prints what helps): point 1 (workload.concurrency=25) prefill_work, "
+                             "point 2 (workload.concurrency=100) kv_cache\n"));
+}
+
 TEST_CASE("joint design sweep with a Pareto summary") {
   const auto dir = scratch_dir("afd-pareto") / "sweep";
   CliResult r = run_rlsim(std::string("sweep ") + kStep3 +

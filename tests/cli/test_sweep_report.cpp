@@ -288,19 +288,23 @@ TEST_CASE("a serving sweep names its lock-step points, what its points queued be
   const auto serve = make_scenario_kind("serve", {"test", 0, 0});
   const SweepManifest manifest =
       manifest_of(*serve, "s.yaml", {parse_sweep_param("workload.concurrency=1,5,25,50")});
-  auto row = [](const char* clients, const char* p99, const char* together, const char* behind = "") {
+  // `queue` the share of TTFT queued, `kv` the KV cache at its fullest (batch occupancy 0.2).
+  auto row = [](const char* clients, const char* p99, const char* together, const char* queue = "0",
+                const char* kv = "0.3") {
     return std::map<std::string, std::string>{{"workload.concurrency", clients},
                                               {"ttft_p99_ms", p99},
                                               {"tpot_p99_ms", p99},
                                               {"sent_together_fraction", together},
-                                              {"queued_behind", behind}};
+                                              {"queue_share", queue},
+                                              {"kv_use_max", kv},
+                                              {"batch_occupancy", "0.2"}};
   };
   // One client never sends with another; 5 % is under the note's threshold; 45 % is over it; an
-  // empty share (not a closed loop) is no lock-step whatever its neighbours. A short queue (empty
-  // cause) is not named.
+  // empty share (not a closed loop) is no lock-step whatever its neighbours. A queue under a tenth
+  // of TTFT (points 0 and 1) has no cause named; with the KV cache full the cause is the cache.
   const SweepTable table =
-      make_table(manifest, {row("1", "", "0"), row("5", "857.8", "0.05"),
-                            row("25", "1618.3", "0.45", "prefill_work"), row("50", "900", "", "kv_cache")});
+      make_table(manifest, {row("1", "", "0"), row("5", "857.8", "0.05"), row("25", "1618.3", "0.45", "0.4"),
+                            row("50", "900", "", "0.9", "0.99")});
   const SweepKindReport report = serve->sweep_report(table, manifest);
   CHECK(report.findings ==
         "-: too few measured requests for that percentile (p99 needs at least 100: raise workload.requests)\n"

@@ -1,6 +1,7 @@
 // The notes printed under a serving sweep's table.
 #include "tools/kinds/serve_sweep_findings.h"
 
+#include "tools/report/serve_diagnosis.h"
 #include "tools/report/serve_report.h"
 #include "tools/report/text_format.h"
 #include "tools/sweep/sweep_objective.h"
@@ -12,11 +13,12 @@ std::string serve_sweep_findings(const SweepTable& table, const SweepManifest& m
   std::string lock_step, queued;
   for (const auto& [point, cells] : table.rows) {
     if (!sweep_point_feasible(table, point)) continue;  // no figures at all
-    const int behind = table.column("queued_behind");
-    if (behind >= 0 && !cells[static_cast<size_t>(behind)].empty()) {
+    const QueueFigures figures{table.number(point, "queue_share"), table.number(point, "kv_use_max"),
+                               table.number(point, "batch_occupancy"),
+                               static_cast<int>(table.number(point, "preempted_requests"))};
+    if (const QueueCause cause = queue_cause(figures); cause != QueueCause::short_queue)
       queued += (queued.empty() ? "" : ", ") + sweep_point_text(table, manifest, point) + " " +
-                cells[static_cast<size_t>(behind)];
-    }
+                queue_cause_name(cause);
     for (const char* quantile : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms"}) {
       const int k = table.column(quantile);
       if (k >= 0 && cells[static_cast<size_t>(k)].empty()) short_of_requests = true;

@@ -7,10 +7,19 @@
 
 namespace rlsim {
 
-QueueCause queue_cause(const ServingMetrics& m) {
-  if (m.measured == 0 || m.queue_s.mean < kQueueNoteFraction * m.ttft_s.mean) return QueueCause::short_queue;
-  if (m.preempted > 0 || m.kv_use_max >= kKvFullFraction) return QueueCause::kv_cache;
-  if (m.batch_occupancy >= kBatchFullFraction) return QueueCause::max_batch;
+QueueFigures queue_figures(const ServingMetrics& m) {
+  QueueFigures f;
+  f.queue_share = m.measured > 0 && m.ttft_s.mean > 0.0 ? m.queue_s.mean / m.ttft_s.mean : 0.0;
+  f.kv_use_max = m.kv_use_max;
+  f.batch_occupancy = m.batch_occupancy;
+  f.preempted = m.preempted;
+  return f;
+}
+
+QueueCause queue_cause(const QueueFigures& f) {
+  if (f.queue_share < kQueueNoteFraction) return QueueCause::short_queue;
+  if (f.preempted > 0 || f.kv_use_max >= kKvFullFraction) return QueueCause::kv_cache;
+  if (f.batch_occupancy >= kBatchFullFraction) return QueueCause::max_batch;
   return QueueCause::prefill_work;
 }
 
@@ -36,7 +45,7 @@ std::string ttft_breakdown_lines(const ServingMetrics& m, double api_server_s, b
                     " queued, " + part(prefill) + " from prefill start to first token" +
                     (api_server_s > 0.0 ? ", " + part(api_server_s) + " API server" : std::string()) + "\n";
   // The cause and its evidence, then what helps, on a line of its own.
-  switch (queue_cause(m)) {
+  switch (queue_cause(queue_figures(m))) {
     case QueueCause::short_queue: break;
     case QueueCause::kv_cache:
       out += "  queued behind: a full KV cache (" + percent(m.kv_use_max) + " at its fullest; " +

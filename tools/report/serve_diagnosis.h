@@ -1,7 +1,8 @@
 // Where a serving run's time to first token goes, and what its requests queued behind: read off the
 // run's own figures (ServingMetrics), so a reader sees which resource binds before sweeping a
-// remedy. No model of its own. The serve summary prints the lines, metrics.json and a sweep's
-// `queued_behind` column carry the cause.
+// remedy. No model of its own. The serve summary prints the lines, metrics.json carries the cause
+// (`queued_behind`), and a sweep its figures (`queue_share`, `kv_use_max`, `preempted_requests`
+// beside `batch_occupancy`), from which its summary names each point's cause.
 #pragma once
 
 #include <string>
@@ -17,12 +18,21 @@ constexpr double kKvFullFraction = 0.98;
 /// Mean decode-batch occupancy (of max_batch) from which max_batch counts as what binds.
 constexpr double kBatchFullFraction = 0.9;
 
+/// What the cause is read from: a run's ServingMetrics, or a serving sweep's row.
+struct QueueFigures {
+  double queue_share = 0.0;      ///< the mean queue over the mean TTFT (0 when nothing was measured)
+  double kv_use_max = 0.0;       ///< KV use at its fullest
+  double batch_occupancy = 0.0;  ///< mean decode batch over max_batch
+  int preempted = 0;             ///< measured requests preempted at least once
+};
+QueueFigures queue_figures(const ServingMetrics& m);
+
 /// What held requests in the queue, the first that holds of: a full KV cache (at kKvFullFraction
 /// at its fullest, or any measured request preempted), max_batch, or neither (the iteration in
 /// flight and other requests' prefill work). `short_queue` when queueing is under
 /// kQueueNoteFraction of the mean TTFT or nothing was measured.
 enum class QueueCause { short_queue, kv_cache, max_batch, prefill_work };
-QueueCause queue_cause(const ServingMetrics& m);
+QueueCause queue_cause(const QueueFigures& f);
 /// "kv_cache", "max_batch", "prefill_work"; "" for short_queue (metrics.json and sweep.csv).
 std::string queue_cause_name(QueueCause cause);
 

@@ -106,7 +106,7 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
                          {"prefix_cached_fraction", m.prefix_cached_fraction},
                          {"kv_use", {{"mean", m.kv_use_mean}, {"max", m.kv_use_max}}},
                          {"preempted_requests", m.preempted}};
-  const QueueCause cause = queue_cause(m);
+  const QueueCause cause = queue_cause(queue_figures(m));
   serving["queued_behind"] = nullptr;  // queueing under a tenth of TTFT: no cause to name
   if (cause != QueueCause::short_queue) serving["queued_behind"] = queue_cause_name(cause);
   if (w.slo_ttft_s || w.slo_tpot_s) {
@@ -233,7 +233,9 @@ const std::vector<std::string>& serve_sweep_columns() {
                                                 "sent_together_fraction",
                                                 "prefix_cached_fraction",
                                                 "usd_per_1m_tokens",
-                                                "queued_behind"};
+                                                "queue_share",
+                                                "kv_use_max",
+                                                "preempted_requests"};
   return columns;
 }
 
@@ -254,7 +256,9 @@ std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const
           scenario.workload.sends_in_loop() ? csv_number(m.sent_together_fraction) : std::string(),
           csv_number(m.prefix_cached_fraction),
           csv_number(usd_per_1m_output_tokens(scenario, m)),
-          queue_cause_name(queue_cause(m))};
+          csv_number(queue_figures(m).queue_share),
+          csv_number(m.kv_use_max),
+          csv_number(m.preempted)};
 }
 
 }  // namespace rlsim
