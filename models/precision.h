@@ -15,6 +15,9 @@ enum class Precision { fp32, bf16, fp16, fp8, int8, int4, fp4 };
 
 /// Bytes per element: int4 0.5; fp4 0.5625, its 4 bits plus a one-byte scale per 16 elements.
 double bytes_per_element(Precision p);
+/// Whether moving `p` to fp8 would save memory (fp4 and int4 are already narrower): the memory
+/// checks and the serve summary offer fp8 as a remedy only then.
+inline bool wider_than_fp8(Precision p) { return bytes_per_element(p) > bytes_per_element(Precision::fp8); }
 std::string_view to_string(Precision p);
 /// Parses "bf16", "fp16", "fp8", "int8", "int4", "fp4", "fp32"; nullopt for anything else.
 std::optional<Precision> parse_precision(std::string_view text);

@@ -26,9 +26,6 @@ std::string number(const char* format, double value) {
 
 const HardwareSpec& rollout_card(const Scenario& s) { return s.cluster.pool(s.rollout.pool)->card; }
 
-/// Whether moving `p` to fp8 would save memory (fp4 and int4 are already narrower).
-bool wider_than_fp8(Precision p) { return bytes_per_element(p) > bytes_per_element(Precision::fp8); }
-
 /// The smallest fix for FFN weights that need `need` GPUs of `field` where at most `most` can be
 /// given: that many GPUs when they can be had, else what is left (fp8 weights, another card).
 std::string ffn_weights_fix(const std::string& field, int need, int most, Precision weights) {

@@ -190,8 +190,7 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
   row("TTFT", m.ttft_s, m.measured);
   row("TPOT", m.tpot_s, m.tpot_samples);
   row("E2E", m.e2e_s, m.measured);
-  out += ttft_breakdown_lines(m, w.api_server_s,
-                              bytes_per_element(s.rollout.kv_cache) > bytes_per_element(Precision::fp8));
+  out += ttft_breakdown_lines(m, w.api_server_s, wider_than_fp8(s.rollout.kv_cache));
   out += "  throughput: " + formatted("%.3f requests/s", m.requests_per_s) + ", " +
          formatted("%.1f output tokens/s", m.output_tokens_per_s) + ", " +
          formatted("%.2f USD per 1M output tokens", usd_per_1m_output_tokens(scenario, m)) + "\n";
