@@ -434,6 +434,7 @@ Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const L
 }
 
 void apply_load_overrides(YamlSource& source, const LoadOptions& options) {
+  for (const auto& path : options.unsets) remove_field(source, path);
   for (const auto& assignment : options.overrides) apply_override(source, assignment);
   for (const auto& assignment : options.params) apply_override(source, assignment, "--param");
 }

@@ -28,6 +28,7 @@ struct LoadOptions {
   /// checked, on its own before anything runs.
   bool check_memory = true;
   std::vector<std::string> params{};  ///< "a.b=value" from a sweep point's --param, after the --set
+  std::vector<std::string> unsets{};  ///< "a.b" from --unset: removed before the --set apply
 };
 
 struct LoadedScenario {
@@ -36,7 +37,8 @@ struct LoadedScenario {
   std::string resolved_yaml;  ///< text of resolved.yaml
 };
 
-/// Applies `options`' --set overrides, then its --param assignments, to `source`.
+/// Applies `options`' --unset removals, then its --set overrides, then its --param assignments, to
+/// `source`.
 void apply_load_overrides(YamlSource& source, const LoadOptions& options);
 
 /// What the scenario at `path` describes after `--set` overrides: its top-level `kind:`, one of

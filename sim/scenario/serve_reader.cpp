@@ -48,13 +48,28 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
   r.describe(kTraceField, {"", "file", "", "none", "", "", {}});
   r.describe(kConcurrencyField,
              {"", "integer", "", "none", "1 to " + std::to_string(kMaxConcurrency), "", {}});
-  const int modes = static_cast<int>(r.has("concurrency")) + static_cast<int>(r.has("rate")) +
-                    static_cast<int>(r.has("trace"));
-  if (modes != 1)
+  std::vector<std::string> modes;
+  for (const char* mode : {"concurrency", "rate", "trace"}) {
+    if (r.has(mode)) modes.emplace_back(mode);
+  }
+  if (modes.size() != 1) {
+    // When a --set (or a sweep's --param) gave one and the file another, the file's is the one to
+    // remove from the command line.
+    std::string from_file;
+    bool from_command_line = false;
+    for (const auto& mode : modes) {
+      const bool overridden = r.where(mode).file.rfind("--", 0) == 0;
+      from_command_line = from_command_line || overridden;
+      if (!overridden) from_file = mode;
+    }
+    std::string found = modes.empty() ? "none" : join(modes, " and ");
+    if (from_command_line && !from_file.empty())
+      found += " (the file's " + from_file + ": add --unset workload." + from_file + " to replace it)";
     r.fail_here(
         "expected exactly one of concurrency (closed loop), rate (Poisson arrivals) or trace (a "
         "request CSV), found " +
-        std::to_string(modes));
+        found);
+  }
   if (r.has("trace")) {
     w.arrivals = ArrivalMode::trace;
     w.arrivals_where = r.where("trace");

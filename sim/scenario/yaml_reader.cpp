@@ -168,6 +168,75 @@ std::optional<std::string> nearest_key(const std::string& key, const std::vector
   return std::nullopt;
 }
 
+namespace {
+
+/// Where a `--set` or `--unset` path leads: the mapping or list holding its last part, that part (a
+/// key, or an item's index as digits) and the path with list items by index ("cluster.pools.0.nodes").
+struct FieldSlot {
+  YAML::Node holder;
+  std::string part;
+  std::string resolved_path;
+};
+
+/// Walks `path` from `root`, list items by index or by their `name`. Mappings missing on the way
+/// are made when `make_missing` (`--set` writes new fields); otherwise each must be there.
+FieldSlot field_slot(YAML::Node root, const std::string& path, const SourceLocation& where,
+                     bool make_missing) {
+  const auto parts = split_path(path);
+  if (parts.empty()) throw InputError(where, "expected a field's path, found '" + path + "'");
+  YAML::Node current = root;
+  std::string resolved_path;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    if (part.empty()) throw InputError(where, "empty component in path '" + path + "'");
+    const bool last = i + 1 == parts.size();
+    if (current.IsSequence()) {
+      size_t index = current.size();
+      if (is_index(part)) {
+        index = std::stoul(part);
+      } else {
+        for (size_t j = 0; j < current.size(); ++j) {
+          if (current[j].IsMap() && current[j]["name"] && current[j]["name"].Scalar() == part) index = j;
+        }
+      }
+      if (index >= current.size()) {
+        throw InputError(where, "'" + part + "' in '" + path + "' names no item of the list at '" +
+                                    resolved_path + "' (use an index or an item's name)");
+      }
+      resolved_path += (resolved_path.empty() ? "" : ".") + std::to_string(index);
+      if (last) return {current, std::to_string(index), resolved_path};
+      current.reset(current[index]);
+    } else if (current.IsMap() || current.IsNull()) {
+      const std::string parent_path = resolved_path;
+      resolved_path += (resolved_path.empty() ? "" : ".") + part;
+      if (last && make_missing) return {current, part, resolved_path};
+      if (!current[part]) {
+        if (!make_missing) {
+          std::vector<std::string> keys;
+          if (current.IsMap()) {
+            for (const auto& entry : current) keys.push_back(entry.first.Scalar());
+          }
+          const auto near = nearest_key(part, keys);
+          throw InputError(
+              where,
+              "the scenario has no field '" + resolved_path + "'" +
+                  (near ? " (did you mean '" + (parent_path.empty() ? "" : parent_path + ".") + *near + "'?)"
+                        : std::string()));
+        }
+        current[part] = YAML::Node(YAML::NodeType::Map);
+      }
+      if (last) return {current, part, resolved_path};
+      YAML::Node next = current[part];
+      current.reset(next);
+    } else {
+      throw InputError(where, "'" + resolved_path + "' is a single value; it has no field '" + part + "'");
+    }
+  }
+  return {};  // not reached: the loop returns at the last part
+}
+
+}  // namespace
+
 SourceLocation YamlSource::locate(const YAML::Node& node, const std::string& path) const {
   for (const auto& [overridden, argument] : overrides) {
     if (path == overridden || path.rfind(overridden + ".", 0) == 0) {
@@ -213,47 +282,22 @@ void apply_override(YamlSource& source, const std::string& assignment, const std
                      "expected a value after '=', found '" + value_text +
                          "' (YAML's null); to use a field's default, leave out the " + flag);
   }
-  const auto parts = split_path(path);
-  YAML::Node current = source.root;
-  std::string resolved_path;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const std::string& part = parts[i];
-    if (part.empty()) throw InputError(arg_where, "empty component in path '" + path + "'");
-    const bool last = i + 1 == parts.size();
-    if (current.IsSequence()) {
-      size_t index = current.size();
-      if (is_index(part)) {
-        index = std::stoul(part);
-      } else {
-        for (size_t j = 0; j < current.size(); ++j) {
-          if (current[j].IsMap() && current[j]["name"] && current[j]["name"].Scalar() == part) index = j;
-        }
-      }
-      if (index >= current.size()) {
-        throw InputError(arg_where, "'" + part + "' in '" + path + "' names no item of the list at '" +
-                                        resolved_path + "' (use an index or an item's name)");
-      }
-      resolved_path += (resolved_path.empty() ? "" : ".") + std::to_string(index);
-      if (last) {
-        current[index] = value;
-      } else {
-        current.reset(current[index]);
-      }
-    } else if (current.IsMap() || current.IsNull()) {
-      resolved_path += (resolved_path.empty() ? "" : ".") + part;
-      if (last) {
-        current[part] = value;
-      } else {
-        if (!current[part]) current[part] = YAML::Node(YAML::NodeType::Map);
-        YAML::Node next = current[part];
-        current.reset(next);
-      }
-    } else {
-      throw InputError(arg_where,
-                       "'" + resolved_path + "' is a single value; it has no field '" + part + "'");
-    }
+  FieldSlot slot = field_slot(source.root, path, arg_where, true);
+  if (slot.holder.IsSequence()) {
+    slot.holder[std::stoul(slot.part)] = value;
+  } else {
+    slot.holder[slot.part] = value;
   }
-  source.overrides[resolved_path] = argument;
+  source.overrides[slot.resolved_path] = argument;
+}
+
+void remove_field(YamlSource& source, const std::string& path) {
+  // The message names the argument as given; a position within it would add nothing.
+  const SourceLocation where{"--unset " + path, 0, 0};
+  FieldSlot slot = field_slot(source.root, path, where, false);
+  if (slot.holder.IsSequence())
+    throw InputError(where, "'" + path + "' is an item of a list; --unset removes a field of a mapping");
+  slot.holder.remove(slot.part);
 }
 
 YamlReader::YamlReader(const YamlSource& source, YAML::Node node, std::string path, YAML::Node resolved)

@@ -45,6 +45,10 @@ YamlSource load_yaml_text(const std::string& text, const std::string& file);
 /// Applies `--set a.b.c=value` (list items by index or by their `name`) to a loaded document;
 /// messages name it as `flag` gave it (`--set`, or a sweep's `--param`).
 void apply_override(YamlSource& source, const std::string& assignment, const std::string& flag = "--set");
+/// Applies `--unset a.b.c`: removes that field (and what it holds) from a loaded document, so a
+/// field the file sets can be left to its default or replaced by one it excludes (a serving
+/// workload's `rate` for its `concurrency`). The path must name a field the document has.
+void remove_field(YamlSource& source, const std::string& path);
 
 /// A field as a getter reads it: its key and, for the reference, what it means — declared at the
 /// read, where its type, default and range are, so the two cannot drift apart. A bare key converts.

@@ -3,7 +3,8 @@
 // scenario and seed give the same bytes; validate describes it; a sweep over the closed loop's
 // concurrency gets the serving columns; a bad request-trace row fails with its FILE:LINE:COL, exit
 // 2, nothing written; so does a workload whose prompts are longer than the scheduler accepts. With
-// AFD the per-GPU throughput counts the FFN pool too.
+// AFD the per-GPU throughput counts the FFN pool too. `--unset` swaps the closed loop for Poisson
+// arrivals in a run and a sweep.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -139,6 +140,42 @@ TEST_CASE("serve: a sweep over the closed loop's concurrency has serving columns
   // 36 measured requests are too few for a p99: the table prints "-" and says why.
   CHECK(table.rows.at(0)[static_cast<size_t>(table.column("ttft_p99_ms"))].empty());
   CHECK_THAT(r.out, Catch::Contains("-: too few measured requests for that percentile"));
+}
+
+TEST_CASE("serve: --unset trades the file's closed loop for Poisson arrivals, in a run and in a sweep") {
+  const auto dir = scratch_dir("serve-unset");
+  // A --set rate beside the file's concurrency is refused, naming the --unset that replaces it.
+  const CliResult both = run_rlsim(run_small(dir / "both", "--set workload.rate=1/s"));
+  CHECK(both.exit_code == 2);
+  CHECK_THAT(both.err, Catch::Contains("found concurrency and rate (the file's concurrency: add --unset "
+                                       "workload.concurrency to replace it)"));
+  CHECK_FALSE(std::filesystem::exists(dir / "both"));
+  const CliResult open_loop =
+      run_rlsim(run_small(dir / "open", "--unset workload.concurrency --set workload.rate=1/s"));
+  REQUIRE(open_loop.exit_code == 0);
+  CHECK_THAT(open_loop.out, Catch::Contains("Poisson arrivals at 1 requests/s"));
+  const std::string resolved = slurp(dir / "open" / "resolved.yaml");
+  CHECK_THAT(resolved, Catch::Contains("rate: 1") && !Catch::Contains("concurrency"));
+  // A typo is refused at the argument, with the field it may mean.
+  const CliResult typo = run_rlsim(run_small(dir / "typo", "--unset workload.concurency"));
+  CHECK(typo.exit_code == 2);
+  CHECK_THAT(typo.err, Catch::Contains("--unset workload.concurency: error: the scenario has no field "
+                                       "'workload.concurency' (did you mean 'workload.concurrency'?)"));
+  // A sweep keeps its --unset in sweep.json: the same command resumes, and the validated cases it
+  // names run with it.
+  const std::string sweep = "sweep " + kServe +
+                            " --unset workload.concurrency --set workload.requests=40 --param "
+                            "workload.rate=0.5/s,1/s --out '" +
+                            (dir / "sweep").string() + "'";
+  const CliResult first = run_rlsim(sweep);
+  REQUIRE(first.exit_code == 0);
+  CHECK_THAT(first.out,
+             Catch::Contains("rlsim validation --near " + kServe + " --unset workload.concurrency"));
+  CHECK(json::parse(slurp(dir / "sweep" / "sweep.json"))["unsets"] == json::array({"workload.concurrency"}));
+  CHECK(rlsim::read_sweep_csv(dir / "sweep" / "sweep.csv").rows.size() == 2);
+  const CliResult again = run_rlsim(sweep);
+  CHECK(again.exit_code == 0);
+  CHECK_THAT(again.out, Catch::Contains("2 already done, running 0"));
 }
 
 TEST_CASE("serve: a bad request-trace row is an error at its line, exit 2, nothing written") {

@@ -93,10 +93,8 @@ class CompareCommand : public Command {
     std::vector<LoadOptions> options;
     std::string scenario_name, preference, setup, trust;
     for (const auto& policy : policies) {
-      LoadOptions o;
-      o.overrides = args_.sets;
+      LoadOptions o = args_.load_options();
       o.policy = policy;
-      o.seed = args_.seed;
       LoadedScenario loaded = load_scenario(args_.file, o);
       Topology topology(loaded.scenario.cluster);
       scenario_name = loaded.scenario.name;
@@ -180,9 +178,7 @@ class CompareCommand : public Command {
   /// Only an RL scenario runs a policy: for another kind, an InputError naming the sweep that
   /// weighs its alternatives instead.
   void require_policies_to_compare() const {
-    LoadOptions options;
-    options.overrides = args_.sets;
-    const std::unique_ptr<ScenarioKind> kind = scenario_kind_of(args_.file, options);
+    const std::unique_ptr<ScenarioKind> kind = scenario_kind_of(args_.file, args_.load_options());
     if (kind->name() == "rl") return;
     throw InputError({args_.file, 0, 0},
                      "rlsim compare ranks the policies of an RL scenario; this one is kind " + kind->name() +

@@ -87,6 +87,7 @@ class SweepCommand : public Command {
     SweepManifest manifest;
     manifest.scenario = args_.file;
     manifest.kind = kind->name();
+    manifest.unsets = args_.unsets;
     manifest.sets = args_.sets;
     manifest.seed = args_.seed;
     manifest.axes = grid.axes();
@@ -289,7 +290,7 @@ class SweepCommand : public Command {
         text += "points with model " + s.setup.model + " on " + cards + " (" +
                 std::to_string(s.points.size()) + " of " + std::to_string(grid.size()) + "):\n";
       }
-      text += validated_near_from_record(s.resolved_yaml, scenario_arguments(args_.file, sets));
+      text += validated_near_from_record(s.resolved_yaml, scenario_arguments(args_.file, base.unsets, sets));
     }
     return text;
   }

@@ -62,6 +62,10 @@ class ValidationCommand : public Command {
            "--set", near_sets_,
            "With --near: override a field of that scenario, as for run (path.to.field=value); repeatable")
         ->needs("--near");
+    sub->add_option("--unset", near_unsets_,
+                    "With --near: remove a field that scenario sets, before the --set apply, as for run; "
+                    "repeatable")
+        ->needs("--near");
     sub->add_option("--jobs,-j", jobs_, "Cases simulated in parallel processes")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
@@ -199,6 +203,7 @@ class ValidationCommand : public Command {
   /// when no case shares its model or a card (said too).
   std::vector<ValidationCase> nearest(const std::vector<ValidationCase>& cases) const {
     LoadOptions near_options;
+    near_options.unsets = near_unsets_;
     near_options.overrides = near_sets_;
     const SetupFingerprint setup = fingerprint_of_resolved(
         scenario_kind_of(near_, near_options)->load(near_, near_options)->resolved_yaml());
@@ -231,6 +236,7 @@ class ValidationCommand : public Command {
 
   std::string cases_ = "scenarios/validation/cases.yaml";
   std::string near_;
+  std::vector<std::string> near_unsets_;
   std::vector<std::string> near_sets_;
   std::string out_ = "out/validation";
   std::vector<std::string> only_;

@@ -11,6 +11,10 @@ void ScenarioArgs::add_to(CLI::App* app) {
   app->add_option("--set", sets,
                   "Override a field: path.to.field=value (list items by index or name, e.g. "
                   "cluster.pools.rollout.nodes=4); repeatable");
+  app->add_option("--unset", unsets,
+                  "Remove a field the file sets, before the --set apply: its default holds, or a --set "
+                  "may give one it excludes (e.g. --unset workload.concurrency --set workload.rate=2/s); "
+                  "repeatable");
   // Checked as text before CLI11 converts it: a negative or oversized seed must not wrap or clamp.
   const CLI::Validator seed_range(
       [](std::string& text) -> std::string {
@@ -40,14 +44,17 @@ std::string shell_word(const std::string& text) {
 
 }  // namespace
 
-std::string scenario_arguments(const std::string& file, const std::vector<std::string>& sets) {
+std::string scenario_arguments(const std::string& file, const std::vector<std::string>& unsets,
+                               const std::vector<std::string>& sets) {
   std::string text = shell_word(file);
+  for (const auto& path : unsets) text += " --unset " + shell_word(path);
   for (const auto& set : sets) text += " --set " + shell_word(set);
   return text;
 }
 
 LoadOptions ScenarioArgs::load_options() const {
   LoadOptions options;
+  options.unsets = unsets;
   options.overrides = sets;
   options.seed = seed;
   return options;

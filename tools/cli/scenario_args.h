@@ -1,5 +1,5 @@
-// The arguments every scenario-taking command shares: the file, `--set a.b=v` overrides and
-// `--seed`, and the load options they make (tools/kinds/scenario_kind.h loads the file).
+// The arguments every scenario-taking command shares: the file, `--unset a.b` removals, `--set a.b=v`
+// overrides and `--seed`, and the load options they make (tools/kinds/scenario_kind.h loads the file).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -11,20 +11,22 @@
 
 namespace rlsim {
 
-/// `file` and `--set` overrides `sets` as a shell command line takes them (quoted where needed), for
-/// the commands a run suggests next.
-std::string scenario_arguments(const std::string& file, const std::vector<std::string>& sets);
+/// `file`, `--unset` removals `unsets` and `--set` overrides `sets` as a shell command line takes
+/// them (quoted where needed), for the commands a run suggests next.
+std::string scenario_arguments(const std::string& file, const std::vector<std::string>& unsets,
+                               const std::vector<std::string>& sets);
 
 struct ScenarioArgs {
   std::string file;
+  std::vector<std::string> unsets;
   std::vector<std::string> sets;
   std::optional<uint64_t> seed;
 
   void add_to(CLI::App* app);
-  /// The `--set` overrides and `--seed` as the loaders take them.
+  /// The `--unset` removals, `--set` overrides and `--seed` as the loaders take them.
   LoadOptions load_options() const;
-  /// The file and its `--set` overrides: scenario_arguments(file, sets).
-  std::string as_arguments() const { return scenario_arguments(file, sets); }
+  /// The file and its removals and overrides: scenario_arguments(file, unsets, sets).
+  std::string as_arguments() const { return scenario_arguments(file, unsets, sets); }
 };
 
 }  // namespace rlsim

@@ -93,6 +93,7 @@ class CheckedAfdScenario : public CheckedScenario {
 SweptSetup swept_setup(const SweepManifest& manifest) {
   try {
     LoadOptions options;
+    options.unsets = manifest.unsets;
     options.overrides = manifest.sets;
     options.check_memory = false;  // the base batch need not fit: each point was checked
     const LoadedAfdScenario loaded = load_afd_scenario(manifest.scenario, options);

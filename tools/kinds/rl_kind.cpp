@@ -87,6 +87,7 @@ class CheckedRlScenario : public CheckedScenario {
 SweptSetup swept_setup(const SweepManifest& manifest) {
   try {
     LoadOptions options;
+    options.unsets = manifest.unsets;
     options.overrides = manifest.sets;
     options.check_memory = false;  // the base values of swept fields need not fit
     const LoadedScenario loaded = load_scenario(manifest.scenario, options);

@@ -23,6 +23,7 @@ nlohmann::json SweepManifest::to_json() const {
   for (const auto& axis : axes) axes_json.push_back({{"path", axis.path}, {"values", axis.values}});
   nlohmann::json j{{"scenario", scenario}, {"kind", kind},     {"sets", sets},
                    {"axes", axes_json},    {"points", points}, {"header", header}};
+  if (!unsets.empty()) j["unsets"] = unsets;  // absent otherwise: older sweep folders stay the same sweep
   j["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
   j["inputs"] = inputs;
   j["rlsim_version"] = rlsim_version;
@@ -33,6 +34,7 @@ SweepManifest SweepManifest::from_json(const nlohmann::json& j) {
   SweepManifest m;
   m.scenario = j.at("scenario").get<std::string>();
   m.kind = j.at("kind").get<std::string>();
+  m.unsets = j.value("unsets", std::vector<std::string>());
   m.sets = j.at("sets").get<std::vector<std::string>>();
   if (!j.at("seed").is_null()) m.seed = j.at("seed").get<uint64_t>();
   for (const auto& axis : j.at("axes")) {

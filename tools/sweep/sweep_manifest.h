@@ -1,4 +1,4 @@
-// SweepManifest: what a sweep folder holds — the scenario, its kind, the base `--set`/`--seed`,
+// SweepManifest: what a sweep folder holds — the scenario, its kind, the base `--unset`/`--set`/`--seed`,
 // the grid's axes, its point count, the CSV header, and a fingerprint of the input contents and
 // rlsim version — written once as DIR/sweep.json. A resumed
 // sweep or a shard checks that the folder belongs to the same sweep, and sweep-merge reads it to
@@ -19,7 +19,8 @@ namespace rlsim {
 
 struct SweepManifest {
   std::string scenario;
-  std::string kind;  ///< the scenario kind's registered name (tools/kinds/scenario_kind.h)
+  std::string kind;                 ///< the scenario kind's registered name (tools/kinds/scenario_kind.h)
+  std::vector<std::string> unsets;  ///< the base `--unset`s (sweep.json has them when there are any)
   std::vector<std::string> sets;
   std::optional<uint64_t> seed;
   std::vector<SweepAxis> axes;
