@@ -96,6 +96,10 @@ TEST_CASE("serve: the summary says when closed-loop clients send in lock-step, n
   REQUIRE(offline.exit_code == 0);
   CHECK(json::parse(slurp(batch / "metrics.json"))["serving"]["sent_together_fraction"] == 1.0);
   CHECK_THAT(offline.out, !Catch::Contains("sent together"));
+  // ... and the summary calls it what it is, not a loop of 60 clients.
+  CHECK_THAT(offline.out, Catch::Contains("workload: offline batch (concurrency 60 covers every request: all "
+                                          "sent at once), 60 requests"));
+  CHECK_THAT(looped.out, Catch::Contains("workload: closed loop of 25 clients, 200 requests"));
 }
 
 TEST_CASE("serve: the same scenario and seed give byte-identical outputs, another seed differs") {

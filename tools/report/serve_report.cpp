@@ -54,7 +54,11 @@ double usd_per_1m_output_tokens(const ServeScenario& scenario, const ServingMetr
 
 std::string arrivals_text(const ServeWorkloadSpec& w) {
   switch (w.arrivals) {
-    case ArrivalMode::closed_loop: return "closed loop of " + std::to_string(w.concurrency) + " clients";
+    case ArrivalMode::closed_loop:
+      // As many clients as requests or more send them all at once: no client ever sends again.
+      return w.sends_in_loop() ? "closed loop of " + std::to_string(w.concurrency) + " clients"
+                               : "offline batch (concurrency " + std::to_string(w.concurrency) +
+                                     " covers every request: all sent at once)";
     case ArrivalMode::poisson: return "Poisson arrivals at " + formatted("%g", w.rate_per_s) + " requests/s";
     case ArrivalMode::trace: return "trace " + w.trace_file;
   }
