@@ -175,7 +175,9 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
       {"tp", "tensor-parallel GPUs per inference instance (per pipeline stage when pp > 1)", "GPUs"}, d.tp, 1,
       pool.gpus_per_node));
   if (pool.gpus_per_node % s.tp != 0)
-    r.fail("tp", "tp must divide gpus_per_node (" + std::to_string(pool.gpus_per_node) + ")");
+    r.fail("tp", "tp " + std::to_string(s.tp) + " must divide the " + std::to_string(pool.gpus_per_node) +
+                     " GPUs of a node of pool '" + pool.name + "' (gpus_per_node): an instance's TP group " +
+                     "stays within one node");
   s.pp = static_cast<int>(r.integer_or({"pp",
                                         "pipeline stages per inference instance, each of tp GPUs holding "
                                         "consecutive layers (stages may sit on different nodes)",

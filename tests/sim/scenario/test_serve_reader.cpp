@@ -145,7 +145,7 @@ TEST_CASE("serve deployments: the rollout reader's checks apply") {
   std::string yaml = test::serve_yaml("  requests: 10\n  concurrency: 2\n", 4);
   yaml.replace(yaml.find("tp: 1"), 5, "tp: 3");
   CHECK_THAT(serve_error(yaml).what(),
-             Catch::Contains("bad-serve.yaml:9:") && Catch::Contains("tp must divide"));
+             Catch::Contains("bad-serve.yaml:9:") && Catch::Contains("GPUs of a node of pool"));
   std::string unknown = test::serve_yaml("  requests: 10\n  concurrency: 2\n");
   unknown.replace(unknown.find("max_batch"), 9, "max_bach");
   CHECK_THAT(serve_error(unknown).what(), Catch::Contains("did you mean 'max_batch'?"));
