@@ -90,6 +90,17 @@ TEST_CASE("serve: the summary says when closed-loop clients send in lock-step, n
   const double share = json::parse(slurp(loop / "metrics.json"))["serving"]["sent_together_fraction"];
   CHECK(share >= 0.1);
   CHECK_THAT(looped.out, Catch::Contains("sent together: ") && Catch::Contains("as one wave"));
+  // Fixed lengths: the line under it gives the run that shows the other bound, lengths spread by 5 %.
+  CHECK_THAT(looped.out, Catch::Contains("the other bound, clients kept apart: --set "
+                                         "'workload.output_tokens={uniform: {min: 500, max: 525}}'"));
+  // Spread lengths: still partly in waves here, and no spread left to suggest.
+  const auto spread = scratch_dir("serve-spread") / "out";
+  const CliResult spread_out = run_rlsim(run_small(
+      spread, "--set workload.requests=200 --set 'workload.output_tokens={uniform: {min: 500, max: 525}}'"));
+  REQUIRE(spread_out.exit_code == 0);
+  CHECK_THAT(spread_out.out, !Catch::Contains("the other bound"));
+  CHECK(json::parse(slurp(spread / "metrics.json"))["serving"]["ttft_ms"]["mean"].get<double>() <
+        json::parse(slurp(loop / "metrics.json"))["serving"]["ttft_ms"]["mean"].get<double>());
   // Every request of an offline batch leaves at once: all sent together, and nothing to say.
   const auto batch = scratch_dir("serve-offline") / "out";
   const CliResult offline = run_rlsim(run_small(batch, "--set workload.concurrency=60"));

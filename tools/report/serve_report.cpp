@@ -217,8 +217,15 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
   if (w.sends_in_loop() && m.sent_together_fraction >= kLockStepNoteFraction) {
     out += "  sent together: " + formatted("%.0f %%", 100.0 * m.sent_together_fraction) +
            " of the measured requests left within 1 ms of another: clients whose requests finished "
-           "together send again together\n    and their prompts reach the engine as one wave, so TTFT "
-           "is how it batches waves (clients that drift apart queue less: docs/design.md §11)\n";
+           "together send again together\n    and their prompts reach the engine as one wave, so this TTFT "
+           "is the lock-step bound; real clients drift apart and queue less";
+    // Fixed lengths keep the waves: a little spread shows the other bound (docs/design.md §11).
+    if (w.output_tokens.kind == Distribution::Kind::fixed) {
+      const long tokens = std::lround(w.output_tokens.value);
+      out += "\n    the other bound, clients kept apart: --set 'workload.output_tokens={uniform: {min: " +
+             std::to_string(tokens) + ", max: " + std::to_string(tokens + std::max(1L, tokens / 20)) + "}}'";
+    }
+    out += "\n";
   }
   return out;
 }
