@@ -55,7 +55,9 @@ class RunCommand : public Command {
         "  rlsim run scenarios/quickstart.yaml --out out/ledger --set cluster.dataplane.ledger=true\n"
         "  rlsim run scenarios/quickstart.yaml --out out/q2 --set workload.steps=10 --seed 7\n"
         "  rlsim run scenarios/agentic.yaml --out out/agentic --trace-requests   (every call in the trace)\n"
-        "  rlsim run scenarios/afd-step3.yaml --out out/afd --set afd.batch=2048   (kind: afd)");
+        "  rlsim run scenarios/afd-step3.yaml --out out/afd --set afd.batch=2048   (kind: afd)\n"
+        "  rlsim run scenarios/serve-llama3-70b.yaml --out out/poisson --unset workload.concurrency \\\n"
+        "      --set workload.rate=1/s   (kind: serve; Poisson arrivals for the file's closed loop)");
     return sub;
   }
 
