@@ -36,6 +36,17 @@ TEST_CASE("sweep axes: lists keep their text, ranges include hi when on the step
   CHECK(parse_sweep_axis("a.b", "1,2", {"scenario.yaml", 3, 4}).values.size() == 2);
 }
 
+TEST_CASE("sweep axes: a value may be a YAML mapping or list, its commas and colons its own") {
+  CHECK(parse_sweep_param("workload.output_tokens=500,{uniform: {min: 500, max: 525}}").values ==
+        std::vector<std::string>{"500", "{uniform: {min: 500, max: 525}}"});
+  // Three colon-separated parts inside a mapping are not a range.
+  CHECK(parse_sweep_param("x={a: {b: 1}},{a: {b: 2}}").values ==
+        std::vector<std::string>{"{a: {b: 1}}", "{a: {b: 2}}"});
+  CHECK(parse_sweep_param("x=[1, 2],[3]").values == std::vector<std::string>{"[1, 2]", "[3]"});
+  CHECK(error_of([] { parse_sweep_param("x={a: 1},"); }) ==
+        "--param x={a: 1},:1:1: error: empty value in '{a: 1},' for sweep parameter 'x'");
+}
+
 TEST_CASE("sweep axis errors name the argument and what is wrong") {
   CHECK(error_of([] { parse_sweep_param("afd.batch"); }) ==
         "--param afd.batch:1:1: error: expected --param path.to.field=v1,v2,… or =lo:hi:step");

@@ -309,8 +309,8 @@ TEST_CASE("a serving sweep names its lock-step points, what its points queued be
   CHECK(report.findings ==
         "-: too few measured requests for that percentile (p99 needs at least 100: raise workload.requests)\n"
         "sent together (requests that left within 1 ms of another): point 2 (workload.concurrency=25) 45 %: "
-        "identical clients there send in waves, so TTFT is the lock-step bound (rlsim run of a point prints "
-        "the run for the other bound)\n"
+        "clients there send in waves, so TTFT leans to the lock-step bound (rlsim run of a point with fixed "
+        "lengths prints the run for the other bound)\n"
         "queued behind (where queueing took a tenth of TTFT or more; rlsim run prints what helps): point 2 "
         "(workload.concurrency=25) prefill_work, point 3 (workload.concurrency=50) kv_cache\n");
   // The printed table shows the missing percentile as "-", not as a blank that shifts the eye.

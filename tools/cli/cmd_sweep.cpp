@@ -34,7 +34,8 @@ class SweepCommand : public Command {
     args_.add_to(sub);
     sub->add_option(
         "--param", params_,
-        "Swept field: path=v1,v2,… or path=lo:hi:step (any --set path); repeatable, the grid is the "
+        "Swept field: path=v1,v2,… or path=lo:hi:step (any --set path; a value may be a YAML mapping, "
+        "e.g. workload.output_tokens=500,{uniform: {min: 500, max: 525}}); repeatable, the grid is the "
         "product. Default: the scenario's own sweep: section");
     sub->add_option("--jobs,-j", jobs_, "Points simulated in parallel processes")
         ->capture_default_str()

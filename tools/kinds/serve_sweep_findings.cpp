@@ -38,9 +38,8 @@ std::string serve_sweep_findings(const SweepTable& table, const SweepManifest& m
         "workload.requests)\n";
   if (!lock_step.empty()) {
     out += "sent together (requests that left within 1 ms of another): " + lock_step +
-           ": identical clients there send in waves, so TTFT is the lock-step bound (rlsim run of a point "
-           "prints the run "
-           "for the other bound)\n";
+           ": clients there send in waves, so TTFT leans to the lock-step bound (rlsim run of a point with "
+           "fixed lengths prints the run for the other bound)\n";
   }
   if (!queued.empty()) {
     out += "queued behind (where queueing took a tenth of TTFT or more; rlsim run prints what helps): " +

@@ -35,13 +35,34 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
+/// `values` split at the commas outside YAML's flow brackets, so a value may be a mapping or a list
+/// (`500,{uniform: {min: 500, max: 525}}` is two values); an unclosed or stray bracket leaves the
+/// text to the YAML parser, which says what is wrong with it.
+std::vector<std::string> split_values(const std::string& values) {
+  if (values.empty()) return {};
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (const char c : values) {
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      parts.emplace_back();
+    } else {
+      parts.back() += c;
+    }
+  }
+  return parts;
+}
+
 }  // namespace
 
 SweepAxis parse_sweep_axis(const std::string& path, const std::string& values, const SourceLocation& where) {
   if (path.empty()) throw InputError(where, "a sweep parameter needs a field path before '='");
   SweepAxis axis{path, {}};
+  // lo:hi:step, unless the colons are a YAML mapping's.
+  const bool flow = values.find_first_of("{[") != std::string::npos;
   const auto range = split(values, ':');
-  if (range.size() == 3) {
+  if (!flow && range.size() == 3) {
     double lo = 0, hi = 0, step = 0;
     if (!parse_number(range[0], lo) || !parse_number(range[1], hi) || !parse_number(range[2], step)) {
       throw InputError(where, "a range is lo:hi:step with numbers, found '" + values + "'");
@@ -55,7 +76,7 @@ SweepAxis parse_sweep_axis(const std::string& path, const std::string& values, c
       axis.values.push_back(range_value(lo + k * step, whole));
     return axis;
   }
-  for (const auto& value : split(values, ',')) {
+  for (const auto& value : split_values(values)) {
     if (value.empty())
       throw InputError(where, "empty value in '" + values + "' for sweep parameter '" + path + "'");
     axis.values.push_back(value);
