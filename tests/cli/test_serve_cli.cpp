@@ -193,6 +193,24 @@ TEST_CASE("serve: --unset trades the file's closed loop for Poisson arrivals, in
   CHECK_THAT(again.out, Catch::Contains("2 already done, running 0"));
 }
 
+TEST_CASE("serve: a sweep's value may be a distribution: fixed against spread lengths, the two TTFT bounds") {
+  const auto dir = scratch_dir("serve-bounds-sweep") / "sweep";
+  const std::string sweep =
+      "sweep " + kServe +
+      " --set workload.requests=100 --param 'workload.output_tokens=500,{uniform: {min: "
+      "500, max: 525}}' -q --out '" +
+      dir.string() + "'";
+  const CliResult first = run_rlsim(sweep);
+  REQUIRE(first.exit_code == 0);
+  const rlsim::SweepTable table = rlsim::read_sweep_csv(dir / "sweep.csv");
+  REQUIRE(table.rows.size() == 2);
+  CHECK(table.rows.at(1)[1] == "{uniform: {min: 500, max: 525}}");  // one cell, quoted in the file
+  CHECK_THAT(slurp(dir / "sweep.csv"), Catch::Contains("\"{uniform: {min: 500, max: 525}}\""));
+  // Clients that drift apart queue less: the median TTFT falls.
+  CHECK(table.number(1, "ttft_p50_ms") < table.number(0, "ttft_p50_ms"));
+  CHECK_THAT(run_rlsim(sweep).out, Catch::Contains("2 already done, running 0"));
+}
+
 TEST_CASE("serve: a bad request-trace row is an error at its line, exit 2, nothing written") {
   const auto dir = scratch_dir("serve-bad-trace");
   std::ofstream(dir / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,100,10\n0.5,100,-3\n";
