@@ -90,16 +90,23 @@ std::string ParamSpec::type_text() const {
   return "";
 }
 
-std::string ParamSpec::default_text() const {
-  switch (type) {
-    case ParamType::integer: return std::to_string(std::get<int64_t>(fallback));
-    case ParamType::number: return format_number(std::get<double>(fallback));
-    case ParamType::quantity: return format_quantity(std::get<double>(fallback), quantity);
-    case ParamType::flag: return std::get<bool>(fallback) ? "true" : "false";
-    case ParamType::choice: return std::get<std::string>(fallback);
+namespace {
+
+/// A value of `spec`'s type as a person writes it.
+std::string value_text(const ParamSpec& spec, const ParamValues::Value& value) {
+  switch (spec.type) {
+    case ParamType::integer: return std::to_string(std::get<int64_t>(value));
+    case ParamType::number: return format_number(std::get<double>(value));
+    case ParamType::quantity: return format_quantity(std::get<double>(value), spec.quantity);
+    case ParamType::flag: return std::get<bool>(value) ? "true" : "false";
+    case ParamType::choice: return std::get<std::string>(value);
   }
   return "";
 }
+
+}  // namespace
+
+std::string ParamSpec::default_text() const { return value_text(*this, fallback); }
 
 std::string ParamSpec::range_text() const {
   switch (type) {
@@ -137,6 +144,10 @@ const std::string& ParamValues::text(const std::string& key) const {
   return std::get<std::string>(get(key).value);
 }
 const SourceLocation& ParamValues::where(const std::string& key) const { return get(key).where; }
+
+std::string ParamValues::text_of(const ParamSpec& spec) const {
+  return value_text(spec, has(spec.key) ? get(spec.key).value : spec.fallback);
+}
 
 ParamValues ParamValues::defaults(const ParamSchema& schema, const SourceLocation& where) {
   ParamValues values;

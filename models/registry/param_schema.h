@@ -64,6 +64,8 @@ class ParamValues {
   double number(const std::string& key) const;  ///< number or quantity (SI units)
   bool flag(const std::string& key) const;
   const std::string& text(const std::string& key) const;  ///< choice
+  /// The value of `spec`'s key as a person writes it ("8192", "25GBps", "swap"); its default where unset.
+  std::string text_of(const ParamSpec& spec) const;
   /// Where the value came from (its YAML line and column, or the block's when defaulted).
   const SourceLocation& where(const std::string& key) const;
   bool has(const std::string& key) const { return values_.count(key) > 0; }

@@ -1,5 +1,6 @@
 // Calibration made visible: the summary and metrics.json name the cost model and, per op class, what
 // answered the ops it priced (a profile's measured table, interpolation or fit, or the datasheet);
+// fp8 weights on a card without fp8 tensor cores are said to be weight-only;
 // `run --compare-profile` shows the per-phase times with and without the profile.
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -27,16 +28,18 @@ long answered(const json& ops_priced, const std::string& op_class, const std::st
              ? ops_priced[op_class][answer].get<long>()
              : 0;
 }
+/// The quickstart scenario cut to two steps of four prompts, with `extra` arguments, into `out`.
+CliResult run_short_quickstart(const std::filesystem::path& out, const std::string& extra = "") {
+  return run_rlsim("run scenarios/quickstart.yaml --set workload.steps=2 --set workload.prompts_per_step=4 " +
+                   extra + " --out '" + out.string() + "'");
+}
 }  // namespace
 
 TEST_CASE("without a profile every op is priced by the datasheet, and the summary says so") {
   const auto out = scratch_dir("pricing-roofline");
-  const CliResult r = run_rlsim(
-      "run scenarios/quickstart.yaml --set workload.steps=2 --set "
-      "workload.prompts_per_step=4 --out '" +
-      out.string() + "'");
+  const CliResult r = run_short_quickstart(out);
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.out, Contains("cost model") && Contains("roofline; ops priced: "));
+  CHECK_THAT(r.out, Contains("cost model") && Contains("roofline; ops priced: ") && !Contains("weight-only"));
   const json pricing = json::parse(slurp(out / "metrics.json"))["pricing"];
   CHECK(pricing["cost_model"] == "roofline");
   REQUIRE(pricing["ops_priced"].contains("gemm"));
@@ -45,6 +48,14 @@ TEST_CASE("without a profile every op is priced by the datasheet, and the summar
     CHECK(answers.size() == 1);
     CHECK(answers["datasheet"].get<long>() > 0);
   }
+}
+
+TEST_CASE("fp8 rollout weights on a card without an fp8 peak are said to be multiplied at bf16") {
+  const CliResult r = run_short_quickstart(scratch_dir("pricing-weight-only"),
+                                           "--set cluster.pools.rollout.gpu=A100 --set rollout.weights=fp8");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("fp8 weights on A100, which has no fp8 peak: stored as fp8, multiplied at its "
+                             "bf16 peak (weight-only"));
 }
 
 TEST_CASE("a profile answers for its own card's GEMMs and the datasheet for the other card's") {

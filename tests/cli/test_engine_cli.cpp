@@ -55,6 +55,21 @@ TEST_CASE("rlsim cost decode and prefill add the engine's terms to the kernels",
     INFO(term);
     CHECK(text.out.find(term) != std::string::npos);
   }
+  CHECK(text.out.find("weight-only") == std::string::npos);
+  CHECK(vllm["weights_multiplied_as"] == "bf16");
+
+  // fp8 weights: multiplied in fp8 where the card has the path, at the bf16 peak where it has none.
+  const std::string fp8 =
+      "prefill --model llama-2-70b --tp 8 --batch 2 --prompt 512 --weights fp8 --hardware ";
+  CHECK(cost_json(fp8 + "H100")["weights_multiplied_as"] == "fp8");
+  const auto a100 = cost_json(fp8 + "A100");
+  CHECK(a100["weights"] == "fp8");
+  CHECK(a100["weights_multiplied_as"] == "bf16");
+  const auto a100_text = test::run_rlsim("cost " + fp8 + "A100");
+  CHECK(
+      a100_text.out.find("fp8 weights on A100, which has no fp8 peak: stored as fp8, multiplied at its bf16 "
+                         "peak (weight-only") != std::string::npos);
+
   const auto unknown =
       test::run_rlsim("cost decode --model llama-2-70b --hardware H100 --context 1 --engine vlm");
   CHECK(unknown.exit_code == 2);

@@ -4,7 +4,8 @@
 // concurrency gets the serving columns; a bad request-trace row fails with its FILE:LINE:COL, exit
 // 2, nothing written; so does a workload whose prompts are longer than the scheduler accepts. With
 // AFD the per-GPU throughput counts the FFN pool too. `--unset` swaps the closed loop for Poisson
-// arrivals in a run and a sweep.
+// arrivals in a run and a sweep. The summary and metrics.json name the engine, its batching, the
+// precisions and what priced the ops.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -80,6 +81,48 @@ TEST_CASE("serve: run writes the serving metrics, the requests, a trace with cou
   // The share of requests is a percentage: its axis ends at 100, not at the next step past it.
   CHECK_THAT(report, Catch::Contains("text-anchor=\"end\">100</text>") &&
                          !Catch::Contains("text-anchor=\"end\">120</text>"));
+}
+
+TEST_CASE("serve: the summary and metrics.json say what ran and what priced it") {
+  const auto out = scratch_dir("serve-what-ran");
+  const CliResult r = run_rlsim(run_small(out / "default"));
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out,
+             Catch::Contains(
+                 "deployment: 2 x H100, 1 instance(s) of tp 2, weights fp8, KV cache fp8, max_batch 256") &&
+                 Catch::Contains("engine: vllm-v1, batching chunked_prefill (token_budget 8192)\n") &&
+                 Catch::Contains("cost model: roofline; ops priced: ") && !Catch::Contains("weight-only"));
+  const json m = json::parse(slurp(out / "default" / "metrics.json"));
+  CHECK(m["deployment"]["tp"] == 2);
+  CHECK(m["deployment"]["weights"] == "fp8");
+  CHECK(m["deployment"]["kv_cache"] == "fp8");
+  CHECK(m["deployment"]["engine"] == "vllm-v1");
+  CHECK(m["deployment"]["scheduler"] == "chunked_prefill (token_budget 8192)");
+  CHECK(m["pricing"]["cost_model"] == "roofline");
+  CHECK(m["pricing"]["profile"] == "");
+  CHECK(m["pricing"]["ops_priced"]["gemm"]["datasheet"].get<long>() > 0);
+
+  // Another engine and budget, on a card without fp8 tensor cores: the fp8 weights are weight-only.
+  const CliResult a100 = run_rlsim(
+      run_small(out / "a100",
+                "--set serve.engine=sglang --set 'serve.scheduler={name: chunked_prefill, token_budget: "
+                "2048}' --set cluster.pools.serve.gpu=A100"));
+  REQUIRE(a100.exit_code == 0);
+  CHECK_THAT(a100.out, Catch::Contains("engine: sglang, batching chunked_prefill (token_budget 2048)") &&
+                           Catch::Contains("fp8 weights on A100, which has no fp8 peak: stored as fp8, "
+                                           "multiplied at its bf16 peak (weight-only"));
+
+  // A profile answers for the GEMMs it measured, and the summary names it.
+  const CliResult profiled = run_rlsim(
+      "run scenarios/validation/aic-llama31-70b-h100-fp8.yaml --set workload.requests=8 --set "
+      "workload.concurrency=2 --set workload.warmup=2 --set workload.output_tokens=32 --out '" +
+      (out / "profiled").string() + "'");
+  REQUIRE(profiled.exit_code == 0);
+  CHECK_THAT(profiled.out, Catch::Contains("cost model: profile h100-vllm.yaml; ops priced: "));
+  const json pricing = json::parse(slurp(out / "profiled" / "metrics.json"))["pricing"];
+  CHECK(pricing["profile"] == "h100-vllm.yaml");
+  const json& gemm = pricing["ops_priced"]["gemm"];
+  CHECK(gemm.value("measured", 0L) + gemm.value("interpolated", 0L) + gemm.value("fitted", 0L) > 0);
 }
 
 TEST_CASE("serve: the summary says when closed-loop clients send in lock-step, not for an offline batch") {

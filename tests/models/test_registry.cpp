@@ -102,3 +102,16 @@ TEST_CASE("with_defaults keeps the values given and their places, and adds the r
   CHECK(all.where("n").line == 5);
   CHECK(all.flag("on"));
 }
+
+TEST_CASE("a value is shown as a person writes it, and an unset one as its default") {
+  const ParamSpec budget = ParamSpec::integer("token_budget", 8192, 16, 1 << 24, "tokens");
+  const ParamSpec swap = ParamSpec::quantity_of("weight_swap", Quantity::duration, 0.5, "help");
+  const ParamSpec mode = ParamSpec::choice("mode", {"recompute", "swap"}, "recompute", "help");
+  ParamValues given;
+  given.set("token_budget", int64_t{2048}, {"s.yaml", 3, 4});
+  given.set("mode", std::string("swap"), {"s.yaml", 3, 20});
+  CHECK(given.text_of(budget) == "2048");
+  CHECK(given.text_of(mode) == "swap");
+  CHECK(given.text_of(swap) == swap.default_text());
+  CHECK(ParamValues{}.text_of(budget) == "8192");
+}

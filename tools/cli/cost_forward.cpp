@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "models/cost/roofline.h"
 #include "models/tensor_parallel.h"
 #include "models/timing/engine_overhead.h"
 #include "models/timing/pipeline_parallel.h"
@@ -15,6 +16,7 @@
 #include "tools/cli/command.h"
 #include "tools/cli/iteration_fit.h"
 #include "tools/cli/iteration_pricing.h"
+#include "tools/report/pricing_text.h"
 
 namespace rlsim {
 
@@ -103,6 +105,9 @@ int ForwardCost::run(const Catalog& catalog) const {
     out["tokens"] = batch.tokens();
     out["engine"] = engine.name;
     out["cost_model"] = cost->name();
+    out["weights"] = to_string(weights);
+    // The precision the weights are multiplied in: the 16-bit path where the card has none of theirs.
+    out["weights_multiplied_as"] = to_string(effective_compute_precision(card, weights));
     out["seconds"] = t.total_s();
     out["kernels_s"] = t.kernels_s;
     out["allreduce_s"] = t.allreduce_s;
@@ -129,6 +134,8 @@ int ForwardCost::run(const Catalog& catalog) const {
                         : "")
             << "), engine " << engine.name << ": " << readable(t.total_s(), Quantity::duration) << "\n";
   line("kernels", t.kernels_s, target_.profile.empty() ? "datasheet roofline" : "calibrated profile");
+  if (const std::string note = weight_only_note(card, weights); !note.empty())
+    std::cout << "    " << note << "\n";
   line("TP all-reduce", t.allreduce_s, std::string(allreduce.source(tp_, t.cuda_graph)));
   if (pp_ > 1)
     line("pipeline", t.pipeline_s,

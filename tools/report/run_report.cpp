@@ -3,11 +3,11 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 
 #include "sim/scenario/memory_check.h"
 #include "tools/report/chrome_trace.h"
+#include "tools/report/pricing_text.h"
 #include "tools/report/request_slices.h"
 #include "tools/report/text_format.h"
 #include "tools/report/training_mfu.h"
@@ -44,27 +44,6 @@ nlohmann::json memory_json(const Scenario& s) {
             {"activation_bytes_per_gpu", t.activation_bytes},
             {"total_bytes_per_gpu", t.total_bytes()},
             {"headroom_bytes_per_gpu", t.headroom_bytes()}}}};
-}
-
-/// The profile's file name ("h100.yaml"), or "" without one (its folder differs between machines).
-std::string profile_file(const Scenario& scenario) {
-  return std::filesystem::path(scenario.profile).filename().string();
-}
-
-/// "profile h100.yaml; ops priced: gemm 812 measured, 40 interpolated; attention_decode 200 datasheet".
-std::string pricing_text(const Scenario& scenario, const RunMetrics& m) {
-  std::string out =
-      m.cost_model + (scenario.profile.empty() ? "" : " " + profile_file(scenario)) + "; ops priced:";
-  std::string classes;
-  for (const auto& [op_class, answers] : m.prices) {
-    std::string counts;
-    for (const char* answer : {"measured", "interpolated", "fitted", "datasheet"}) {
-      if (auto it = answers.find(answer); it != answers.end())
-        counts += (counts.empty() ? "" : ", ") + std::to_string(it->second) + " " + answer;
-    }
-    classes += (classes.empty() ? " " : "; ") + op_class + " " + counts;
-  }
-  return out + (classes.empty() ? " none" : classes);
 }
 
 }  // namespace
@@ -129,8 +108,7 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
                  {"simgrid_sleeps", m.simgrid_sleeps},
                  {"simgrid_messages", m.simgrid_messages},
                  {"simgrid_actors", m.simgrid_actors}};
-  j["pricing"] = {
-      {"cost_model", m.cost_model}, {"profile", profile_file(scenario)}, {"ops_priced", m.prices}};
+  j["pricing"] = pricing_json(scenario, m.cost_model, m.prices);
   j["agents"] = {{"agent_waits_llm", m.agent_waits_llm}};
   j["staleness"] = {{"mean_versions", m.staleness_mean}};
   if (m.faults.events > 0) {
@@ -220,10 +198,9 @@ std::string per_step_table(const RunMetrics& m) {
 
 std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   std::string out;
-  char line[256];
+  // "%-28s %s" without snprintf's limit on the line: a cost model line grows with the op classes.
   auto add = [&](const char* label, const std::string& value) {
-    std::snprintf(line, sizeof line, "  %-28s %s\n", label, value.c_str());
-    out += line;
+    out += "  " + padded(label, 29) + value + "\n";
   };
   auto fmt = [](const char* format, double v) {
     char buffer[64];
@@ -283,7 +260,10 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   add("TPOT", distribution(m.tpot_s));
   add("cost",
       fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));
-  add("cost model", pricing_text(scenario, m));
+  add("cost model", pricing_text(scenario, m.cost_model, m.prices));
+  const std::string weight_only =
+      weight_only_note(scenario.cluster.pool(scenario.rollout.pool)->card, scenario.rollout.weights);
+  if (!weight_only.empty()) add("", weight_only);
   if (m.faults.events > 0) {
     add("faults",
         std::to_string(m.faults.events) + " events: " + std::to_string(m.faults.gpus_failed) +

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tools/report/chrome_trace.h"
+#include "tools/report/pricing_text.h"
 #include "tools/report/request_slices.h"
 #include "tools/report/serve_diagnosis.h"
 #include "tools/report/text_format.h"
@@ -79,6 +80,12 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
                      {"pool", s.rollout.pool},
                      {"gpus", gpus(s)},
                      {"instances", result.load.size()},
+                     {"tp", s.rollout.tp},
+                     {"pp", s.rollout.pp},
+                     {"weights", to_string(s.rollout.weights)},
+                     {"kv_cache", to_string(s.rollout.kv_cache)},
+                     {"engine", s.rollout.engine},
+                     {"scheduler", scheduler_text(s.rollout.scheduler)},
                      {"max_batch", s.rollout.max_batch},
                      {"kv_capacity_tokens_per_instance", result.kv_capacity_tokens}};
   if (s.rollout.afd) {
@@ -121,6 +128,7 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
         {"slo", slo}, {"fraction", m.goodput_fraction}, {"requests_per_s", m.goodput_requests_per_s}};
   }
   j["serving"] = serving;
+  j["pricing"] = pricing_json(s, result.cost_model, result.prices);
   j["engine"] = {
       {"simgrid_activities", result.simgrid_execs + result.simgrid_sleeps + result.simgrid_messages},
       {"simgrid_execs", result.simgrid_execs},
@@ -168,9 +176,14 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
   std::string out =
       "rlsim: " + s.name + " (serve, seed " + std::to_string(s.seed) + ", model " + s.model.name + ")\n";
   out += "  deployment: " + std::to_string(pool.gpus()) + " x " + pool.card.name + ", " +
-         std::to_string(result.load.size()) + " instance(s)" +
-         (s.rollout.pp > 1 ? " of " + s.rollout.parallelism() : "") + ", max_batch " +
-         std::to_string(s.rollout.max_batch) + "\n";
+         std::to_string(result.load.size()) + " instance(s) of " + s.rollout.parallelism() + ", weights " +
+         std::string(to_string(s.rollout.weights)) + ", KV cache " +
+         std::string(to_string(s.rollout.kv_cache)) + ", max_batch " + std::to_string(s.rollout.max_batch) +
+         "\n";
+  out += "  engine: " + s.rollout.engine + ", batching " + scheduler_text(s.rollout.scheduler) + "\n";
+  out += "  cost model: " + pricing_text(s, result.cost_model, result.prices) + "\n";
+  if (const std::string note = weight_only_note(pool.card, s.rollout.weights); !note.empty())
+    out += "    " + note + "\n";
   out += "  workload: " + arrivals_text(w) + ", " + std::to_string(m.requests) + " requests" +
          (w.prompt_pool > 0 ? ", prompts drawn from a pool of " + std::to_string(w.prompt_pool)
                             : std::string()) +

@@ -120,6 +120,8 @@ ServeResult simulate_serve(const ServeScenario& scenario, const SimulationOption
         result.simgrid_sleeps = run.sleeps;
         result.simgrid_messages = run.messages;
         result.simgrid_actors = run.actors;
+        result.cost_model = deployment.cost_model.name;
+        result.prices = run.prices;
       });
   if (overload) refuse_overload(workload, *overload, plan.size(), max_in_flight);
   result.timeline.yield_to_others(GpuState::wait(WaitCause::idle));

@@ -7,8 +7,10 @@
 // the run with an input error at the arrivals field. SimGrid allows one engine per process.
 #pragma once
 
+#include <string>
 #include <vector>
 
+#include "models/cost/tallied_cost_model.h"
 #include "sim/engine/inference_instance.h"
 #include "sim/engine/request.h"
 #include "sim/engine/serving/serving_metrics.h"
@@ -28,6 +30,9 @@ struct ServeResult {
   long simgrid_sleeps = 0;  ///< timed work (sim/engine/timed_work.h)
   long simgrid_messages = 0;
   long simgrid_actors = 0;
+  /// The cost model that priced the ops and, per op class, what answered them (as RunMetrics).
+  std::string cost_model;
+  PriceTally prices;
 };
 
 /// `max_in_flight` is kMaxArrivalsInFlight but in tests of the overload stop.

@@ -1,0 +1,60 @@
+// How a run's figures were priced, in a summary's words and in metrics.json.
+#include "tools/report/pricing_text.h"
+
+#include <filesystem>
+
+#include "models/cost/roofline.h"
+#include "sim/engine/scheduling/replica_scheduler.h"
+
+namespace rlsim {
+namespace {
+
+/// The profile's file name ("h100.yaml"), or "" without one (its folder differs between machines).
+std::string profile_file(const Scenario& scenario) {
+  return std::filesystem::path(scenario.profile).filename().string();
+}
+
+}  // namespace
+
+std::string pricing_text(const Scenario& scenario, const std::string& cost_model, const PriceTally& prices) {
+  std::string out =
+      cost_model + (scenario.profile.empty() ? "" : " " + profile_file(scenario)) + "; ops priced:";
+  std::string classes;
+  for (const auto& [op_class, answers] : prices) {
+    std::string counts;
+    for (const char* answer : {"measured", "interpolated", "fitted", "datasheet"}) {
+      if (auto it = answers.find(answer); it != answers.end())
+        counts += (counts.empty() ? "" : ", ") + std::to_string(it->second) + " " + answer;
+    }
+    classes += (classes.empty() ? " " : "; ") + op_class + " " + counts;
+  }
+  return out + (classes.empty() ? " none" : classes);
+}
+
+nlohmann::json pricing_json(const Scenario& scenario, const std::string& cost_model,
+                            const PriceTally& prices) {
+  return {{"cost_model", cost_model}, {"profile", profile_file(scenario)}, {"ops_priced", prices}};
+}
+
+std::string weight_only_note(const HardwareSpec& card, Precision weights) {
+  const Precision multiplied = effective_compute_precision(card, weights);
+  if (multiplied == weights) return "";
+  const std::string w(to_string(weights));
+  // vLLM runs fp8 checkpoints on cards without fp8 tensor cores as W8A16 with its FP8 Marlin
+  // kernels (docs.vllm.ai, features/quantization/fp8: "FP8 models will run on compute capability
+  // >= 7.5 (Turing) as weight-only W8A16"); int4 is weight-only everywhere (models/precision.h).
+  return w + " weights on " + card.name + ", which has no " + w + " peak: stored as " + w +
+         ", multiplied at its " + std::string(to_string(multiplied)) +
+         " peak (weight-only, as vLLM's Marlin kernels run them)";
+}
+
+std::string scheduler_text(const PluginSpec& scheduler) {
+  const auto* entry = ReplicaSchedulerRegistry::instance().find(scheduler.name);
+  if (!entry || entry->params.empty()) return scheduler.name;
+  std::string params;
+  for (const ParamSpec& spec : entry->params)
+    params += (params.empty() ? "" : ", ") + spec.key + " " + scheduler.params.text_of(spec);
+  return scheduler.name + " (" + params + ")";
+}
+
+}  // namespace rlsim

@@ -1,0 +1,29 @@
+// How a run's figures were priced, in a summary's words and in metrics.json: the cost model and
+// profile that answered its ops, and the precision its weights were multiplied in.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "models/cost/tallied_cost_model.h"
+#include "sim/scenario/scenario.h"
+
+namespace rlsim {
+
+/// "roofline h100.yaml; ops priced: gemm 812 measured, 40 interpolated; attention_decode 200 datasheet".
+std::string pricing_text(const Scenario& scenario, const std::string& cost_model, const PriceTally& prices);
+
+/// metrics.json's "pricing": the cost model, the profile's file name ("" without one) and the tally.
+nlohmann::json pricing_json(const Scenario& scenario, const std::string& cost_model,
+                            const PriceTally& prices);
+
+/// Where the inference weights' precision has no tensor-core peak on the card (fp8 on A100, int4
+/// anywhere), what the roofline multiplies them at instead: "fp8 weights on A100, which has no fp8
+/// peak: stored in 8 bits, multiplied at its bf16 peak (weight-only, W8A16)". Empty otherwise.
+std::string weight_only_note(const HardwareSpec& card, Precision weights);
+
+/// "chunked_prefill (token_budget 8192)": the rollout or serve block's batching and every parameter
+/// of it, defaults included.
+std::string scheduler_text(const PluginSpec& scheduler);
+
+}  // namespace rlsim
