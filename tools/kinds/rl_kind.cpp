@@ -7,6 +7,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/memory_check.h"
+#include "tools/kinds/pinned_batching.h"
 #include "tools/kinds/rl_sweep_plot.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/html_report.h"
@@ -118,6 +119,9 @@ class RlKind : public ScenarioKind {
          {"step_time_s", "samples_per_s", "bubble_fraction", "usd_per_step", "usd_per_1m_tokens"})
       report.columns.emplace_back(c);
     report.plot = rl_sweep_plot(table, manifest, swept_setup(manifest));
+    report.findings = pinned_batching_note(manifest, "rollout", [&](const LoadOptions& options) {
+      return load_scenario(manifest.scenario, options).scenario.rollout;
+    });
     return report;
   }
 };

@@ -14,6 +14,7 @@
 #include "sim/platform/topology.h"
 #include "sim/scenario/memory_check.h"
 #include "sim/scenario/serve_reader.h"
+#include "tools/kinds/pinned_batching.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/kinds/serve_sweep_findings.h"
 #include "tools/report/serve_report.h"
@@ -134,7 +135,10 @@ class ServeKind : public ScenarioKind {
     for (const char* c : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s",
                           "output_tokens_per_s", "goodput_fraction"})
       report.columns.emplace_back(c);
-    report.findings = serve_sweep_findings(table, manifest);
+    report.findings = serve_sweep_findings(table, manifest) +
+                      pinned_batching_note(manifest, "serve", [&](const LoadOptions& options) {
+                        return load_serve_scenario(manifest.scenario, options).scenario.deployment.rollout;
+                      });
     return report;
   }
 };
