@@ -171,13 +171,22 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
                      cluster.pools.front().name);
   check_pool_reference(r, "pool", s.pool, cluster);
   const PoolSpec& pool = *cluster.pool(s.pool);
-  s.tp = static_cast<int>(r.integer_or(
-      {"tp", "tensor-parallel GPUs per inference instance (per pipeline stage when pp > 1)", "GPUs"}, d.tp, 1,
-      pool.gpus_per_node));
+  s.tp =
+      static_cast<int>(r.integer_or({"tp",
+                                     "tensor-parallel GPUs per inference instance (per pipeline stage when "
+                                     "pp > 1): a divisor of the pool's gpus_per_node, since an instance's TP "
+                                     "group stays within one node",
+                                     "GPUs"},
+                                    d.tp, 1, kMaxCount));
+  const std::string node = " GPUs of a node of pool '" + pool.name + "' (gpus_per_node)";
+  if (s.tp > pool.gpus_per_node)
+    r.fail("tp", "tp " + std::to_string(s.tp) + " needs more than the " + std::to_string(pool.gpus_per_node) +
+                     node + ": an instance's TP group stays within one node; expected a divisor of " +
+                     std::to_string(pool.gpus_per_node) + ", or cluster.pools." + pool.name +
+                     ".gpus_per_node " + std::to_string(s.tp) + " or a multiple of it");
   if (pool.gpus_per_node % s.tp != 0)
     r.fail("tp", "tp " + std::to_string(s.tp) + " must divide the " + std::to_string(pool.gpus_per_node) +
-                     " GPUs of a node of pool '" + pool.name + "' (gpus_per_node): an instance's TP group " +
-                     "stays within one node");
+                     node + ": an instance's TP group stays within one node");
   s.pp = static_cast<int>(r.integer_or({"pp",
                                         "pipeline stages per inference instance, each of tp GPUs holding "
                                         "consecutive layers (stages may sit on different nodes)",
