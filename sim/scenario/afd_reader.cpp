@@ -95,9 +95,10 @@ std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster,
   check_pool_reference(r, "pool", pool, cluster);
   const int available = cluster.pool(pool)->gpus() - (pool == other_pool ? taken_in : 0);
   if (available < 1) r.fail("pool", "pool '" + pool + "' has no GPUs left for this side");
-  const int gpus = static_cast<int>(r.integer_or(
-      {"gpus", "GPUs on this side", "GPUs", "the pool's GPUs (less the other side's on a shared pool)"},
-      available, 1, available));
+  const int gpus = static_cast<int>(
+      r.integer_or({"gpus", "GPUs on this side", "GPUs",
+                    "the pool's GPUs (less the other side's on a shared pool)", "1 to that default"},
+                   available, 1, available));
   return {pool, gpus};
 }
 
@@ -117,7 +118,7 @@ AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
        "FFN GPUs per expert group: 1 spreads the experts over all FFN GPUs (EP); t > 1 is hybrid EP + TP, "
        "groups of t GPUs in one node each sharding its experts t ways, with an all-gather and a "
        "reduce-scatter inside the group per layer",
-       "GPUs"},
+       "GPUs", "", "1 to the FFN pool's gpus_per_node"},
       defaults.ffn_tp, 1, ffn_pool.gpus_per_node));
   const std::string grouping = afd_ffn_group_problem(
       d.ffn_tp, d.ffn_gpus, d.ffn_pool == d.attention_pool ? d.attention_gpus : 0, ffn_pool.gpus_per_node);

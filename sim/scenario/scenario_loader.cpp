@@ -121,11 +121,11 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
   const PoolSpec& ffn = *cluster.pool(a.ffn_pool);
   a.attention_gpus =
       static_cast<int>(r.integer_or({"attention_gpus", "attention GPUs per AFD instance (of rollout.pool)",
-                                     "GPUs", "gpus_per_node of rollout.pool"},
+                                     "GPUs", "gpus_per_node of rollout.pool", "1 to rollout.pool's GPUs"},
                                     attention.gpus_per_node, 1, attention.gpus()));
-  a.ffn_gpus = static_cast<int>(r.integer_or(
-      {"ffn_gpus", "FFN GPUs per AFD instance (of ffn_pool)", "GPUs", "gpus_per_node of ffn_pool"},
-      ffn.gpus_per_node, 1, ffn.gpus()));
+  a.ffn_gpus = static_cast<int>(r.integer_or({"ffn_gpus", "FFN GPUs per AFD instance (of ffn_pool)", "GPUs",
+                                              "gpus_per_node of ffn_pool", "1 to ffn_pool's GPUs"},
+                                             ffn.gpus_per_node, 1, ffn.gpus()));
   if (attention.gpus() % a.attention_gpus != 0 || ffn.gpus() % a.ffn_gpus != 0 ||
       attention.gpus() / a.attention_gpus != ffn.gpus() / a.ffn_gpus) {
     r.fail("ffn_gpus", "expected pools that split into the same number of AFD instances, found " +
@@ -134,9 +134,10 @@ AfdRolloutSpec read_afd_rollout(YamlReader& r, const RolloutSpec& rollout, const
                            std::to_string(ffn.gpus()) + " GPUs of '" + a.ffn_pool + "' by ffn_gpus " +
                            std::to_string(a.ffn_gpus));
   }
-  a.ffn_tp = static_cast<int>(r.integer_or(
-      {"ffn_tp", "FFN GPUs per expert group (1: EP over all FFN GPUs; t > 1: hybrid EP + TP)", "GPUs"},
-      d.ffn_tp, 1, ffn.gpus_per_node));
+  a.ffn_tp = static_cast<int>(
+      r.integer_or({"ffn_tp", "FFN GPUs per expert group (1: EP over all FFN GPUs; t > 1: hybrid EP + TP)",
+                    "GPUs", "", "1 to ffn_pool's gpus_per_node"},
+                   d.ffn_tp, 1, ffn.gpus_per_node));
   const std::string grouping = afd_ffn_group_problem(a.ffn_tp, a.ffn_gpus, 0, ffn.gpus_per_node);
   if (!grouping.empty()) r.fail("ffn_tp", grouping);
   a.micro_batches = static_cast<int>(r.integer_or(
@@ -258,7 +259,8 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster, const std:
   check_pool_reference(r, "pool", s.pool, cluster);
   const PoolSpec& pool = *cluster.pool(s.pool);
   s.tp = static_cast<int>(
-      r.integer_or({"tp", "tensor-parallel degree of training", "GPUs"}, d.tp, 1, pool.gpus_per_node));
+      r.integer_or({"tp", "tensor-parallel degree of training", "GPUs", "", "1 to the pool's gpus_per_node"},
+                   d.tp, 1, pool.gpus_per_node));
   s.pp =
       static_cast<int>(r.integer_or({"pp", "pipeline-parallel stages of training", "stages"}, d.pp, 1, 1024));
   s.dp = static_cast<int>(

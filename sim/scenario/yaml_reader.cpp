@@ -629,6 +629,7 @@ void YamlReader::describe(const Field& field, FieldDoc doc, const std::string& o
   if (!field.help.empty()) doc.help = field.help;
   if (!field.unit.empty()) doc.unit = field.unit;
   if (!field.default_text.empty()) doc.default_text = field.default_text;
+  if (!field.range_text.empty()) doc.range = field.range_text;
   source_->fields->note(child_path(field.key), std::move(doc), owner);
 }
 

@@ -55,15 +55,18 @@ void remove_field(YamlSource& source, const std::string& path);
 struct Field {
   Field(const char* name) : key(name) {}             // NOLINT: a bare key is a Field
   Field(std::string name) : key(std::move(name)) {}  // NOLINT
-  Field(std::string name, std::string meaning, std::string unit_text = "", std::string default_words = "")
+  Field(std::string name, std::string meaning, std::string unit_text = "", std::string default_words = "",
+        std::string range_words = "")
       : key(std::move(name)),
         help(std::move(meaning)),
         unit(std::move(unit_text)),
-        default_text(std::move(default_words)) {}
+        default_text(std::move(default_words)),
+        range_text(std::move(range_words)) {}
   std::string key;
   std::string help;          ///< one line: what it means and changes
   std::string unit;          ///< of a count or number ("tokens", "GPUs"); quantities name their own
   std::string default_text;  ///< when the default depends on the scenario ("the first pool")
+  std::string range_text;    ///< when the range depends on the scenario ("1 to the pool's GPUs")
 };
 
 class YamlReader {
