@@ -1,11 +1,13 @@
 // report.html: run, compare and sweep each write one self-contained page (no network, no script);
 // a run's page has the timeline per pool coloured by state, the bubble by cause and the inputs.
-// Where Debian's chromium is installed, the page is rendered headless to a screenshot.
+// Where Debian's chromium is installed, the page is rendered headless to a screenshot. A summary's
+// prose lines wrap at the page's width; its table rows keep their columns and scroll.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
 #include "sim/platform/gpu_state.h"
 #include "tests/cli/cli_support.h"
+#include "tools/report/html_report.h"
 
 using namespace rlsim::test;
 
@@ -83,4 +85,16 @@ TEST_CASE("compare and sweep write a report.html too") {
   const std::string sweep = slurp(dir / "sweep" / "report.html");
   CHECK(self_contained(sweep));
   CHECK_THAT(sweep, Catch::Contains("<svg") && Catch::Contains("max_batch"));
+}
+
+TEST_CASE("a summary's prose lines wrap and its table rows keep their columns") {
+  const std::string html = rlsim::html_pre(
+      "sweep results (2 of 2 points):\n  serve.engine ttft_p50_ms\n       vllm-v1     990.955\nbatching: "
+      "every "
+      "point ran <chunked_prefill> as the scenario sets it\n\n");
+  CHECK(html ==
+        "<pre><span class=\"prose\">sweep results (2 of 2 points):\n</span>  "
+        "serve.engine ttft_p50_ms\n       vllm-v1     990.955\n<span class=\"prose\">batching: every point "
+        "ran &lt;chunked_prefill&gt; as the scenario sets it\n</span>\n</pre>\n");
+  CHECK(rlsim::html_page("t", {{"s", html}}).find("pre .prose{white-space:pre-wrap}") != std::string::npos);
 }

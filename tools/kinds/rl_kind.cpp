@@ -7,9 +7,9 @@
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/memory_check.h"
-#include "tools/kinds/pinned_batching.h"
 #include "tools/kinds/rl_sweep_plot.h"
 #include "tools/kinds/scenario_kind.h"
+#include "tools/kinds/sweep_setup_notes.h"
 #include "tools/report/html_report.h"
 #include "tools/report/run_report.h"
 #include "tools/sweep/sweep_csv.h"
@@ -119,8 +119,8 @@ class RlKind : public ScenarioKind {
          {"step_time_s", "samples_per_s", "bubble_fraction", "usd_per_step", "usd_per_1m_tokens"})
       report.columns.emplace_back(c);
     report.plot = rl_sweep_plot(table, manifest, swept_setup(manifest));
-    report.findings = pinned_batching_note(manifest, "rollout", [&](const LoadOptions& options) {
-      return load_scenario(manifest.scenario, options).scenario.rollout;
+    report.findings = sweep_setup_notes(table, manifest, "rollout", [&](const LoadOptions& options) {
+      return load_scenario(manifest.scenario, options).scenario;
     });
     return report;
   }

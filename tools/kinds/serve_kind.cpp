@@ -14,9 +14,9 @@
 #include "sim/platform/topology.h"
 #include "sim/scenario/memory_check.h"
 #include "sim/scenario/serve_reader.h"
-#include "tools/kinds/pinned_batching.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/kinds/serve_sweep_findings.h"
+#include "tools/kinds/sweep_setup_notes.h"
 #include "tools/report/serve_report.h"
 #include "tools/report/serve_report_html.h"
 
@@ -136,8 +136,8 @@ class ServeKind : public ScenarioKind {
                           "output_tokens_per_s", "goodput_fraction"})
       report.columns.emplace_back(c);
     report.findings = serve_sweep_findings(table, manifest) +
-                      pinned_batching_note(manifest, "serve", [&](const LoadOptions& options) {
-                        return load_serve_scenario(manifest.scenario, options).scenario.deployment.rollout;
+                      sweep_setup_notes(table, manifest, "serve", [&](const LoadOptions& options) {
+                        return load_serve_scenario(manifest.scenario, options).scenario.deployment;
                       });
     return report;
   }

@@ -66,13 +66,28 @@ std::string histogram_svg(const std::string& name, std::vector<double> values) {
 
 }  // namespace
 
-std::string html_pre(const std::string& text) { return "<pre>" + xml_escape(text) + "</pre>\n"; }
+std::string html_pre(const std::string& text) {
+  std::string html = "<pre>";
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    const size_t indent = line.find_first_not_of(' ');
+    // A table's header may have single spaces between its columns, but it has no "name: text".
+    const bool prose = indent != std::string::npos && line.find("  ", indent) == std::string::npos &&
+                       (line.find(": ") != std::string::npos || line.back() == ':');
+    const std::string escaped = xml_escape(line) + (end < text.size() ? "\n" : "");
+    html += prose ? "<span class=\"prose\">" + escaped + "</span>" : escaped;
+    start = end + 1;
+  }
+  return html + "</pre>\n";
+}
 
 std::string html_page(const std::string& title, const std::vector<HtmlSection>& sections) {
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + xml_escape(title) +
       "</title>\n<style>body{font-family:sans-serif;margin:24px;max-width:1200px}pre{background:#f6f6f6;"
-      "padding:8px;overflow-x:auto;font-size:12px}h2{border-bottom:1px solid "
+      "padding:8px;overflow-x:auto;font-size:12px}pre .prose{white-space:pre-wrap}h2{border-bottom:1px solid "
       "#ddd}</style></head>\n<body>\n<h1>" +
       xml_escape(title) + "</h1>\n";
   for (const auto& [heading, body] : sections) html += "<h2>" + xml_escape(heading) + "</h2>\n" + body;

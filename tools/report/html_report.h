@@ -19,7 +19,9 @@ using HtmlSection = std::pair<std::string, std::string>;
 
 /// A whole page: `title`, then the sections in order.
 std::string html_page(const std::string& title, const std::vector<HtmlSection>& sections);
-/// `text` as a preformatted block (escaped).
+/// `text` as a preformatted block (escaped). A line of prose ("name: text" with no run of two spaces
+/// after its indentation, so neither a table's row nor its header) wraps at the page's width
+/// instead of scrolling it sideways.
 std::string html_pre(const std::string& text);
 
 /// The GPU tracks' states over time, one row per GPU grouped by pool, as SVG.
