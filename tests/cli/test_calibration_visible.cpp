@@ -1,6 +1,7 @@
 // Calibration made visible: the summary and metrics.json name the cost model and, per op class, what
 // answered the ops it priced (a profile's measured table, interpolation or fit, or the datasheet);
-// fp8 weights on a card without fp8 tensor cores are said to be weight-only;
+// fp8 weights on a card without fp8 tensor cores are said to be weight-only (RL, AFD); an AFD run
+// names its precisions;
 // `run --compare-profile` shows the per-phase times with and without the profile.
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -90,4 +91,26 @@ TEST_CASE("run --compare-profile prints each phase with and without the profile"
       run_rlsim("run scenarios/quickstart.yaml --compare-profile --out '" + out.string() + "/none'");
   CHECK(none.exit_code == 2);
   CHECK_THAT(none.err, Contains("--compare-profile") && Contains("no profile"));
+}
+
+TEST_CASE("an AFD run names its precisions and cost model, and weight-only weights on a card without fp8") {
+  const auto out = scratch_dir("pricing-afd");
+  const std::string run = "run scenarios/afd-step3.yaml --set afd.batch=128 ";
+  const CliResult h800 = run_rlsim(run + "--out '" + (out / "h800").string() + "'");
+  REQUIRE(h800.exit_code == 0);
+  CHECK_THAT(
+      h800.out,
+      Contains("  precisions                     weights fp8, KV cache fp8, dispatch fp8, combine bf16\n"
+               "  cost model                     roofline\n") &&
+          !Contains("weight-only"));
+  const json m = json::parse(slurp(out / "h800" / "metrics.json"));
+  CHECK(m["deployment"]["precisions"]["weights"] == "fp8");
+  CHECK(m["deployment"]["precisions"]["combine"] == "bf16");
+  CHECK(m["pricing"]["cost_model"] == "roofline");
+  const CliResult a800 =
+      run_rlsim(run + "--set cluster.pools.attention.gpu=A800 --out '" + (out / "a800").string() + "'");
+  REQUIRE(a800.exit_code == 0);
+  CHECK_THAT(a800.out,
+             Contains("fp8 weights on A800, which has no fp8 peak: stored as fp8, multiplied at its bf16 "
+                      "peak (weight-only"));
 }

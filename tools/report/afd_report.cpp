@@ -2,10 +2,10 @@
 #include "tools/report/afd_report.h"
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 #include "tools/report/chrome_trace.h"
+#include "tools/report/pricing_text.h"
 #include "tools/report/text_format.h"
 #include "tools/sweep/sweep_csv.h"
 
@@ -22,7 +22,13 @@ nlohmann::json afd_metrics_json(const AfdScenario& s, const AfdMetrics& m) {
                      {"ffn", {{"pool", d.ffn_pool}, {"gpus", d.ffn_gpus}, {"tp", d.ffn_tp}}},
                      {"batch", d.batch},
                      {"micro_batches", d.micro_batches},
-                     {"context", d.context}};
+                     {"context", d.context},
+                     {"precisions",
+                      {{"weights", to_string(d.precisions.weights)},
+                       {"kv_cache", to_string(d.precisions.kv)},
+                       {"dispatch", to_string(d.precisions.dispatch)},
+                       {"combine", to_string(d.precisions.combine)}}}};
+  j["pricing"] = {{"cost_model", s.cost_model.name}, {"profile", profile_file(s.profile)}};
   j["tpot_s"] = m.tpot_s;
   j["batch_latency_s"] = m.batch_latency_s;
   j["target_tpot_s"] = d.target_tpot_s;
@@ -62,10 +68,8 @@ std::string afd_summary_table(const AfdScenario& s, const AfdMetrics& m) {
   std::string out = "rlsim: " + s.name + " (AFD, model " + s.model.name + ", " +
                     std::to_string(d.attention_gpus) + " attention GPUs on " + d.attention_pool + " + " +
                     std::to_string(d.ffn_gpus) + " FFN GPUs on " + d.ffn_pool + ")\n";
-  char line[256];
   auto add = [&](const char* label, const std::string& value) {
-    std::snprintf(line, sizeof line, "  %-30s %s\n", label, value.c_str());
-    out += line;
+    out += "  " + padded(label, 31) + value + "\n";
   };
   add("batch / micro-batches", std::to_string(d.batch) + " sequences / " + std::to_string(d.micro_batches) +
                                    " (context " + std::to_string(d.context) + ")");
@@ -93,6 +97,17 @@ std::string afd_summary_table(const AfdScenario& s, const AfdMetrics& m) {
                                          formatted("%.0f %%", 100.0 * m.ffn_memory_fraction));
   add("cost", formatted("%.2f USD/h", m.usd_per_hour) + ", " +
                   formatted("%.3f USD per 1M tokens", m.usd_per_1m_tokens));
+  add("precisions", "weights " + std::string(to_string(d.precisions.weights)) + ", KV cache " +
+                        std::string(to_string(d.precisions.kv)) + ", dispatch " +
+                        std::string(to_string(d.precisions.dispatch)) + ", combine " +
+                        std::string(to_string(d.precisions.combine)));
+  add("cost model", cost_model_text(s.cost_model.name, s.profile));
+  // One note per card that multiplies the weights at a 16-bit peak (both sides may share a card).
+  std::string notes;
+  for (const std::string& pool : {d.attention_pool, d.ffn_pool}) {
+    const std::string note = weight_only_note(s.cluster.pool(pool)->card, d.precisions.weights);
+    if (!note.empty() && notes.find(note) == std::string::npos) notes += note, add("", note);
+  }
   return out;
 }
 

@@ -7,18 +7,17 @@
 #include "sim/engine/scheduling/replica_scheduler.h"
 
 namespace rlsim {
-namespace {
 
-/// The profile's file name ("h100.yaml"), or "" without one (its folder differs between machines).
-std::string profile_file(const Scenario& scenario) {
-  return std::filesystem::path(scenario.profile).filename().string();
+std::string profile_file(const std::string& profile) {
+  return std::filesystem::path(profile).filename().string();
 }
 
-}  // namespace
+std::string cost_model_text(const std::string& cost_model, const std::string& profile) {
+  return cost_model + (profile.empty() ? "" : " " + profile_file(profile));
+}
 
 std::string pricing_text(const Scenario& scenario, const std::string& cost_model, const PriceTally& prices) {
-  std::string out =
-      cost_model + (scenario.profile.empty() ? "" : " " + profile_file(scenario)) + "; ops priced:";
+  std::string out = cost_model_text(cost_model, scenario.profile) + "; ops priced:";
   std::string classes;
   for (const auto& [op_class, answers] : prices) {
     std::string counts;
@@ -33,7 +32,7 @@ std::string pricing_text(const Scenario& scenario, const std::string& cost_model
 
 nlohmann::json pricing_json(const Scenario& scenario, const std::string& cost_model,
                             const PriceTally& prices) {
-  return {{"cost_model", cost_model}, {"profile", profile_file(scenario)}, {"ops_priced", prices}};
+  return {{"cost_model", cost_model}, {"profile", profile_file(scenario.profile)}, {"ops_priced", prices}};
 }
 
 std::string weight_only_note(const HardwareSpec& card, Precision weights) {

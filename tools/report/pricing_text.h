@@ -10,7 +10,13 @@
 
 namespace rlsim {
 
-/// "roofline h100.yaml; ops priced: gemm 812 measured, 40 interpolated; attention_decode 200 datasheet".
+/// The profile's file name ("h100.yaml"), or "" without one (its folder differs between machines).
+std::string profile_file(const std::string& profile);
+
+/// "profile h100.yaml", or the cost model's name alone without a profile.
+std::string cost_model_text(const std::string& cost_model, const std::string& profile);
+
+/// "profile h100.yaml; ops priced: gemm 812 measured, 40 interpolated; attention_decode 200 datasheet".
 std::string pricing_text(const Scenario& scenario, const std::string& cost_model, const PriceTally& prices);
 
 /// metrics.json's "pricing": the cost model, the profile's file name ("" without one) and the tally.
