@@ -70,6 +70,13 @@ TEST_CASE("rlsim cost decode and prefill add the engine's terms to the kernels",
       a100_text.out.find("fp8 weights on A100, which has no fp8 peak: stored as fp8, multiplied at its bf16 "
                          "peak (weight-only") != std::string::npos);
 
+  // fp32 weights: no catalog card lists an fp32 peak, so the 16-bit one is said to be a bound.
+  const auto fp32 =
+      test::run_rlsim("cost decode --model llama-2-70b --hardware H100 --tp 8 --context 512 --weights fp32");
+  CHECK(fp32.out.find(
+            "fp32 weights on H100, whose fp32 peak the catalog does not list: multiplied at its bf16 peak, "
+            "an optimistic bound") != std::string::npos);
+
   const auto unknown =
       test::run_rlsim("cost decode --model llama-2-70b --hardware H100 --context 1 --engine vlm");
   CHECK(unknown.exit_code == 2);

@@ -93,11 +93,11 @@ TEST_CASE("no batching note when each engine ran its own, the batching is swept,
 TEST_CASE("a sweep names the points whose weights were multiplied at a 16-bit peak") {
   auto [cards, cards_table] = sweep_of({{"cluster.pools.serve.gpu", {"H100", "A100"}}});
   CHECK(sweep_setup_notes(cards_table, cards, "serve", fake_loader("")) ==
-        "weight-only: point 1 (cluster.pools.serve.gpu=A100): fp8 weights on A100, which has no fp8 peak: "
+        "weights: point 1 (cluster.pools.serve.gpu=A100): fp8 weights on A100, which has no fp8 peak: "
         "stored as fp8, multiplied at its bf16 peak (weight-only, as vLLM's Marlin kernels run them)\n");
   auto [all, all_table] = sweep_of({{"cluster.pools.serve.gpu", {"A100"}}, {"serve.engine", {"vllm-v1"}}});
   CHECK_THAT(sweep_setup_notes(all_table, all, "serve", fake_loader("")),
-             Contains("weight-only: every point's fp8 weights on A100"));
+             Contains("weights: every point: fp8 weights on A100"));
 }
 
 TEST_CASE("serve: a sweep over engines on the bundled scenario says its scheduler overrode theirs") {
@@ -114,11 +114,11 @@ TEST_CASE("serve: a sweep over engines on the bundled scenario says its schedule
       "workload.requests=30 --param serve.engine=vllm-v1,trtllm -q --out '" +
       (out / "own").string() + "'");
   REQUIRE(own.exit_code == 0);
-  CHECK_THAT(own.out, !Contains("batching:") && !Contains("weight-only"));
+  CHECK_THAT(own.out, !Contains("batching:") && !Contains("weights:"));
   const auto a100 = test::run_rlsim(
       "sweep scenarios/serve-llama3-70b.yaml --set workload.requests=30 --param "
       "cluster.pools.serve.gpu=H100,A100 -q --out '" +
       (out / "a100").string() + "'");
   REQUIRE(a100.exit_code == 0);
-  CHECK_THAT(a100.out, Contains("weight-only: point 1 (cluster.pools.serve.gpu=A100): fp8 weights on A100"));
+  CHECK_THAT(a100.out, Contains("weights: point 1 (cluster.pools.serve.gpu=A100): fp8 weights on A100"));
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <vector>
 
 #include "tools/report/pricing_text.h"
 #include "tools/sweep/sweep_grid.h"
@@ -13,6 +14,21 @@ namespace rlsim {
 namespace {
 
 bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+
+/// Whether an axis may change what the notes read (engine, batching, card, weights): points that
+/// differ only in other axes load once. A path naming a whole block or list counts too.
+bool setup_axis(const std::string& path) {
+  for (const char* part : {"engine", "scheduler", "gpu", "weights", "pool", "cluster", "catalog", "model"}) {
+    if (path.find(part) != std::string::npos) return true;
+  }
+  return path == "serve" || path == "rollout";
+}
+
+/// What one point ran that the notes name.
+struct PointSetup {
+  bool loaded = false;
+  std::string engine, scheduler, own_scheduler, weight_only;
+};
 
 /// The line naming the engines that ran a batching other than their own, and the remedy.
 std::string pinned_batching_line(const SweepManifest& manifest, const std::string& scheduler_path,
@@ -40,28 +56,39 @@ std::string sweep_setup_notes(const SweepTable& table, const SweepManifest& mani
         return starts_with(axis.path, scheduler_path);  // swept on purpose: nothing to say
       });
   const SweepGrid grid(manifest.axes);
+  std::map<std::vector<std::string>, PointSetup> loaded;  ///< by the values of the setup axes
   std::string pinned, weight_only;
   std::map<std::string, std::string> own_batching;  ///< engine -> its own scheduler, where it ran another
   std::optional<std::string> weight_only_all;       ///< the note, while every point so far has the same
   for (const auto& [point, cells] : table.rows) {
     if (point >= grid.size()) continue;  // the table was checked against the grid when read
-    LoadOptions options;
-    options.unsets = manifest.unsets;
-    options.overrides = manifest.sets;
-    options.params = grid.assignments(point);
-    options.check_memory = false;  // only the setup is read
-    std::optional<Scenario> scenario;
-    try {
-      scenario = scenario_of(options);
-    } catch (const std::exception&) {
-      continue;  // a point that does not load has no figures either; the table says so
+    std::vector<std::string> key;
+    const std::vector<std::string> values = grid.values(point);
+    for (size_t i = 0; i < values.size(); ++i)
+      if (setup_axis(manifest.axes[i].path)) key.push_back(values[i]);
+    auto [it, first] = loaded.try_emplace(key);
+    PointSetup& setup = it->second;
+    if (first) {
+      LoadOptions options;
+      options.unsets = manifest.unsets;
+      options.overrides = manifest.sets;
+      options.params = grid.assignments(point);
+      options.check_memory = false;  // only the setup is read
+      try {
+        const Scenario scenario = scenario_of(options);
+        const RolloutSpec& rollout = scenario.rollout;
+        setup = {true, rollout.engine, rollout.scheduler.name, rollout.engine_overhead.scheduler,
+                 weight_only_note(scenario.cluster.pool(rollout.pool)->card, rollout.weights)};
+      } catch (const std::exception&) {
+        // A point that does not load has no figures either; the table says so.
+      }
     }
-    const RolloutSpec& rollout = scenario->rollout;
-    if (engines_swept && !batching_swept && rollout.scheduler.name != rollout.engine_overhead.scheduler) {
-      pinned = rollout.scheduler.name;
-      own_batching[rollout.engine] = rollout.engine_overhead.scheduler;
+    if (!setup.loaded) continue;
+    if (engines_swept && !batching_swept && setup.scheduler != setup.own_scheduler) {
+      pinned = setup.scheduler;
+      own_batching[setup.engine] = setup.own_scheduler;
     }
-    const std::string note = weight_only_note(scenario->cluster.pool(rollout.pool)->card, rollout.weights);
+    const std::string& note = setup.weight_only;
     if (!note.empty())
       weight_only +=
           (weight_only.empty() ? "" : "; ") + sweep_point_text(table, manifest, point) + ": " + note;
@@ -71,9 +98,9 @@ std::string sweep_setup_notes(const SweepTable& table, const SweepManifest& mani
   std::string out;
   if (!own_batching.empty()) out += pinned_batching_line(manifest, scheduler_path, pinned, own_batching);
   if (weight_only_all && !weight_only_all->empty())
-    out += "weight-only: every point's " + *weight_only_all + "\n";
+    out += "weights: every point: " + *weight_only_all + "\n";
   else if (!weight_only.empty())
-    out += "weight-only: " + weight_only + "\n";
+    out += "weights: " + weight_only + "\n";
   return out;
 }
 

@@ -39,6 +39,12 @@ std::string weight_only_note(const HardwareSpec& card, Precision weights) {
   const Precision multiplied = effective_compute_precision(card, weights);
   if (multiplied == weights) return "";
   const std::string w(to_string(weights));
+  if (bytes_per_element(weights) > 2.0) {
+    // No catalog card lists an fp32 (or TF32) peak: the 16-bit one bounds the math from below.
+    return w + " weights on " + card.name + ", whose " + w +
+           " peak the catalog does not list: multiplied at its " + std::string(to_string(multiplied)) +
+           " peak, an optimistic bound (" + w + " math runs slower)";
+  }
   // vLLM runs fp8 checkpoints on cards without fp8 tensor cores as W8A16 with its FP8 Marlin
   // kernels (docs.vllm.ai, features/quantization/fp8: "FP8 models will run on compute capability
   // >= 7.5 (Turing) as weight-only W8A16"); int4 is weight-only everywhere (models/precision.h).

@@ -23,9 +23,10 @@ std::string pricing_text(const Scenario& scenario, const std::string& cost_model
 nlohmann::json pricing_json(const Scenario& scenario, const std::string& cost_model,
                             const PriceTally& prices);
 
-/// Where the inference weights' precision has no tensor-core peak on the card (fp8 on A100, int4
-/// anywhere), what the roofline multiplies them at instead: "fp8 weights on A100, which has no fp8
-/// peak: stored in 8 bits, multiplied at its bf16 peak (weight-only, W8A16)". Empty otherwise.
+/// Where the inference weights' precision has no tensor-core peak on the card, what the roofline
+/// multiplies them at instead: quantised weights (fp8 on A100, int4 anywhere) weight-only, "fp8
+/// weights on A100, which has no fp8 peak: stored as fp8, multiplied at its bf16 peak (weight-only,
+/// …)"; fp32 weights at the 16-bit peak, said to be an optimistic bound. Empty otherwise.
 std::string weight_only_note(const HardwareSpec& card, Precision weights);
 
 /// "chunked_prefill (token_budget 8192)": the rollout or serve block's batching and every parameter
