@@ -97,7 +97,7 @@ TEST_CASE("serve: the summary and metrics.json say what ran and what priced it")
   CHECK(m["deployment"]["weights"] == "fp8");
   CHECK(m["deployment"]["kv_cache"] == "fp8");
   CHECK(m["deployment"]["engine"] == "vllm-v1");
-  CHECK(m["deployment"]["scheduler"] == "chunked_prefill (token_budget 8192)");
+  CHECK(m["deployment"]["scheduler"] == json{{"name", "chunked_prefill"}, {"token_budget", 8192}});
   CHECK(m["pricing"]["cost_model"] == "roofline");
   CHECK(m["pricing"]["profile"] == "");
   CHECK(m["pricing"]["ops_priced"]["gemm"]["datasheet"].get<long>() > 0);

@@ -103,10 +103,11 @@ std::string afd_summary_table(const AfdScenario& s, const AfdMetrics& m) {
                         std::string(to_string(d.precisions.combine)));
   add("cost model", cost_model_text(s.cost_model.name, s.profile));
   // One note per card that multiplies the weights at a 16-bit peak (both sides may share a card).
-  std::string notes;
+  std::string previous;
   for (const std::string& pool : {d.attention_pool, d.ffn_pool}) {
     const std::string note = weight_only_note(s.cluster.pool(pool)->card, d.precisions.weights);
-    if (!note.empty() && notes.find(note) == std::string::npos) notes += note, add("", note);
+    if (!note.empty() && note != previous) add("", note);
+    previous = note;
   }
   return out;
 }

@@ -4,7 +4,6 @@
 #include <filesystem>
 
 #include "models/cost/roofline.h"
-#include "sim/engine/scheduling/replica_scheduler.h"
 
 namespace rlsim {
 
@@ -51,15 +50,6 @@ std::string weight_only_note(const HardwareSpec& card, Precision weights) {
   return w + " weights on " + card.name + ", which has no " + w + " peak: stored as " + w +
          ", multiplied at its " + std::string(to_string(multiplied)) +
          " peak (weight-only, as vLLM's Marlin kernels run them)";
-}
-
-std::string scheduler_text(const PluginSpec& scheduler) {
-  const auto* entry = ReplicaSchedulerRegistry::instance().find(scheduler.name);
-  if (!entry || entry->params.empty()) return scheduler.name;
-  std::string params;
-  for (const ParamSpec& spec : entry->params)
-    params += (params.empty() ? "" : ", ") + spec.key + " " + scheduler.params.text_of(spec);
-  return scheduler.name + " (" + params + ")";
 }
 
 }  // namespace rlsim

@@ -29,8 +29,4 @@ nlohmann::json pricing_json(const Scenario& scenario, const std::string& cost_mo
 /// …)"; fp32 weights at the 16-bit peak, said to be an optimistic bound. Empty otherwise.
 std::string weight_only_note(const HardwareSpec& card, Precision weights);
 
-/// "chunked_prefill (token_budget 8192)": the rollout or serve block's batching and every parameter
-/// of it, defaults included.
-std::string scheduler_text(const PluginSpec& scheduler);
-
 }  // namespace rlsim

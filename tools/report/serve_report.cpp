@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "sim/engine/scheduling/replica_scheduler.h"
 #include "tools/report/chrome_trace.h"
 #include "tools/report/pricing_text.h"
 #include "tools/report/request_slices.h"
@@ -66,6 +67,34 @@ std::string arrivals_text(const ServeWorkloadSpec& w) {
   return "";
 }
 
+/// The serve block's batching with every parameter of its scheduler, defaults included: as text,
+/// "chunked_prefill (token_budget 8192)", and for metrics.json, {"name": …, "token_budget": 8192}.
+std::string scheduler_text(const PluginSpec& scheduler) {
+  const auto* entry = ReplicaSchedulerRegistry::instance().find(scheduler.name);
+  if (!entry || entry->params.empty()) return scheduler.name;
+  std::string params;
+  for (const ParamSpec& spec : entry->params)
+    params += (params.empty() ? "" : ", ") + spec.key + " " + scheduler.params.text_of(spec);
+  return scheduler.name + " (" + params + ")";
+}
+
+nlohmann::json scheduler_json(const PluginSpec& scheduler) {
+  nlohmann::json j{{"name", scheduler.name}};
+  const auto* entry = ReplicaSchedulerRegistry::instance().find(scheduler.name);
+  if (!entry) return j;
+  const ParamValues values = scheduler.params.with_defaults(entry->params);
+  for (const ParamSpec& spec : entry->params) {
+    switch (spec.type) {
+      case ParamType::integer: j[spec.key] = values.integer(spec.key); break;
+      case ParamType::number:
+      case ParamType::quantity: j[spec.key] = values.number(spec.key); break;
+      case ParamType::flag: j[spec.key] = values.flag(spec.key); break;
+      case ParamType::choice: j[spec.key] = values.text(spec.key); break;
+    }
+  }
+  return j;
+}
+
 }  // namespace
 
 nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResult& result) {
@@ -85,7 +114,7 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
                      {"weights", to_string(s.rollout.weights)},
                      {"kv_cache", to_string(s.rollout.kv_cache)},
                      {"engine", s.rollout.engine},
-                     {"scheduler", scheduler_text(s.rollout.scheduler)},
+                     {"scheduler", scheduler_json(s.rollout.scheduler)},
                      {"max_batch", s.rollout.max_batch},
                      {"kv_capacity_tokens_per_instance", result.kv_capacity_tokens}};
   if (s.rollout.afd) {
