@@ -95,10 +95,10 @@ std::pair<std::string, int> read_side(YamlReader& r, const ClusterSpec& cluster,
   check_pool_reference(r, "pool", pool, cluster);
   const int available = cluster.pool(pool)->gpus() - (pool == other_pool ? taken_in : 0);
   if (available < 1) r.fail("pool", "pool '" + pool + "' has no GPUs left for this side");
-  const int gpus = static_cast<int>(
-      r.integer_or({"gpus", "GPUs on this side", "GPUs",
-                    "the pool's GPUs (less the other side's on a shared pool)", "1 to that default"},
-                   available, 1, available));
+  const int gpus = static_cast<int>(r.integer_or(
+      {"gpus", "GPUs on this side", "GPUs", "the pool's GPUs (less the other side's on a shared pool)",
+       "1 to the pool's GPUs left for this side"},
+      available, 1, available));
   return {pool, gpus};
 }
 
