@@ -25,23 +25,23 @@ double peak_kv_use(const std::vector<LoadSample>& load, double from, double to, 
   return peak;
 }
 
-LoadFigures generating_load_figures(const std::vector<InstanceLoad>& instances, double end_s) {
+LoadFigures generating_load_figures(const std::vector<InstanceLoad>& instances, double from_s, double to_s) {
   LoadFigures f;
   int counted = 0;
   for (const InstanceLoad& instance : instances) {
     const auto generating = [](const LoadSample& s) { return s.running > 0 ? 1.0 : 0.0; };
-    const double generating_s = load_integral(instance.samples, 0.0, end_s, generating);
+    const double generating_s = load_integral(instance.samples, from_s, to_s, generating);
     if (generating_s <= 0.0 || instance.kv_capacity_tokens <= 0.0) continue;
     ++counted;
-    const double running = load_integral(instance.samples, 0.0, end_s, [](const LoadSample& s) {
+    const double running = load_integral(instance.samples, from_s, to_s, [](const LoadSample& s) {
       return s.running > 0 ? static_cast<double>(s.running) : 0.0;
     });
-    const double kv = load_integral(instance.samples, 0.0, end_s,
+    const double kv = load_integral(instance.samples, from_s, to_s,
                                     [](const LoadSample& s) { return s.running > 0 ? s.kv_tokens : 0.0; });
     f.batch_occupancy += running / generating_s / instance.max_batch;
     f.kv_use_mean += kv / generating_s / instance.kv_capacity_tokens;
     f.kv_use_max =
-        std::max(f.kv_use_max, peak_kv_use(instance.samples, 0.0, end_s, instance.kv_capacity_tokens));
+        std::max(f.kv_use_max, peak_kv_use(instance.samples, from_s, to_s, instance.kv_capacity_tokens));
   }
   if (counted > 0) {
     f.batch_occupancy /= counted;

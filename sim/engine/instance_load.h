@@ -43,8 +43,8 @@ double load_integral(const std::vector<LoadSample>& load, double from, double to
 double peak_kv_use(const std::vector<LoadSample>& load, double from, double to, double kv_capacity_tokens);
 
 /// RL rollout: each instance's figures over the time it is generating (at least one sequence
-/// running) up to `end_s`, so that the waits between steps do not dilute them; instances that never
-/// generated are left out of the average.
-LoadFigures generating_load_figures(const std::vector<InstanceLoad>& instances, double end_s);
+/// running) within [from_s, to_s] (the steady steps), so that the waits between steps do not dilute
+/// them; instances that never generated then are left out of the average.
+LoadFigures generating_load_figures(const std::vector<InstanceLoad>& instances, double from_s, double to_s);
 
 }  // namespace rlsim

@@ -119,45 +119,50 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
   const auto& steps = timeline.steps();
   m.steps = static_cast<int>(steps.size());
   for (const auto& s : steps) m.sim_time_s = std::max(m.sim_time_s, s.end_s);
+  m.per_step = steps;
+  m.steady = steady_window(steps);
+  const SteadyWindow& w = m.steady;
 
-  std::vector<double> step_times;
+  std::vector<double> step_times, steady_times;
   double samples = 0.0, tokens = 0.0;
   for (const char* phase : {"rollout", "train", "weight_sync", "switch"}) m.phase_mean_s[phase] = 0.0;
-  for (const auto& s : steps) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const StepRecord& s = steps[i];
     step_times.push_back(s.end_s - s.start_s);
+    if (!w.contains_step(i)) continue;
+    const double share = 1.0 / w.steps;
+    steady_times.push_back(s.end_s - s.start_s);
     samples += s.samples;
     tokens += s.generated_tokens;
-    m.phase_mean_s["rollout"] += s.rollout_s / static_cast<double>(steps.size());
-    m.phase_mean_s["train"] += s.train_s / static_cast<double>(steps.size());
-    m.phase_mean_s["weight_sync"] += s.weight_sync_s / static_cast<double>(steps.size());
-    m.phase_mean_s["switch"] += s.switch_s / static_cast<double>(steps.size());
-    m.staleness_mean += s.staleness / static_cast<double>(steps.size());
+    m.phase_mean_s["rollout"] += s.rollout_s * share;
+    m.phase_mean_s["train"] += s.train_s * share;
+    m.phase_mean_s["weight_sync"] += s.weight_sync_s * share;
+    m.phase_mean_s["switch"] += s.switch_s * share;
+    m.staleness_mean += s.staleness * share;
   }
   m.step_time_s = percentiles(step_times);
-  m.per_step = steps;
-  m.warmup_steps = steps.size() >= 2 ? 1 : 0;
-  m.steady_steps = m.steps - m.warmup_steps;
-  for (size_t i = static_cast<size_t>(m.warmup_steps); i < step_times.size(); ++i)
-    m.steady_step_time_s += step_times[i] / m.steady_steps;
-  if (m.sim_time_s > 0.0) {
-    m.samples_per_s = samples / m.sim_time_s;
-    m.tokens_per_s = tokens / m.sim_time_s;
+  m.steady_step_time = mean_interval_95(steady_times);
+  const double window_s = w.seconds();
+  if (window_s > 0.0) {
+    m.samples_per_s = samples / window_s;
+    m.tokens_per_s = tokens / window_s;
   }
 
+  // GPU time inside the window: each interval clipped to it.
   const auto& tracks = timeline.tracks();
   double gpu_seconds = 0.0, usd = 0.0;
   std::map<std::string, double> pool_busy, pool_wait;
   for (const auto& track : tracks) {
     if (!track.is_gpu) continue;
-    gpu_seconds += m.sim_time_s;
-    usd += track.usd_per_hour * m.sim_time_s / 3600.0;
+    gpu_seconds += window_s;
+    usd += track.usd_per_hour * window_s / 3600.0;
     m.pools[track.group].gpus += 1;
   }
   double busy = 0.0, wait = 0.0;
   for (const auto& interval : timeline.intervals()) {
     const Track& track = tracks[static_cast<size_t>(interval.track)];
-    if (!track.is_gpu) continue;
-    const double d = interval.end_s - interval.start_s;
+    if (!track.is_gpu || !w.overlaps(interval.start_s, interval.end_s)) continue;
+    const double d = std::min(interval.end_s, w.end_s) - std::max(interval.start_s, w.start_s);
     m.gpu_seconds_by_state[interval.state] += d;
     m.pools[track.group].seconds_by_state[interval.state] += d;
     if (interval.state.is(StateKind::busy)) {
@@ -175,22 +180,24 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
     for (auto& [cause, seconds] : m.bubble_by_cause) seconds /= gpu_seconds;
   }
   for (auto& [name, pool] : m.pools) {
-    const double pool_seconds = pool.gpus * m.sim_time_s;
+    const double pool_seconds = pool.gpus * window_s;
     if (pool_seconds > 0.0) {
       pool.busy_fraction = pool_busy[name] / pool_seconds;
       pool.wait_fraction = pool_wait[name] / pool_seconds;
     }
   }
 
+  // The calls that finished inside the window.
   std::vector<double> ttft, tpot;
   for (const auto& call : timeline.calls()) {
+    if (call.finish_s < w.start_s || call.finish_s > w.end_s) continue;
     ttft.push_back(call.ttft_s);
     tpot.push_back(call.tpot_s);
   }
   m.ttft_s = percentiles(ttft);
   m.tpot_s = percentiles(tpot);
 
-  if (m.steps > 0) m.usd_per_step = usd / m.steps;
+  if (w.steps > 0) m.usd_per_step = usd / w.steps;
   if (tokens > 0.0) m.usd_per_1m_tokens = usd / tokens * 1e6;
   m.advice = advise(m.bubble_fraction, policy, labels_apply, m.bubble_by_cause);
   return m;

@@ -10,6 +10,7 @@
 #include "models/cost/tallied_cost_model.h"
 #include "sim/engine/faults/fault_metrics.h"
 #include "sim/engine/instance_load.h"
+#include "sim/engine/steady_state.h"
 #include "sim/platform/timeline.h"
 
 namespace rlsim {
@@ -48,11 +49,11 @@ struct RunMetrics {
   double sim_time_s = 0.0;
   Percentiles step_time_s;
   std::vector<StepRecord> per_step;  ///< as the policy recorded them, by step
-  /// Steady state: the mean step time without the first `warmup_steps` steps (pipeline fill, first
-  /// launch), over `steady_steps` steps; all steps when there are too few to drop any.
-  int warmup_steps = 0;
-  int steady_steps = 0;
-  double steady_step_time_s = 0.0;
+  /// The steady steps (warm-up and drain left out, sim/engine/steady_state.h). Every figure below
+  /// but `sim_time_s`, `step_time_s`, `per_step`, the engine's counts, `faults` and `agent_waits_llm`
+  /// is computed over this window only.
+  SteadyWindow steady;
+  MeanInterval steady_step_time;  ///< seconds: mean over the steady steps, with its 95 % interval
   double samples_per_s = 0.0;
   double tokens_per_s = 0.0;
   double bubble_fraction = 0.0;
@@ -81,7 +82,7 @@ struct RunMetrics {
   PriceTally prices;
   long simgrid_activities() const { return simgrid_execs + simgrid_sleeps + simgrid_messages; }
   FaultMetrics faults;  ///< blast radius of the scenario's failures
-  /// Tokens the trainer trained on over the run (the model FLOPs of the MFU follow from them).
+  /// Tokens the trainer trained on in the steady steps (the model FLOPs of the MFU follow from them).
   double trained_tokens = 0.0;
   /// The rollout instances' decode batch occupancy and KV use while generating (instance_load.h).
   LoadFigures rollout_load;

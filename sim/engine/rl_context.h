@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <random>
 #include <simgrid/s4u.hpp>
 #include <vector>
@@ -60,9 +61,9 @@ struct RlContext {
   std::vector<LedgerEntry> ledger{};
   /// Filled when the rollout service stops: each instance's load over time, for the metrics.
   std::vector<InstanceLoad> instance_load{};
-  /// Filled by the trainer: tokens trained on (each optimizer pass over a batch counts its tokens
-  /// once, a step redone after a fault again), for the model FLOPs of the MFU.
-  double trained_tokens = 0.0;
+  /// Filled by the trainer, by step: tokens trained on (each optimizer pass over a batch counts its
+  /// tokens once, a step redone after a fault again), for the model FLOPs of the MFU.
+  std::map<int, double> trained_tokens_by_step{};
   /// The scenario's calibrated profile, read before the engine starts (null without one).
   const HardwareProfile* profile = nullptr;
   /// SimulationOptions::on_step, called by record_step (rl_step.h).

@@ -157,9 +157,14 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
         result.metrics.cost_model = scenario.cost_model.name;
         result.metrics.prices = run.prices;
         result.ledger = std::move(context.ledger);
-        result.metrics.trained_tokens = context.trained_tokens;
+        const SteadyWindow& steady = result.metrics.steady;
+        for (size_t i = 0; i < timeline.steps().size(); ++i) {
+          const auto tokens = context.trained_tokens_by_step.find(timeline.steps()[i].step);
+          if (steady.contains_step(i) && tokens != context.trained_tokens_by_step.end())
+            result.metrics.trained_tokens += tokens->second;
+        }
         result.metrics.rollout_load =
-            generating_load_figures(context.instance_load, result.metrics.sim_time_s);
+            generating_load_figures(context.instance_load, steady.start_s, steady.end_s);
         for (InstanceLoad& instance : context.instance_load)
           result.instance_load.push_back(std::move(instance.samples));
         const FaultsSpec& fault_spec = scenario.faults;

@@ -116,7 +116,7 @@ void Trainer::train_once(double tokens, int step) {
     options.tp_allreduce_fit = profile->find_collective(Collective::all_reduce, t.tp, t.tp);
   const auto whole = static_cast<int64_t>(std::max<double>(dp_, std::round(tokens)));
   const TrainingStepTime cost = training_step_time(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
-  context_.trained_tokens += static_cast<double>(whole);
+  context_.trained_tokens_by_step[step] += static_cast<double>(whole);
   // 1F1B: the pipeline's fill and drain stretch every pass by (pp − 1)/m.
   const double pipelined = 1.0 + cost.pipeline_bubble_fraction;
 

@@ -48,7 +48,8 @@ TEST_CASE("compare runs each policy on the same workload and writes csv, svg and
   const auto lines = csv_lines(slurp(out / "compare.csv"));
   REQUIRE(lines.size() == 4);
   // Ranked: the rows come best first, numbered; every policy is there once.
-  CHECK(lines[0].rfind("policy,rank,steady_step_time_s,samples_per_s,bubble_fraction,train_waits_rollout,"
+  CHECK(lines[0].rfind("policy,rank,steady_step_time_s,steady_step_time_ci95_half_s,samples_per_s,bubble_"
+                       "fraction,train_waits_rollout,"
                        "rollout_waits_weights,rollout_waits_agents,long_tail,",
                        0) == 0);
   CHECK_THAT(lines[0],

@@ -36,3 +36,47 @@ TEST_CASE("the advice under a compare row says what the comparison measured of i
   CHECK(measured_advice(rows, 1, step) ==
         "advisor: reduce_no_work_launched; best measured: streaming, 37.5% better");
 }
+
+namespace {
+
+/// A measured row whose steady step time has a 95 % interval of ± `half` (none when negative).
+ComparedPolicy with_interval(const std::string& policy, double step_s, double half) {
+  ComparedPolicy row = measured(policy, step_s, "none");
+  row.metrics["steps"] = 8;
+  row.metrics["steady_state"]["enough_to_rank"] = half >= 0.0;
+  row.metrics["step_time_s"]["steady_ci95"] = nlohmann::json::array();
+  if (half >= 0.0) row.metrics["step_time_s"]["steady_ci95"] = {step_s - half, step_s + half};
+  return row;
+}
+
+}  // namespace
+
+TEST_CASE("compare names a winner only when the gap exceeds both 95 % intervals") {
+  const CompareObjective step = *find_compare_objective("step_time_s");
+  const CompareObjective rate = *find_compare_objective("samples_per_s");
+  const CompareObjective bubble = *find_compare_objective("bubble_fraction");
+  // 50 ± 2 against 60 ± 3: apart by 10, more than 5.
+  const std::vector<ComparedPolicy> clear{with_interval("streaming", 50.0, 2.0),
+                                          with_interval("overlap", 60.0, 3.0)};
+  CHECK_THAT(winner_line(clear, step), !Catch::Contains("not a clear winner"));
+  // 50 ± 4 against 55 ± 3: apart by 5, less than 7.
+  const std::vector<ComparedPolicy> open{with_interval("streaming", 50.0, 4.0),
+                                         with_interval("overlap", 55.0, 3.0)};
+  CHECK_THAT(winner_line(open, step),
+             Catch::Contains("not a clear winner: streaming 50.00 s ± 4.00 s and overlap 55.00 s ± 3.00 s") &&
+                 Catch::Contains("--set workload.steps=16"));
+  // samples/s carries the step time's relative interval (8 % and 5.5 % of its value).
+  CHECK(*objective_half_width(rate, [] {
+    auto m = with_interval("streaming", 50.0, 4.0).metrics;
+    m["throughput"]["samples_per_s"] = 10.0;
+    return m;
+  }()) == Approx(0.8));
+  // Objectives not proportional to the step time carry no interval.
+  CHECK(!objective_half_width(bubble, open[0].metrics));
+  CHECK_THAT(winner_line(open, bubble), !Catch::Contains("not a clear winner"));
+  // Too few steady steps: no winner from the step time.
+  const std::vector<ComparedPolicy> short_runs{with_interval("streaming", 50.0, -1.0),
+                                               with_interval("overlap", 60.0, 3.0)};
+  CHECK_THAT(winner_line(short_runs, step), Catch::Contains("too few steady steps to rank on") &&
+                                                Catch::Contains("--set workload.steps=16"));
+}

@@ -2,6 +2,7 @@
 // samples, the nearest validated cases), metrics.json's per-step records, and `rlsim diff` between
 // two run folders.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -22,27 +23,60 @@ TEST_CASE("durations print in the unit that reads best") {
   CHECK(rlsim::readable_duration(0.0) == "0 s");
 }
 
-TEST_CASE("the summary has a per-step table and a steady-state mean without the warm-up step") {
+TEST_CASE("the summary has a per-step table and a steady-state mean without the warm-up and drain steps") {
   const auto out = scratch_dir("summary") / "out";
+  CliResult r =
+      run_rlsim("run scenarios/quickstart.yaml --set workload.steps=5 --out '" + out.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  INFO(r.out);
+  const json m = json::parse(slurp(out / "metrics.json"));
+  REQUIRE(m["per_step"].size() == 5);
+  std::vector<double> steady;
+  for (int i = 0; i < 5; ++i) {
+    const json& s = m["per_step"][i];
+    CHECK(s["step"] == i);
+    CHECK(s["duration_s"].get<double>() == Approx(s["end_s"].get<double>() - s["start_s"].get<double>()));
+    if (i > 0 && i < 4) steady.push_back(s["duration_s"].get<double>());
+  }
+  const double mean = (steady[0] + steady[1] + steady[2]) / 3.0;
+  CHECK(m["steady_state"]["steps"] == json::array({1, 2, 3}));
+  CHECK(m["steady_state"]["warmup_steps"] == 1);
+  CHECK(m["steady_state"]["drain_steps"] == 1);
+  CHECK(m["steady_state"]["enough_to_rank"] == true);
+  CHECK(m["steady_state"]["start_s"].get<double>() == Approx(m["per_step"][1]["start_s"].get<double>()));
+  CHECK(m["steady_state"]["end_s"].get<double>() == Approx(m["per_step"][3]["end_s"].get<double>()));
+  CHECK(m["step_time_s"]["steady_mean"].get<double>() == Approx(mean));
+  // The 95 % interval: Student's t with 2 degrees of freedom (4.303) times the standard error.
+  double squares = 0.0;
+  for (double v : steady) squares += (v - mean) * (v - mean);
+  const double half = 4.303 * std::sqrt(squares / 2.0) / std::sqrt(3.0);
+  REQUIRE(m["step_time_s"]["steady_ci95"].size() == 2);
+  CHECK(m["step_time_s"]["steady_ci95"][0].get<double>() == Approx(mean - half));
+  CHECK(m["step_time_s"]["steady_ci95"][1].get<double>() == Approx(mean + half));
+  CHECK(m["step_time_s"]["samples"] == 5);
+  CHECK_THAT(r.out, Catch::Contains("per step:") && Catch::Contains("warm-up and drain steps left out") &&
+                        Catch::Contains("95 % interval") && Catch::Contains("w warm-up, d drain") &&
+                        Catch::Contains("\n  0w ") && Catch::Contains("\n  4d "));
+  CHECK_THAT(r.out, !Catch::Contains("too few steady steps"));
+  // Per-step figures cover the same window: samples/s is the steady steps' samples over its length.
+  double samples = 0.0;
+  for (int i = 1; i < 4; ++i) samples += m["per_step"][i]["samples"].get<double>();
+  CHECK(m["throughput"]["samples_per_s"].get<double>() ==
+        Approx(samples /
+               (m["steady_state"]["end_s"].get<double>() - m["steady_state"]["start_s"].get<double>())));
+}
+
+TEST_CASE("a run with too few steady steps says so and names the length to run") {
+  const auto out = scratch_dir("summary-short") / "out";
   CliResult r =
       run_rlsim("run scenarios/quickstart.yaml --set workload.steps=3 --out '" + out.string() + "'");
   REQUIRE(r.exit_code == 0);
   INFO(r.out);
   const json m = json::parse(slurp(out / "metrics.json"));
-  REQUIRE(m["per_step"].size() == 3);
-  double steady = 0.0;
-  for (int i = 0; i < 3; ++i) {
-    const json& s = m["per_step"][i];
-    CHECK(s["step"] == i);
-    CHECK(s["duration_s"].get<double>() == Approx(s["end_s"].get<double>() - s["start_s"].get<double>()));
-    if (i > 0) steady += s["duration_s"].get<double>() / 2.0;
-  }
-  CHECK(m["step_time_s"]["warmup_steps"] == 1);
-  CHECK(m["step_time_s"]["steady_steps"] == 2);
-  CHECK(m["step_time_s"]["steady_mean"].get<double>() == Approx(steady));
-  CHECK(m["step_time_s"]["samples"] == 3);
-  CHECK_THAT(r.out, Catch::Contains("per step:") && Catch::Contains("1 warm-up step left out") &&
-                        Catch::Contains("* warm-up"));
+  CHECK(m["steady_state"]["steps"] == json::array({1}));
+  CHECK(m["steady_state"]["enough_to_rank"] == false);
+  CHECK(m["step_time_s"]["steady_ci95"].empty());
+  CHECK_THAT(r.out, Catch::Contains("too few steady steps to rank on: run at least 5 steps"));
   // Three steps are too few for a p99: the step line gives the max, TTFT/TPOT give their call count.
   CHECK_THAT(r.out, Catch::Contains("step time, all steps") && Catch::Contains(" max"));
   CHECK_THAT(r.out, Catch::Contains("calls)"));

@@ -46,7 +46,7 @@ void wait_for_staging(const fs::path& folder) {
 }
 
 // 5,000 turns per trajectory: minutes of simulation, always running when the signal comes.
-constexpr const char* kLongRun = "scenarios/quickstart.yaml --set workload.turns=5000";
+constexpr const char* kLongRun = "scenarios/quickstart.yaml --set workload.steps=4 --set workload.turns=5000";
 
 }  // namespace
 

@@ -21,7 +21,7 @@ TEST_CASE("run writes metrics, trace and resolved scenario, and prints a summary
                           "pools", "inference", "cost", "advice", "policy", "seed"}) {
     CHECK(metrics.contains(key));
   }
-  CHECK(metrics["steps"] == 4);
+  CHECK(metrics["steps"] == 8);
   CHECK(metrics["bubble"]["fraction"].get<double>() > 0.0);
   CHECK(metrics["bubble"]["by_cause"].contains("train_waits_rollout"));
   CHECK(metrics["pools"]["rollout"]["gpus"] == 8);
@@ -65,11 +65,16 @@ TEST_CASE(
     CHECK(call["first_token_s"].get<double>() > call["submit_s"].get<double>());
     CHECK(call["finish_s"].get<double>() >= call["first_token_s"].get<double>());
     CHECK(call["weight_version"].get<double>() == call["step"].get<double>());  // synchronous: on-policy
-    generated += call["output_tokens"].get<double>();
+    if (call["step"] == 1) generated += call["output_tokens"].get<double>();
   }
   CHECK(calls == 2 * 32 * 8);
+  // Two steps: the second is the steady state (the first is warm-up), and the throughput is its
+  // tokens over its window.
   const json metrics = json::parse(slurp(out / "metrics.json"));
-  CHECK_THAT(generated / metrics["sim_time_s"].get<double>(),
+  REQUIRE(metrics["steady_state"]["steps"] == json::array({1}));
+  const double window_s =
+      metrics["steady_state"]["end_s"].get<double>() - metrics["steady_state"]["start_s"].get<double>();
+  CHECK_THAT(generated / window_s,
              Catch::Matchers::WithinRel(metrics["throughput"]["tokens_per_s"].get<double>(), 1e-9));
 }
 

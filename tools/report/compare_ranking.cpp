@@ -37,6 +37,40 @@ std::string recommendation_of(const nlohmann::json& m) {
              : "";
 }
 
+/// Steps a run of `metrics` would need for its interval to shrink by `factor` (∝ 1/√steps), at
+/// least twice what it ran.
+int steps_for_narrower(const nlohmann::json& metrics, double factor) {
+  const int steps = std::max(1, static_cast<int>(json_number(metrics, {"steps"})));
+  const double capped = std::min(factor, 10.0);
+  return std::max(2 * steps, static_cast<int>(std::ceil(steps * capped * capped)));
+}
+
+/// Empty when the winner's lead over the runner-up exceeds both 95 % intervals or the objective
+/// has none; otherwise the line that says the ranking is open at this run length.
+std::string interval_verdict(const CompareObjective& objective, const ComparedPolicy& best,
+                             const ComparedPolicy& second) {
+  if (!objective.follows_step_time) return "";
+  const std::optional<double> best_half = objective_half_width(objective, best.metrics);
+  const std::optional<double> second_half = objective_half_width(objective, second.metrics);
+  if (!best_half || !second_half) {
+    return "  too few steady steps to rank on: " + best.policy + " or " + second.policy +
+           " has fewer than 3 steps between warm-up and drain; rerun with --set workload.steps=" +
+           std::to_string(steps_for_narrower(best.metrics, 1.0)) + " or more\n";
+  }
+  const double gap =
+      std::abs(objective_value(objective, best.metrics) - objective_value(objective, second.metrics));
+  if (gap > *best_half + *second_half) return "";
+  return "  not a clear winner: " + best.policy + " " +
+         value_text(objective, objective_value(objective, best.metrics)) + " ± " +
+         value_text(objective, *best_half) + " and " + second.policy + " " +
+         value_text(objective, objective_value(objective, second.metrics)) + " ± " +
+         value_text(objective, *second_half) +
+         " (95 % intervals over the steady steps) overlap; more steps narrow them (--set workload.steps=" +
+         std::to_string(
+             steps_for_narrower(best.metrics, (*best_half + *second_half) / std::max(gap, 1e-12))) +
+         ")\n";
+}
+
 }  // namespace
 
 double json_number(const nlohmann::json& j, const std::vector<std::string>& path) {
@@ -50,10 +84,20 @@ double json_number(const nlohmann::json& j, const std::vector<std::string>& path
 
 const std::vector<CompareObjective>& compare_objectives() {
   static const std::vector<CompareObjective> objectives{
-      {"step_time_s", {"step_time_s", "steady_mean"}, true, "s", "steady-state step time (warm-up left out)"},
-      {"samples_per_s", {"throughput", "samples_per_s"}, false, "samples/s", "trained samples per second"},
+      {"step_time_s",
+       {"step_time_s", "steady_mean"},
+       true,
+       "s",
+       "steady-state step time (warm-up and drain left out)",
+       true},
+      {"samples_per_s",
+       {"throughput", "samples_per_s"},
+       false,
+       "samples/s",
+       "trained samples per second",
+       true},
       {"tokens_per_s", {"throughput", "tokens_per_s"}, false, "tokens/s", "generated tokens per second"},
-      {"usd_per_step", {"cost", "usd_per_step"}, true, "USD", "GPU cost of one step"},
+      {"usd_per_step", {"cost", "usd_per_step"}, true, "USD", "GPU cost of one step", true},
       {"usd_per_1m_tokens", {"cost", "usd_per_1m_tokens"}, true, "USD", "GPU cost per 1M generated tokens"},
       {"bubble_fraction", {"bubble", "fraction"}, true, "", "share of GPU time waiting"}};
   return objectives;
@@ -68,6 +112,20 @@ std::optional<CompareObjective> find_compare_objective(const std::string& name) 
 
 double objective_value(const CompareObjective& objective, const nlohmann::json& metrics) {
   return json_number(metrics, objective.path);
+}
+
+std::optional<double> objective_half_width(const CompareObjective& objective, const nlohmann::json& metrics) {
+  if (!objective.follows_step_time) return std::nullopt;
+  const nlohmann::json* interval = metrics.contains("step_time_s") && metrics["step_time_s"].is_object() &&
+                                           metrics["step_time_s"].contains("steady_ci95")
+                                       ? &metrics["step_time_s"]["steady_ci95"]
+                                       : nullptr;
+  const double mean = json_number(metrics, {"step_time_s", "steady_mean"});
+  const bool enough =
+      metrics.contains("steady_state") && metrics["steady_state"].value("enough_to_rank", false);
+  if (!interval || interval->size() != 2 || !enough || mean <= 0.0) return std::nullopt;
+  const double relative = ((*interval)[1].get<double>() - (*interval)[0].get<double>()) / 2.0 / mean;
+  return relative * objective_value(objective, metrics);
 }
 
 std::vector<size_t> rank_rows(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective) {
@@ -98,6 +156,7 @@ std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareOb
   out += ", " + percent(margin) + " better than the runner-up " + rows[order[1]].policy + " (" +
          value_text(objective, runner_up) + ")" +
          (margin < kTieMargin ? ": a tie within 0.5%, so let the price paid decide" : "") + "\n";
+  out += interval_verdict(objective, rows[order[0]], rows[order[1]]);
   const double staleness = json_number(best, {"staleness", "mean_versions"});
   const double staleness_second = json_number(second, {"staleness", "mean_versions"});
   const double tpot_ms = 1e3 * json_number(best, {"inference", "tpot_s", "p50"});

@@ -19,6 +19,9 @@ struct CompareObjective {
   bool lower_is_better = true;
   std::string unit;  ///< shown after the value
   std::string meaning;
+  /// Whether the objective is the steady step time or proportional to it over the same steps
+  /// (samples/s, USD/step), so that it carries the step time's relative 95 % interval.
+  bool follows_step_time = false;
 };
 
 /// The number at `path` in a metrics.json, or 0 when it is absent or not a number.
@@ -31,10 +34,16 @@ std::optional<CompareObjective> find_compare_objective(const std::string& name);
 /// The objective's value in one run's metrics.json.
 double objective_value(const CompareObjective& objective, const nlohmann::json& metrics);
 
+/// Half the width of the objective's 95 % interval in one run's metrics.json (from the steady step
+/// times' interval), or nothing when the objective has none or the run too few steady steps.
+std::optional<double> objective_half_width(const CompareObjective& objective, const nlohmann::json& metrics);
+
 /// Indices of the measured rows (skipped ones left out), best first; ties keep the input order.
 std::vector<size_t> rank_rows(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective);
 /// "winner by …: P …, X% better than the runner-up Q …; price paid: staleness …, TPOT …" or, with
-/// one measured row, what it measured.
+/// one measured row, what it measured. Where the objective has intervals, a runner-up within the
+/// winner's reach (the two 95 % intervals overlap) or a run with too few steady steps is said to
+/// leave the ranking open instead.
 std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective);
 /// For one row: the advisor's recommendation, whether the comparison measured the policy that
 /// applies it and how it did (saying so when the measurement does not back the advice), and the

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "models/review/phase_preference.h"
@@ -25,10 +26,30 @@ std::string text(const nlohmann::json& j, std::initializer_list<const char*> pat
   return node->is_string() ? node->get<std::string>() : "";
 }
 
-/// GPU-seconds per step by state, plus "unrecorded" for GPU time no interval covers.
+/// Half the steady step time's 95 % interval in seconds, or nothing (too few steady steps).
+std::optional<double> step_half_width(const nlohmann::json& m) {
+  const nlohmann::json* interval = m.contains("step_time_s") ? &m["step_time_s"]["steady_ci95"] : nullptr;
+  if (!interval || !interval->is_array() || interval->size() != 2) return std::nullopt;
+  return ((*interval)[1].get<double>() - (*interval)[0].get<double>()) / 2.0;
+}
+
+std::string step_half_width_text(const nlohmann::json& m) {
+  const std::optional<double> half = step_half_width(m);
+  return half ? fixed(*half, 2) : "-";
+}
+
+std::string step_half_width_csv(const nlohmann::json& m) {
+  const std::optional<double> half = step_half_width(m);
+  return half ? fixed(*half, 6) : "";
+}
+
+/// GPU-seconds per steady step by state, plus "unrecorded" for GPU time no interval covers (the
+/// states' seconds cover the steady window only).
 std::map<std::string, double> gpu_seconds_per_step(const nlohmann::json& m) {
   std::map<std::string, double> states;
-  const double steps = std::max(1.0, json_number(m, {"steps"}));
+  const nlohmann::json* steady = m.contains("steady_state") ? &m["steady_state"] : nullptr;
+  const double steps = std::max(1.0, steady ? static_cast<double>((*steady)["steps"].size()) : 1.0);
+  const double window_s = steady ? json_number(*steady, {"end_s"}) - json_number(*steady, {"start_s"}) : 0.0;
   double gpus = 0.0, recorded = 0.0;
   if (m.contains("pools")) {
     for (const auto& [name, pool] : m["pools"].items()) gpus += json_number(pool, {"gpus"});
@@ -39,7 +60,7 @@ std::map<std::string, double> gpu_seconds_per_step(const nlohmann::json& m) {
       recorded += seconds.get<double>();
     }
   }
-  const double rest = gpus * json_number(m, {"sim_time_s"}) - recorded;
+  const double rest = gpus * window_s - recorded;
   if (rest > 1e-6 * std::max(1.0, recorded)) states[kUnrecordedState] = rest / steps;
   return states;
 }
@@ -68,8 +89,8 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
                           const CompareObjective& objective) {
   const auto causes = compare_causes(rows);
   std::string out = "rlsim compare: " + scenario + " (ranked by " + objective.name + ")\n";
-  out += padded("#", 3) + padded("policy", 14) + padded("step s", 9) + padded("samples/s", 11) +
-         padded("bubble", 8);
+  out += padded("#", 3) + padded("policy", 14) + padded("step s", 9) + padded("±95%", 7) +
+         padded("samples/s", 11) + padded("bubble", 8);
   for (const auto& cause : causes) out += padded(cause, cause.size() + 1);
   out += padded("stale", 7) + padded("TPOT ms", 9) + padded("USD/step", 10) + padded("USD/1M tok", 11) +
          "advice\n";
@@ -79,6 +100,7 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
     const auto& m = row.metrics;
     out += padded(std::to_string(r + 1), 3) + padded(row.policy, 14) +
            padded(fixed(json_number(m, {"step_time_s", "steady_mean"}), 2), 9) +
+           padded(step_half_width_text(m), 7) +
            padded(fixed(json_number(m, {"throughput", "samples_per_s"}), 3), 11) +
            padded(fixed(100.0 * json_number(m, {"bubble", "fraction"}), 1) + "%", 8);
     for (const auto& cause : causes) {
@@ -96,8 +118,9 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
       out += padded("-", 3) + padded(row.policy, 14) + "skipped: " + row.skipped + "\n";
   }
   out +=
-      "step s: steady-state mean (warm-up left out); stale: weight versions behind, mean per trained "
-      "token; TPOT: p50\n";
+      "step s: steady-state mean (warm-up and drain steps left out, as every figure of the row), ±95%: "
+      "half its 95 % interval (- with fewer than 3 steady steps); stale: weight versions behind, mean per "
+      "trained token; TPOT: p50\n";
   out += winner_line(rows, objective);
   for (size_t i : order) {
     out += "  " + rows[i].policy + ": " + text(rows[i].metrics, {"advice", "reason"}) + "\n    -> " +
@@ -108,7 +131,8 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
 
 std::string compare_csv(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective) {
   const auto causes = compare_causes(rows);
-  std::string out = "policy,rank,steady_step_time_s,samples_per_s,bubble_fraction";
+  std::string out =
+      "policy,rank,steady_step_time_s,steady_step_time_ci95_half_s,samples_per_s,bubble_fraction";
   for (const auto& cause : causes) out += "," + cause;
   out += ",staleness_versions,tpot_p50_ms,usd_per_step,usd_per_1m_tokens,recommendation,best_measured\n";
   auto cell = [](double v) { return fixed(v, 6); };
@@ -116,7 +140,7 @@ std::string compare_csv(const std::vector<ComparedPolicy>& rows, const CompareOb
   for (size_t r = 0; r < order.size(); ++r) {
     const auto& m = rows[order[r]].metrics;
     out += rows[order[r]].policy + "," + std::to_string(r + 1) + "," +
-           cell(json_number(m, {"step_time_s", "steady_mean"})) + "," +
+           cell(json_number(m, {"step_time_s", "steady_mean"})) + "," + step_half_width_csv(m) + "," +
            cell(json_number(m, {"throughput", "samples_per_s"})) + "," +
            cell(json_number(m, {"bubble", "fraction"}));
     for (const auto& cause : causes) out += "," + cell(json_number(m["bubble"]["by_cause"], {cause.c_str()}));

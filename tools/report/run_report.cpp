@@ -46,6 +46,24 @@ nlohmann::json memory_json(const Scenario& s) {
             {"headroom_bytes_per_gpu", t.headroom_bytes()}}}};
 }
 
+/// Which steps the per-step figures cover (sim/engine/steady_state.h).
+nlohmann::json steady_state_json(const RunMetrics& m) {
+  const SteadyWindow& w = m.steady;
+  nlohmann::json steps = nlohmann::json::array();
+  for (size_t i = 0; i < m.per_step.size(); ++i) {
+    if (w.contains_step(i)) steps.push_back(m.per_step[i].step);
+  }
+  return {{"steps", steps},
+          {"warmup_steps", w.warmup_steps},
+          {"drain_steps", w.drain_steps},
+          {"start_s", w.start_s},
+          {"end_s", w.end_s},
+          {"enough_to_rank", w.steps >= kStepsToRank},
+          {"covers",
+           "step time's steady_mean and interval, throughput, bubble, GPU seconds and utilisation, pools, "
+           "inference latencies and load, cost, phases, verl timing, MFU, staleness and advice"}};
+}
+
 }  // namespace
 
 nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
@@ -56,9 +74,11 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
   j["steps"] = m.steps;
   j["sim_time_s"] = m.sim_time_s;
   j["step_time_s"] = percentiles_json(m.step_time_s);
-  j["step_time_s"]["steady_mean"] = m.steady_step_time_s;
-  j["step_time_s"]["steady_steps"] = m.steady_steps;
-  j["step_time_s"]["warmup_steps"] = m.warmup_steps;
+  j["step_time_s"]["steady_mean"] = m.steady_step_time.mean;
+  j["step_time_s"]["steady_ci95"] = nlohmann::json::array();
+  if (m.steady_step_time.known)
+    j["step_time_s"]["steady_ci95"] = {m.steady_step_time.low(), m.steady_step_time.high()};
+  j["steady_state"] = steady_state_json(m);
   nlohmann::json per_step = nlohmann::json::array();
   for (const StepRecord& s : m.per_step) {
     per_step.push_back({{"step", s.step},
@@ -184,13 +204,37 @@ std::string per_step_table(const RunMetrics& m) {
                     "staleness\n";
   for (size_t i = 0; i < m.per_step.size(); ++i) {
     const StepRecord& s = m.per_step[i];
-    out += "  " + padded(std::to_string(s.step) + (static_cast<int>(i) < m.warmup_steps ? "*" : ""), 6) +
+    const char* mark = m.steady.contains_step(i)                     ? ""
+                       : static_cast<int>(i) < m.steady.warmup_steps ? "w"
+                                                                     : "d";
+    out += "  " + padded(std::to_string(s.step) + mark, 6) +
            padded(readable_duration(s.end_s - s.start_s), 11) + padded(readable_duration(s.rollout_s), 11) +
            padded(readable_duration(s.train_s), 11) + padded(readable_duration(s.weight_sync_s), 11) +
            padded(readable_duration(s.switch_s), 11) + padded(std::to_string(s.samples), 9) +
            fixed(s.staleness, 2) + " versions\n";
   }
-  if (m.warmup_steps > 0) out += "  * warm-up: left out of the steady-state mean\n";
+  if (m.steady.warmup_steps + m.steady.drain_steps > 0)
+    out += "  w warm-up, d drain: left out of every per-step figure\n";
+  return out;
+}
+
+/// "41.2 s mean over 6 steps (95 % interval 39.8 s to 42.6 s; warm-up and drain steps left out)", and
+/// a warning when there are too few steady steps to rank on.
+std::string steady_step_time_text(const RunMetrics& m) {
+  const SteadyWindow& w = m.steady;
+  const MeanInterval& t = m.steady_step_time;
+  std::string out = readable_duration(t.mean) + " mean over " + std::to_string(w.steps) + " step" +
+                    (w.steps == 1 ? "" : "s");
+  std::string notes;
+  if (t.known) notes = "95 % interval " + readable_duration(t.low()) + " to " + readable_duration(t.high());
+  const char* left_out = w.drain_steps > 0    ? "warm-up and drain steps left out"
+                         : w.warmup_steps > 0 ? "warm-up step left out"
+                                              : "";
+  if (*left_out) notes += (notes.empty() ? "" : "; ") + std::string(left_out);
+  if (!notes.empty()) out += " (" + notes + ")";
+  if (w.steps < kStepsToRank)
+    out += "; too few steady steps to rank on: run at least " + std::to_string(kStepsToRank + 2) +
+           " steps (--set workload.steps=N)";
   return out;
 }
 
@@ -211,11 +255,7 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
          ", model " + scenario.model.name + ")\n";
   add("steps", std::to_string(m.steps));
   add("simulated time", readable_duration(m.sim_time_s));
-  add("step time, steady state",
-      readable_duration(m.steady_step_time_s) + " mean over " + std::to_string(m.steady_steps) + " step" +
-          (m.steady_steps == 1 ? "" : "s") +
-          (m.warmup_steps > 0 ? " (" + std::to_string(m.warmup_steps) + " warm-up step left out)"
-                              : std::string(" (no warm-up step left out)")));
+  add("step time, steady state", steady_step_time_text(m));
   add("step time, all steps",
       readable_duration(m.step_time_s.mean) + " mean, " + readable_duration(m.step_time_s.max) + " max");
   add("throughput", fmt("%.2f samples/s", m.samples_per_s) + ", " + fmt("%.0f tokens/s", m.tokens_per_s));

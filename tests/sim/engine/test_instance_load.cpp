@@ -15,7 +15,7 @@ TEST_CASE("rollout load: occupancy and KV use over the time generating, idle tim
   InstanceLoad b{{{5.0, 1, 3, 500.0}}, 8, 2000.0};
   // Instance 2 never generated: left out of the averages.
   InstanceLoad idle{{{0.0, 0, 0, 0.0}}, 8, 2000.0};
-  const LoadFigures f = generating_load_figures({a, b, idle}, 10.0);
+  const LoadFigures f = generating_load_figures({a, b, idle}, 0.0, 10.0);
   // a: (4·2 + 2·2) / 4 s generating = 3 running -> 0.75; KV (800·2 + 200·2) / 4 / 1000 = 0.5.
   // b: 1 running -> 0.125; KV 0.25.
   CHECK_THAT(f.batch_occupancy, WithinAbs((0.75 + 0.125) / 2, 1e-12));
@@ -24,7 +24,7 @@ TEST_CASE("rollout load: occupancy and KV use over the time generating, idle tim
 }
 
 TEST_CASE("rollout load: a run that never generated reports zeros", "[load]") {
-  const LoadFigures f = generating_load_figures({InstanceLoad{{}, 4, 100.0}}, 10.0);
+  const LoadFigures f = generating_load_figures({InstanceLoad{{}, 4, 100.0}}, 0.0, 10.0);
   CHECK(f.batch_occupancy == 0.0);
   CHECK(f.kv_use_mean == 0.0);
   CHECK(f.kv_use_max == 0.0);

@@ -29,7 +29,7 @@ Figures run_scenario(const std::string& file, const std::vector<std::string>& ov
   return test::figures_in_child([&]() {
     const RunMetrics m = simulate(s).metrics;
     Figures out;
-    out.set("step_time_s", m.step_time_s.mean);
+    out.set("step_time_s", m.steady_step_time.mean);
     out.set("bubble_fraction", m.bubble_fraction);
     out.set("samples_per_s", m.samples_per_s);
     out.set("tpot_p50_s", m.tpot_s.p50);

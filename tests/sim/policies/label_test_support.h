@@ -47,7 +47,7 @@ inline PolicyRun simulate_scenario(const std::string& file, const std::string& p
       (pool == "rollout" ? rollout_fault : train_fault) += i.end_s - i.start_s;
     }
     Figures out;
-    out.set("step_s", m.step_time_s.mean);
+    out.set("step_s", m.steady_step_time.mean);
     out.set("bubble", m.bubble_fraction);
     out.set("samples_per_s", m.samples_per_s);
     out.set("usd_per_step", m.usd_per_step);
