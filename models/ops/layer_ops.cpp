@@ -207,6 +207,15 @@ std::vector<Op> head_ops(const ModelArch& arch, const ForwardPass& pass) {
   const int64_t logits_rows = pass.kind == PassKind::training ? pass.tokens() : pass.sequences;
   ops.push_back(weight_gemm("lm_head", logits_rows, ceil_div(arch.vocab_size, pass.tp), arch.hidden_size,
                             pass.weights));
+  if (pass.kind == PassKind::training) {
+    // The loss head of RL training and of the log-prob passes: each token's logits over the
+    // vocabulary (its TP shard) upcast to fp32, then log-softmax, the sampled token's log-prob and the
+    // entropy (NeMo RL's from_parallel_logits_to_logprobs and verl's logprobs_from_logits and
+    // entropy_from_logits compute them in fp32): rlsim counts the fp32 logits written once and read
+    // three times (the softmax's max and sum, the entropy), memory-bound at RL's 128-256K vocabularies.
+    const double logits = m * static_cast<double>(ceil_div(arch.vocab_size, pass.tp));
+    ops.push_back(make_memory_op("loss_head", 4.0 * 4.0 * logits, 6.0 * logits, Precision::fp32));
+  }
   return ops;
 }
 

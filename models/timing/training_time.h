@@ -7,7 +7,11 @@
 // forward and again in backward: Rajbhandari et al. 2020 §7) and the 1F1B pipeline bubble,
 // (pp − 1)/m of the ideal time for m micro-batches (Narayanan et al. 2021 §2.2). A DP rank's
 // tokens are packed into sequences of `sequence_length` (the dynamic batching / sequence packing
-// of verl and OpenRLHF), one per micro-batch. Within a TP group, Megatron's f/g operators
+// of verl and OpenRLHF), one per micro-batch; or, given the step's sequences, each mini-batch split
+// over the DP ranks with its slowest rank setting the time and each sequence's attention costing as
+// its own length (models/timing/rank_balance.h). With a named attention kernel, the attention core
+// runs at that kernel's measured forward and backward throughput, its backward 2.5× the forward's
+// FLOPs (models/timing/attention_kernels.h). Within a TP group, Megatron's f/g operators
 // all-reduce each micro-batch's activations twice per layer in forward and twice in backward
 // (Shoeybi et al. 2019, §3; sequence parallelism's all-gathers and reduce-scatters move the same
 // bytes, Korthikanti et al. 2022 §4.2.2), not overlapped with compute: they are priced here, per
@@ -17,6 +21,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "models/cost/cost_model.h"
 #include "models/cost/profile.h"
@@ -24,7 +30,9 @@
 #include "models/memory/training_memory.h"
 #include "models/model_arch.h"
 #include "models/precision.h"
+#include "models/timing/attention_kernels.h"
 #include "models/timing/collectives.h"
+#include "models/timing/rank_balance.h"
 
 namespace rlsim {
 
@@ -44,11 +52,24 @@ struct TrainingOptions {
   LinkSpec tp_link{};
   /// A calibrated profile's measured all-reduce at this TP degree; null: a ring over `tp_link`.
   const CollectiveFit* tp_allreduce_fit = nullptr;
+  /// The step's sequences, tokens each, in the order they finished. Empty: the tokens split evenly
+  /// over the DP ranks as sequences of `sequence_length`. Given: each mini-batch (consecutive slices
+  /// of equal count) is split over the ranks by `balance` and its slowest rank sets its time
+  /// (models/timing/rank_balance.h); the log-prob passes split the whole step the same way; each
+  /// sequence's attention costs as its own length (Σ L²), the rest as its tokens.
+  std::vector<double> sequence_tokens;
+  RankBalance balance = RankBalance::tokens;
+  /// The attention kernel whose measured forward and backward throughput prices the attention core
+  /// (models/timing/attention_kernels.h); none: the cost model prices it, backward twice forward.
+  std::optional<AttentionKernel> attention_kernel;
 };
 
 struct TrainingStepTime {
-  double forward_s = 0.0;                 ///< forward over this GPU's layers and tokens
-  double backward_s = 0.0;                ///< backward (2× forward + recompute_s)
+  double forward_s = 0.0;       ///< forward over this GPU's layers and tokens (training passes)
+  double forward_only_s = 0.0;  ///< one forward-only pass over the step (the log-prob passes)
+  /// The slowest DP rank's training passes over the mean rank's (1: even, or no sequences given).
+  double rank_imbalance = 1.0;
+  double backward_s = 0.0;                ///< backward, recompute_s included
   double recompute_s = 0.0;               ///< forward work redone in backward (full or selective recompute)
   double optimizer_s = 0.0;               ///< optimizer update of this GPU's parameter shard
   double gradient_bytes = 0.0;            ///< gradient bytes this GPU all-reduces with its DP peers
@@ -61,7 +82,7 @@ struct TrainingStepTime {
   double tp_backward_s = 0.0;  ///< TP all-reduces of backward (2 per layer, 2 more if fully recomputed)
 
   /// One forward pass over this GPU's tokens, its TP all-reduces included (log-prob passes).
-  double forward_pass_s() const { return forward_s + tp_forward_s; }
+  double forward_pass_s() const { return forward_only_s + tp_forward_s; }
   /// Forward and backward over this GPU's tokens, TP all-reduces included, before the pipeline bubble.
   double training_pass_s() const { return forward_s + backward_s + tp_forward_s + tp_backward_s; }
   double compute_seconds() const { return forward_s + backward_s + optimizer_s; }

@@ -84,6 +84,8 @@ struct RunMetrics {
   FaultMetrics faults;  ///< blast radius of the scenario's failures
   /// Tokens the trainer trained on in the steady steps (the model FLOPs of the MFU follow from them).
   double trained_tokens = 0.0;
+  /// The trainer's slowest DP rank over its mean rank (training passes), mean over the steady steps.
+  double rank_imbalance = 0.0;
   /// The rollout instances' decode batch occupancy and KV use while generating (instance_load.h).
   LoadFigures rollout_load;
 };

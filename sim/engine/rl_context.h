@@ -64,6 +64,8 @@ struct RlContext {
   /// Filled by the trainer, by step: tokens trained on (each optimizer pass over a batch counts its
   /// tokens once, a step redone after a fault again), for the model FLOPs of the MFU.
   std::map<int, double> trained_tokens_by_step{};
+  /// Filled by the trainer, by step: its slowest DP rank's training passes over the mean rank's.
+  std::map<int, double> rank_imbalance_by_step{};
   /// The scenario's calibrated profile, read before the engine starts (null without one).
   const HardwareProfile* profile = nullptr;
   /// SimulationOptions::on_step, called by record_step (rl_step.h).

@@ -158,11 +158,20 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
         result.metrics.prices = run.prices;
         result.ledger = std::move(context.ledger);
         const SteadyWindow& steady = result.metrics.steady;
+        int imbalanced_steps = 0;
         for (size_t i = 0; i < timeline.steps().size(); ++i) {
-          const auto tokens = context.trained_tokens_by_step.find(timeline.steps()[i].step);
-          if (steady.contains_step(i) && tokens != context.trained_tokens_by_step.end())
+          if (!steady.contains_step(i)) continue;
+          const int id = timeline.steps()[i].step;
+          if (const auto tokens = context.trained_tokens_by_step.find(id);
+              tokens != context.trained_tokens_by_step.end())
             result.metrics.trained_tokens += tokens->second;
+          if (const auto imbalance = context.rank_imbalance_by_step.find(id);
+              imbalance != context.rank_imbalance_by_step.end()) {
+            result.metrics.rank_imbalance += imbalance->second;
+            ++imbalanced_steps;
+          }
         }
+        if (imbalanced_steps > 0) result.metrics.rank_imbalance /= imbalanced_steps;
         result.metrics.rollout_load =
             generating_load_figures(context.instance_load, steady.start_s, steady.end_s);
         for (InstanceLoad& instance : context.instance_load)

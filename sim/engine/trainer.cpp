@@ -70,7 +70,7 @@ void Trainer::all_reduce_gradients(double ring_bytes, int step) {
   context_.record(gpus_, GpuState::busy(Phase::train), start, sg4::Engine::get_clock(), step);
 }
 
-void Trainer::train(double tokens, int step) {
+void Trainer::train(const std::vector<double>& sequences, int optimizer_steps, int step) {
   const FaultState* faults = context_.faults;
   int redo = 0;  // earlier steps trained since the checkpoint we went back to
   while (true) {
@@ -88,8 +88,8 @@ void Trainer::train(double tokens, int step) {
     }
     try {
       if (restarting) run_on_all(faults->spec().restart_s, GpuState::switching(), step);
-      for (; redo > 0; --redo) train_once(tokens, step);
-      train_once(tokens, step);
+      for (; redo > 0; --redo) train_once(sequences, optimizer_steps, step);
+      train_once(sequences, optimizer_steps, step);
       return;
     } catch (const TrainingStopped&) {
       // Stopped mid-training: the loop waits for the repair and starts over.
@@ -97,7 +97,7 @@ void Trainer::train(double tokens, int step) {
   }
 }
 
-void Trainer::train_once(double tokens, int step) {
+void Trainer::train_once(const std::vector<double>& sequences, int optimizer_steps, int step) {
   const Scenario& s = context_.scenario;
   const TrainingSpec& t = s.training;
   const HardwareSpec& card = s.cluster.pool(t.pool)->card;
@@ -106,7 +106,10 @@ void Trainer::train_once(double tokens, int step) {
   options.sequence_length = static_cast<int64_t>(std::max(1.0, std::round(t.sequence_tokens)));
   options.recompute = t.recompute;
   options.sharding = t.sharding;
-  options.mini_batches = t.mini_batches;
+  options.mini_batches = optimizer_steps;
+  options.sequence_tokens = sequences;
+  options.balance = t.balance;
+  options.attention_kernel = t.attention_kernel;
   options.gradients = t.gradients;
   // TP all-reduces run over the node's scale-up link (one direction for the ring), or as the
   // scenario's calibrated profile measured them on this card.
@@ -114,9 +117,12 @@ void Trainer::train_once(double tokens, int step) {
   options.tp_link = LinkSpec{pool.intra_node.bandwidth_bytes_per_s / 2.0, pool.intra_node.latency_s};
   if (const HardwareProfile* profile = context_.profile; profile && profile->card == card.name)
     options.tp_allreduce_fit = profile->find_collective(Collective::all_reduce, t.tp, t.tp);
+  double tokens = 0.0;
+  for (double sequence : sequences) tokens += sequence;
   const auto whole = static_cast<int64_t>(std::max<double>(dp_, std::round(tokens)));
   const TrainingStepTime cost = training_step_time(s.model, card, cost_, whole, dp_, t.tp, t.pp, options);
   context_.trained_tokens_by_step[step] += static_cast<double>(whole);
+  context_.rank_imbalance_by_step[step] = cost.rank_imbalance;
   // 1F1B: the pipeline's fill and drain stretch every pass by (pp − 1)/m.
   const double pipelined = 1.0 + cost.pipeline_bubble_fraction;
 
@@ -126,8 +132,8 @@ void Trainer::train_once(double tokens, int step) {
 
   const int models = t.algorithm == RlAlgorithm::ppo ? 2 : 1;  // PPO trains the critic too
   for (int model = 0; model < models; ++model) {
-    for (int mini = 0; mini < t.mini_batches; ++mini) {
-      run_on_all(cost.training_pass_s() * pipelined / t.mini_batches, GpuState::busy(Phase::train), step);
+    for (int mini = 0; mini < optimizer_steps; ++mini) {
+      run_on_all(cost.training_pass_s() * pipelined / optimizer_steps, GpuState::busy(Phase::train), step);
       all_reduce_gradients(cost.dp_ring_bytes(dp_), step);
       run_on_all(cost.optimizer_s, GpuState::busy(Phase::train), step);
     }

@@ -23,14 +23,15 @@ class Trainer {
   /// `gpus` must hold dp × training.tp × training.pp GPUs, model-parallel groups contiguous.
   Trainer(RlContext& context, const CostModel& cost, GpuGroup gpus, int dp);
 
-  /// Trains on `tokens` (all sequences of the batch); blocks until the last optimizer step.
-  void train(double tokens, int step);
+  /// Trains on `sequences` (each one's tokens, in finish order) in `optimizer_steps` mini-batches;
+  /// blocks until the last optimizer step.
+  void train(const std::vector<double>& sequences, int optimizer_steps, int step);
   /// Bytes of policy weights the trainer hands to weight sync.
   double weight_bytes() const;
   const GpuGroup& gpus() const { return gpus_; }
 
  private:
-  void train_once(double tokens, int step);
+  void train_once(const std::vector<double>& sequences, int optimizer_steps, int step);
   void run_on_all(double seconds, GpuState state, int step);
   /// Waits for `activities` (started at `start`, recorded as `state`); throws when a fault stops
   /// the trainer first, after cancelling them and recording the work done until then.

@@ -19,7 +19,9 @@
 #include "models/model_arch.h"
 #include "models/precision.h"
 #include "models/registry/registry.h"
+#include "models/timing/attention_kernels.h"
 #include "models/timing/engine_overhead.h"
+#include "models/timing/rank_balance.h"
 #include "sim/scenario/choices.h"
 #include "sim/scenario/distribution.h"
 #include "sim/scenario/fault_spec.h"
@@ -176,6 +178,13 @@ struct TrainingSpec {
   /// Activation recomputation; selective is Megatron-LM's default (Korthikanti et al. 2022).
   Recompute recompute = Recompute::selective;
   bool offload_optimizer = false;  ///< optimizer states in host memory (ZeRO-Offload)
+  /// How each mini-batch's sequences are split over the DP ranks (models/timing/rank_balance.h):
+  /// tokens is verl's balance_batch and NeMo RL's sequence packing, none a split by count.
+  RankBalance balance = RankBalance::tokens;
+  /// The attention kernel of training (forward, backward, log-prob passes): flash2 is Hugging Face's
+  /// flash_attention_2 that PyTorch FSDP trainers (verl, OpenRLHF) load; cudnn is Megatron-Core's
+  /// Transformer Engine fused attention; flash3 is Hopper's FlashAttention-3.
+  AttentionKernel attention_kernel = AttentionKernel::flash2;
   /// Gradient precision: bf16, or fp32 (Megatron-LM's default with bf16 weights, FSDP2's
   /// reduce_dtype as verl and torchtitan set it): the gradient buffers and the DP gradient traffic.
   Precision gradients = Precision::bf16;

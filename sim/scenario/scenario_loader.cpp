@@ -288,6 +288,18 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster, const std:
       r.choice_or({"recompute", "activation recomputation: less memory for more FLOPs"}, d.recompute);
   s.offload_optimizer = r.flag_or(
       {"offload_optimizer", "keep optimizer states in host memory (ZeRO-Offload)"}, d.offload_optimizer);
+  s.balance = r.choice_or(
+      {"balance",
+       "how each mini-batch's sequences are split over the data-parallel ranks, whose slowest sets the "
+       "optimizer step: tokens (longest first to the least loaded rank: verl's balance_batch, NeMo RL's "
+       "packing) or none (contiguous chunks by count, in finish order)"},
+      d.balance);
+  s.attention_kernel = r.choice_or(
+      {"attention_kernel",
+       "the attention kernel training runs, priced at its measured forward and backward throughput "
+       "(FlashAttention-3 paper, H100): flash2 (Hugging Face flash_attention_2: verl, OpenRLHF), cudnn "
+       "(Transformer Engine: Megatron-Core, NeMo RL) or flash3"},
+      d.attention_kernel);
   s.gradients = *parse_precision(r.choice_or(
       {"gradient_precision",
        "precision of the gradient buffers and of the DP gradient exchange (fp32: Megatron-LM's default "

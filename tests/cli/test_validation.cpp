@@ -79,11 +79,19 @@ TEST_CASE("a case outside its tolerance fails the run and published at the simul
   CHECK(recorded[9] == "pass");
 
   const auto gap =
-      run_rlsim("validation --cases '" + step3_manifest("gap", "100", "    known_gap: a test gap\n") +
+      run_rlsim("validation --cases '" +
+                step3_manifest("gap", "100", "    known_gap: a test gap\n    gap_error: 1000\n") +
                 "' --out '" + out.string() + "'");
   CHECK(gap.exit_code == 0);
   CHECK_THAT(gap.out, Catch::Contains("known gap, not yet within tolerance: step3-h20") &&
                           Catch::Contains("a test gap"));
+  // A known gap that grew more than 2 points past the error it was marked at fails the run.
+  const auto grown =
+      run_rlsim("validation --cases '" +
+                step3_manifest("grown", "100", "    known_gap: a test gap\n    gap_error: 0.5\n") +
+                "' --out '" + out.string() + "'");
+  CHECK(grown.exit_code == 3);
+  CHECK_THAT(grown.out, Catch::Contains("FAIL: step3-h20") && Catch::Contains("known gap grew from +50.0 %"));
 }
 
 TEST_CASE("a case needing an unregistered scenario kind is skipped by name, not run") {
@@ -147,7 +155,8 @@ TEST_CASE(
   const auto dir = scratch_dir("validation-near");
   const std::string op_case =
       "    metric: tflops\n    published: 1000\n    unit: TFLOPS\n    source: a test\n"
-      "    setup: a GEMM\n    assumptions: []\n    tolerance: 0.01\n    role: judge\n    known_gap: a test\n";
+      "    setup: a GEMM\n    assumptions: []\n    tolerance: 0.01\n    role: judge\n    known_gap: a test\n"
+      "    gap_error: -0.999\n";
   const std::string manifest =
       step3_manifest("near", "100",
                      "  - name: gemm-h800\n"

@@ -27,6 +27,8 @@ const char* kCase = R"(cases:
     role: judge
     requires: serve
     known_gap: not yet
+    gap_error: -0.3
+    first_run_error: -0.35
 )";
 
 /// A folder holding s.yaml and the manifest `text`; returns the manifest's path.
@@ -72,17 +74,21 @@ TEST_CASE("a validation case is read field by field, its scenario beside the man
   CHECK(c.role == "judge");
   CHECK(c.requires_kind == "serve");
   CHECK(c.known_gap == "not yet");
+  CHECK(c.gap_error == Approx(-0.3));
+  CHECK(c.first_run_error == Approx(-0.35));
   CHECK(c.metric_where.line == 5);
 }
 
 TEST_CASE("optional fields of a validation case default to none") {
   std::string text = replaced(kCase, "    requires: serve\n", "");
-  text = replaced(text, "    known_gap: not yet\n", "");
+  text = replaced(text, "    known_gap: not yet\n    gap_error: -0.3\n    first_run_error: -0.35\n", "");
   text = replaced(text, "    set: {afd.batch: 4096, cluster.pools.ffn.gpu: H800}\n", "");
   const ValidationCase c = read_validation_manifest(manifest_in_folder("optional", text)).cases.front();
   CHECK(c.sets.empty());
   CHECK(c.requires_kind.empty());
   CHECK(c.known_gap.empty());
+  CHECK(!c.gap_error);
+  CHECK(!c.first_run_error);
 }
 
 TEST_CASE("bad validation cases are refused at FILE:LINE:COL") {
@@ -101,9 +107,14 @@ TEST_CASE("bad validation cases are refused at FILE:LINE:COL") {
              Catch::Contains("cases.yaml:4:") && Catch::Contains("'afd.batch'"));
   CHECK_THAT(error_of("typo", replaced(kCase, "    unit:", "    units:")),
              Catch::Contains("cases.yaml:") && Catch::Contains("did you mean 'unit'"));
+  // A known gap records the error it was marked at, and only a known gap has one.
+  CHECK_THAT(error_of("gap-error", replaced(kCase, "    gap_error: -0.3\n", "")),
+             Catch::Contains("cases.yaml:14:") && Catch::Contains("add gap_error"));
+  CHECK_THAT(error_of("gap-alone", replaced(kCase, "    known_gap: not yet\n", "")),
+             Catch::Contains("cases.yaml:14:") && Catch::Contains("gap_error belongs to a known_gap"));
   const std::string twice = std::string(kCase) + std::string(kCase).substr(std::string("cases:\n").size());
   CHECK_THAT(error_of("twice", twice),
-             Catch::Contains("cases.yaml:15:") && Catch::Contains("a second case named 'one'"));
+             Catch::Contains("cases.yaml:17:") && Catch::Contains("a second case named 'one'"));
 }
 
 TEST_CASE("the bundled validation manifest reads cleanly: unique names, existing scenarios, a source each") {

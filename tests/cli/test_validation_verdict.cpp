@@ -55,6 +55,17 @@ TEST_CASE("verdicts: within tolerance passes, outside fails unless marked a know
   CHECK(skipped_case(a_case(100, 0.15), "needs kind serve").verdict == Verdict::skipped);
 }
 
+TEST_CASE("a known gap fails once its error grows more than 2 points past the error it was marked at") {
+  ValidationCase c = a_case(100, 0.15, "roofline too optimistic");
+  c.gap_error = -0.30;
+  CHECK(judge_case(c, 69).verdict == Verdict::known_gap);   // -31 %: within 2 points
+  CHECK(judge_case(c, 75).verdict == Verdict::known_gap);   // -25 %: narrower
+  CHECK(judge_case(c, 131).verdict == Verdict::known_gap);  // +31 %: as wide, the other way
+  const ValidationRow grown = judge_case(c, 67);            // -33 %
+  CHECK(grown.verdict == Verdict::fail);
+  CHECK(grown.note == "known gap grew from -30.0 % to -33.0 %, more than 2 points");
+}
+
 TEST_CASE("only a failed case fails the run and known gaps and skipped cases are listed by name") {
   std::vector<ValidationRow> rows = {judge_case(a_case(100, 0.2), 101),
                                      judge_case(a_case(100, 0.2, "known cause"), 160),

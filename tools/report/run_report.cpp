@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <map>
 
+#include "models/cost/roofline.h"
+#include "models/timing/attention_kernels.h"
 #include "sim/scenario/memory_check.h"
 #include "tools/report/chrome_trace.h"
 #include "tools/report/pricing_text.h"
@@ -44,6 +46,24 @@ nlohmann::json memory_json(const Scenario& s) {
             {"activation_bytes_per_gpu", t.activation_bytes},
             {"total_bytes_per_gpu", t.total_bytes()},
             {"headroom_bytes_per_gpu", t.headroom_bytes()}}}};
+}
+
+std::string attention_pricing(const Scenario& s) {
+  return attention_kernel_pricing(s.training.attention_kernel,
+                                  compute_peak(s.cluster.pool(s.training.pool)->card, s.training.weights));
+}
+
+/// How the trainer ran the step: its layout, sequence balance and attention kernel (and what priced
+/// that kernel), and the slowest DP rank over the mean one.
+nlohmann::json training_json(const Scenario& s, const RunMetrics& m) {
+  const TrainingSpec& t = s.training;
+  return {{"dp", training_layout(s).dp},
+          {"tp", t.tp},
+          {"pp", t.pp},
+          {"balance", std::string(enum_name(t.balance))},
+          {"attention_kernel", std::string(enum_name(t.attention_kernel))},
+          {"attention_priced_by", attention_pricing(s)},
+          {"rank_imbalance", m.rank_imbalance}};
 }
 
 /// Which steps the per-step figures cover (sim/engine/steady_state.h).
@@ -122,6 +142,7 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
               {"by_pool", mfu.by_pool},
               {"trained_tokens", m.trained_tokens},
               {"forward_model_flops_per_token", mfu.model_flops_per_token_forward}};
+  j["training"] = training_json(scenario, m);
   j["memory"] = memory_json(scenario);
   j["engine"] = {{"simgrid_activities", m.simgrid_activities()},
                  {"simgrid_execs", m.simgrid_execs},
@@ -290,6 +311,12 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   if (mfu.by_pool.size() > 1) {
     for (const auto& [pool, by_phase] : mfu.by_pool) add(("  pool " + pool).c_str(), mfu_line(by_phase));
   }
+  add("trainer", "dp " + std::to_string(training_layout(scenario).dp) + " × tp " +
+                     std::to_string(scenario.training.tp) + " × pp " + std::to_string(scenario.training.pp) +
+                     ", sequences balanced by " + std::string(enum_name(scenario.training.balance)) +
+                     fmt(" (slowest rank %.2f× the mean)", m.rank_imbalance) + ", attention " +
+                     std::string(enum_name(scenario.training.attention_kernel)) + " (" +
+                     attention_pricing(scenario) + ")");
   add("decode batch occupancy",
       fmt("%.1f %% of max_batch while generating", 100.0 * m.rollout_load.batch_occupancy) + ", KV use " +
           fmt("%.1f %% mean", 100.0 * m.rollout_load.kv_use_mean) + ", " +

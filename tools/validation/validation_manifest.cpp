@@ -82,6 +82,13 @@ ValidationCase read_case(YamlReader& r, const fs::path& folder, const Catalog& c
   }
   c.requires_kind = r.text_or("requires", "");
   c.known_gap = r.text_or("known_gap", "");
+  if (r.has("gap_error")) c.gap_error = r.number("gap_error", -1e6, 1e6);
+  if (!c.known_gap.empty() && !c.gap_error) {
+    r.fail("known_gap",
+           "a known gap records the error it was marked at: add gap_error (the relative error, e.g. -0.32)");
+  }
+  if (c.known_gap.empty() && c.gap_error) r.fail("gap_error", "gap_error belongs to a known_gap mark");
+  if (r.has("first_run_error")) c.first_run_error = r.number("first_run_error", -1e6, 1e6);
   r.finish();
   return c;
 }

@@ -3,7 +3,8 @@
 // published figure with its unit, source, setup and every assumption made, the relative tolerance,
 // whether the figure set a model term (calibrate) or is held out (judge), and optionally the
 // scenario kind a case needs (skipped while that kind is not registered) or a known gap (a case
-// not yet within tolerance, reported loudly but not failing the run). A case may instead hold one
+// not yet within tolerance, reported loudly but failing only when its error grows past the recorded
+// gap_error), and the error of its first run. A case may instead hold one
 // op (`op: {hardware: H800, gemm: {m, n, k, groups, dtype}}`) priced by the datasheet roofline on
 // that catalog card, for kernel-level measurements; its metrics are `seconds` and `tflops`.
 // Errors: FILE:LINE:COL.
@@ -39,9 +40,17 @@ struct ValidationCase {
   std::string role;           ///< "calibrate" (set a model term) or "judge" (held out)
   std::string requires_kind;  ///< scenario kind the case needs; empty when any build runs it
   std::string known_gap;      ///< why the case is not yet within tolerance; empty when it should be
-  SourceLocation where;       ///< of the case's entry, for errors found after simulating
+  /// The relative error when the known gap was recorded (`gap_error`, required with `known_gap`): a
+  /// gap that grows by more than kGapGrowth past it fails the case.
+  std::optional<double> gap_error;
+  /// The relative error of the case's first run, kept beside today's (`first_run_error`).
+  std::optional<double> first_run_error;
+  SourceLocation where;  ///< of the case's entry, for errors found after simulating
   SourceLocation metric_where;
 };
+
+/// How far |error| may grow past a known gap's recorded |gap_error| before the case fails.
+constexpr double kGapGrowth = 0.02;
 
 struct ValidationManifest {
   std::string file;

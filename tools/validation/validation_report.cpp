@@ -73,7 +73,8 @@ std::string validation_table(const std::string& manifest, const std::vector<Vali
       out += "known gap, not yet within tolerance: " + row.spec.name + ": simulated " + figures + " - " +
              row.spec.known_gap + "\n";
     } else if (row.verdict == Verdict::fail) {
-      out += "FAIL: " + row.spec.name + ": simulated " + figures + "\n";
+      out += "FAIL: " + row.spec.name + ": simulated " + figures + (row.note.empty() ? "" : ": " + row.note) +
+             "\n";
     } else if (row.verdict == Verdict::skipped) {
       out += "skipped: " + row.note + ": " + row.spec.name + "\n";
     } else if (!row.note.empty()) {

@@ -2,6 +2,7 @@
 #include "tools/validation/validation_verdict.h"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace rlsim {
@@ -28,6 +29,16 @@ std::optional<double> metric_at(const nlohmann::json& metrics, const std::string
   return node->get<double>();
 }
 
+namespace {
+
+std::string signed_percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.1f %%", 100.0 * fraction);
+  return text;
+}
+
+}  // namespace
+
 double relative_error(double simulated, double published) { return (simulated - published) / published; }
 
 ValidationRow judge_case(const ValidationCase& spec, double simulated) {
@@ -35,8 +46,14 @@ ValidationRow judge_case(const ValidationCase& spec, double simulated) {
   const bool within = std::abs(row.error) <= spec.tolerance;
   if (within && !spec.known_gap.empty()) {
     row.note = "known gap closed: now within tolerance, drop its known_gap mark";
+  } else if (!within && spec.known_gap.empty()) {
+    row.verdict = Verdict::fail;
+  } else if (!within && std::abs(row.error) > std::abs(spec.gap_error.value_or(row.error)) + kGapGrowth) {
+    row.verdict = Verdict::fail;
+    row.note = "known gap grew from " + signed_percent(*spec.gap_error) + " to " + signed_percent(row.error) +
+               ", more than " + std::to_string(static_cast<int>(kGapGrowth * 100)) + " points";
   } else if (!within) {
-    row.verdict = spec.known_gap.empty() ? Verdict::fail : Verdict::known_gap;
+    row.verdict = Verdict::known_gap;
   }
   return row;
 }

@@ -12,6 +12,7 @@ void TrainingBatch::add(const TrajectoryResult& t) {
   ++samples;
   generated_tokens += t.generated_tokens;
   train_tokens += t.total_tokens;
+  sequence_tokens.push_back(t.total_tokens);
   version_token_sum += t.version_token_sum;
   last_finish_s = std::max(last_finish_s, t.finish_s);
 }

@@ -13,8 +13,9 @@ namespace rlsim {
 struct TrainingBatch {
   int samples = 0;
   double generated_tokens = 0.0;
-  double train_tokens = 0.0;       ///< full sequences (prompt, observations and outputs)
-  double version_token_sum = 0.0;  ///< Σ weight version over generated tokens
+  double train_tokens = 0.0;            ///< full sequences (prompt, observations and outputs)
+  std::vector<double> sequence_tokens;  ///< each trajectory's training sequence, in finish order
+  double version_token_sum = 0.0;       ///< Σ weight version over generated tokens
   double first_finish_s = 0.0;
   double last_finish_s = 0.0;
 

@@ -63,6 +63,9 @@ Phases by_hand(const Scenario& s) {
   options.sequence_length = 4096;
   options.recompute = s.training.recompute;  // the trainer follows the scenario's choices
   options.sharding = s.training.sharding;
+  options.attention_kernel = s.training.attention_kernel;
+  // The trainer is handed each trajectory's sequence (prompt + output), here all alike.
+  options.sequence_tokens.assign(kCalls, kPrompt + kOutput);
   const TrainingStepTime t = training_step_time(
       s.model, card, *cost, static_cast<int64_t>(kCalls * (kPrompt + kOutput)), 1, 1, 1, options);
   p.train = 2 * t.forward_s + t.forward_s + t.backward_s + t.optimizer_s;  // GRPO: old log-probs + reference
