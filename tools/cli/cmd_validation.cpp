@@ -11,12 +11,14 @@
 // (tools/validation/case_nearness.h).
 // Exit 0 when no case fails, 3 when one leaves its tolerance, 2 on bad input.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
 
 #include "sim/process/child_pool.h"
+#include "sim/scenario/catalog.h"
 #include "tools/cli/command.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/output_dir.h"
@@ -50,7 +52,9 @@ class ValidationCommand : public Command {
   CLI::App* add_to(CLI::App& root) override {
     CLI::App* sub = root.add_subcommand("validation",
                                         "Judge rlsim against published measurements (the validation cases)");
-    sub->add_option("--cases", cases_, "Validation manifest")->capture_default_str();
+    sub->add_option("--cases", cases_,
+                    "Validation manifest (default: the bundled one, scenarios/validation/cases.yaml of the "
+                    "data folder rlsim was built from or $RLSIM_DATA_DIR: runs from any folder)");
     sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
         ->capture_default_str();
     sub->add_option("--only", only_, "Run only this case (repeatable)");
@@ -89,6 +93,7 @@ class ValidationCommand : public Command {
   }
 
   int run() override {
+    if (cases_.empty()) cases_ = (std::filesystem::path(default_data_dir()) / "scenarios/validation/cases.yaml").string();
     const ValidationManifest manifest = read_validation_manifest(cases_);
     std::vector<ValidationCase> cases = selected(manifest);
     if (!near_.empty()) {
@@ -234,7 +239,7 @@ class ValidationCommand : public Command {
     return chosen;
   }
 
-  std::string cases_ = "scenarios/validation/cases.yaml";
+  std::string cases_;  ///< empty: the bundled manifest
   std::string near_;
   std::vector<std::string> near_unsets_;
   std::vector<std::string> near_sets_;
