@@ -17,7 +17,7 @@ std::vector<RankLoad> split_over_ranks(const std::vector<double>& sequences, int
     rank.squared_tokens += tokens * tokens;
   };
   if (balance == RankBalance::none) {
-    // Contiguous chunks of (nearly) equal count, in finish order.
+    // Contiguous chunks of (nearly) equal count, in the batch's order.
     const size_t n = sequences.size();
     for (size_t i = 0; i < n; ++i)
       add(ranks[i * static_cast<size_t>(dp) / std::max<size_t>(n, 1)], sequences[i]);

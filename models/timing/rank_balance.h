@@ -6,8 +6,8 @@
 //    greedy longest-processing-time rule, within 4/3 of the best partition: Graham 1969). verl
 //    balances ranks by tokens before training (trainer.balance_batch, its Karmarkar-Karp partition);
 //    NeMo RL packs and balances sequences likewise.
-//  - balance `none`: contiguous chunks in the order the sequences finished (verl with
-//    balance_batch off; any trainer that splits the batch by count).
+//  - balance `none`: contiguous chunks in the batch's order, the order the prompts were launched
+//    (verl with balance_batch off; any trainer that splits the batch by count).
 // A rank's cost is linear in its tokens (the GEMMs and memory-bound ops) plus the attention core,
 // whose causal FLOPs grow with the square of each sequence's length: Σ L² over its sequences.
 #pragma once
@@ -28,7 +28,7 @@ struct RankLoad {
   double squared_tokens = 0.0;  ///< Σ L² over its sequences (the attention core's causal FLOPs ∝ it)
 };
 
-/// The ranks' loads when `sequences` (token counts, in finish order) are split over `dp` ranks.
+/// The ranks' loads when `sequences` (token counts, in the batch's order) are split over `dp` ranks.
 /// Requires dp ≥ 1.
 std::vector<RankLoad> split_over_ranks(const std::vector<double>& sequences, int dp, RankBalance balance);
 

@@ -23,7 +23,7 @@ class Trainer {
   /// `gpus` must hold dp × training.tp × training.pp GPUs, model-parallel groups contiguous.
   Trainer(RlContext& context, const CostModel& cost, GpuGroup gpus, int dp);
 
-  /// Trains on `sequences` (each one's tokens, in finish order) in `optimizer_steps` mini-batches;
+  /// Trains on `sequences` (each one's tokens, in the batch's order) in `optimizer_steps` mini-batches;
   /// blocks until the last optimizer step.
   void train(const std::vector<double>& sequences, int optimizer_steps, int step);
   /// Bytes of policy weights the trainer hands to weight sync.

@@ -292,7 +292,7 @@ TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster, const std:
       {"balance",
        "how each mini-batch's sequences are split over the data-parallel ranks, whose slowest sets the "
        "optimizer step: tokens (longest first to the least loaded rank: verl's balance_batch, NeMo RL's "
-       "packing) or none (contiguous chunks by count, in finish order)"},
+       "packing) or none (contiguous chunks by count, in the order the prompts were launched)"},
       d.balance);
   s.attention_kernel = r.choice_or(
       {"attention_kernel",

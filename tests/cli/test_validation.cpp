@@ -59,7 +59,7 @@ TEST_CASE("a case outside its tolerance fails the run and published at the simul
   CHECK(failing.exit_code == 3);
   CHECK_THAT(failing.out, Catch::Contains("FAIL: step3-h20"));
   const auto row = csv_row(slurp(out / "validation.csv"), 1);
-  REQUIRE(row.size() == 8);
+  REQUIRE(row.size() == 9);
   CHECK(row[7] == "fail");
   const std::string simulated = row[4];
   CHECK(std::stod(simulated) > 100);
@@ -146,7 +146,7 @@ TEST_CASE("an op case is priced as rlsim cost prices the same GEMM, and judged l
         Approx(2.0 * 2 * 512 * 4096 * 7168 / seconds / 1e12).epsilon(1e-12));
   CHECK(metrics["cost_model"] == "roofline");
   const auto row = csv_row(slurp(out / "validation.csv"), 1);
-  REQUIRE(row.size() == 8);
+  REQUIRE(row.size() == 9);
   CHECK(std::stod(row[4]) == Approx(metrics["tflops"].get<double>()).epsilon(1e-3));
 }
 
@@ -208,4 +208,15 @@ TEST_CASE(
   CHECK(both.exit_code == 2);  // --near picks the cases itself
   CHECK(run_rlsim("validation --cases '" + manifest + "' --set model=llama-3-70b").exit_code ==
         2);  // --set needs --near
+}
+
+TEST_CASE("validation finds the bundled manifest from any folder") {
+  const auto dir = scratch_dir("validation-elsewhere");
+  const rlsim::test::CliResult r =
+      rlsim::test::run_shell("cd '" + dir.string() + "' && '" + RLSIM_TEST_BINARY +
+                             "' validation --only step3-afd-h800 --out '" + (dir / "out").string() + "'");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("scenarios/validation/cases.yaml") && Catch::Contains("step3-afd-h800"));
+  CHECK(std::filesystem::exists(dir / "out" / "validation.csv"));
 }

@@ -77,7 +77,8 @@ class ValidationCommand : public Command {
         "Each case names a published figure (source, setup, assumptions), the scenario mirroring it\n"
         "(or, for a kernel measurement, the op and card: priced by the datasheet roofline), the\n"
         "metrics.json path compared and a relative tolerance. Writes DIR/validation.csv (case,\n"
-        "source, metric, measured, simulated, error, tolerance, pass), DIR/record.csv (each case's\n"
+        "source, metric, measured, simulated, error, tolerance, pass, first_run_error), DIR/record.csv (each "
+        "case's\n"
         "kind, model and cards beside its verdict: a full run's record, committed as\n"
         "scenarios/validation/record.csv, is what `rlsim run` names its nearest validated cases from)\n"
         "and DIR/<case>/{metrics.json,…} (cases with the same scenario and overrides share one run,\n"
@@ -93,7 +94,7 @@ class ValidationCommand : public Command {
   }
 
   int run() override {
-    if (cases_.empty()) cases_ = (std::filesystem::path(default_data_dir()) / "scenarios/validation/cases.yaml").string();
+    if (cases_.empty()) cases_ = bundled_manifest();
     const ValidationManifest manifest = read_validation_manifest(cases_);
     std::vector<ValidationCase> cases = selected(manifest);
     if (!near_.empty()) {
@@ -237,6 +238,15 @@ class ValidationCommand : public Command {
                 << ", sharing " << found.criterion << "\n";
     }
     return chosen;
+  }
+
+  /// The bundled manifest, relative to the working folder when it lies below it.
+  static std::string bundled_manifest() {
+    namespace fs = std::filesystem;
+    const fs::path path = fs::path(default_data_dir()) / "scenarios/validation/cases.yaml";
+    std::error_code error;
+    const fs::path relative = fs::relative(path, fs::current_path(error), error);
+    return !error && !relative.empty() && *relative.begin() != ".." ? relative.string() : path.string();
   }
 
   std::string cases_;  ///< empty: the bundled manifest

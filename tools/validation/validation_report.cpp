@@ -32,13 +32,16 @@ std::string count_line(const std::vector<ValidationRow>& rows) {
 }  // namespace
 
 std::string validation_csv(const std::vector<ValidationRow>& rows) {
-  std::string out =
-      csv_line({"case", "source", "metric", "measured", "simulated", "error", "tolerance", "pass"}) + "\n";
+  std::string out = csv_line({"case", "source", "metric", "measured", "simulated", "error", "tolerance",
+                              "pass", "first_run_error"}) +
+                    "\n";
   for (const auto& row : rows) {
     const bool ran = row.simulated.has_value();
+    const std::optional<double>& first = row.spec.first_run_error;
     out += csv_line({row.spec.name, row.spec.source, row.spec.metric, csv_number(row.spec.published),
                      ran ? csv_number(*row.simulated) : "", ran ? csv_number(row.error) : "",
-                     csv_number(row.spec.tolerance), verdict_name(row.verdict)}) +
+                     csv_number(row.spec.tolerance), verdict_name(row.verdict),
+                     first ? csv_number(*first) : ""}) +
            "\n";
   }
   return out;
@@ -70,8 +73,10 @@ std::string validation_table(const std::string& manifest, const std::vector<Vali
                                           formatted("%.0f%%", 100.0 * row.spec.tolerance) + ")"
                                     : "";
     if (row.verdict == Verdict::known_gap) {
-      out += "known gap, not yet within tolerance: " + row.spec.name + ": simulated " + figures + " - " +
-             row.spec.known_gap + "\n";
+      const std::string first_run =
+          row.spec.first_run_error ? " (first run " + percent(*row.spec.first_run_error) + ")" : "";
+      out += "known gap, not yet within tolerance: " + row.spec.name + ": simulated " + figures + first_run +
+             " - " + row.spec.known_gap + "\n";
     } else if (row.verdict == Verdict::fail) {
       out += "FAIL: " + row.spec.name + ": simulated " + figures + (row.note.empty() ? "" : ": " + row.note) +
              "\n";

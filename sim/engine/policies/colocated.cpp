@@ -81,7 +81,7 @@ class ColocatedPolicy : public Policy {
 
       run_switch(ctx, ctx.trainer, switches.to_train_s, step);
       const double train_start = sg4::Engine::get_clock();
-      trainer.train(batch.sequence_tokens, s.training.mini_batches, step);
+      trainer.train(batch.sequence_tokens(), s.training.mini_batches, step);
       const double train_end = sg4::Engine::get_clock();
       run_switch(ctx, ctx.trainer, switches.to_rollout_s, step);
       service.update_weights(step + 1, 0.0);

@@ -38,7 +38,7 @@ class DisaggregatedPolicy : public Policy {
       ctx.record(ctx.trainer, GpuState::wait(WaitCause::train_waits_rollout), record.start_s, rollout_end,
                  step);
 
-      trainer.train(batch.sequence_tokens, ctx.scenario.training.mini_batches, step);
+      trainer.train(batch.sequence_tokens(), ctx.scenario.training.mini_batches, step);
       const double train_end = sg4::Engine::get_clock();
       sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(),
                    ctx.scenario.weight_sync.method);

@@ -171,7 +171,7 @@ class LabelsPolicy : public Policy {
       }
       run_switch(ctx, layout.lent_trainers, costs.to_train_s, step);
       const double train_start = sg4::Engine::get_clock();
-      trainer.train(batch->sequence_tokens, s.training.mini_batches, step);
+      trainer.train(batch->sequence_tokens(), s.training.mini_batches, step);
       const double train_end = sg4::Engine::get_clock();
       sync_weights(trainer.gpus().leader(), sync_targets, trainer.weight_bytes(), s.weight_sync.method);
       const double sync_end = sg4::Engine::get_clock();

@@ -68,7 +68,7 @@ class OverlapPolicy : public Policy {
       auto* batch = batches->get<TrainingBatch>();
       const double train_start = sg4::Engine::get_clock();
       ctx.record(ctx.trainer, GpuState::wait(WaitCause::train_waits_rollout), wait_start, train_start, step);
-      trainer.train(batch->sequence_tokens, ctx.scenario.training.mini_batches, step);
+      trainer.train(batch->sequence_tokens(), ctx.scenario.training.mini_batches, step);
       const double train_end = sg4::Engine::get_clock();
       sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(),
                    s.weight_sync.method);

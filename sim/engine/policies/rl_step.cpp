@@ -12,9 +12,18 @@ void TrainingBatch::add(const TrajectoryResult& t) {
   ++samples;
   generated_tokens += t.generated_tokens;
   train_tokens += t.total_tokens;
-  sequence_tokens.push_back(t.total_tokens);
+  sequences.emplace_back(t.id, t.total_tokens);
   version_token_sum += t.version_token_sum;
   last_finish_s = std::max(last_finish_s, t.finish_s);
+}
+
+std::vector<double> TrainingBatch::sequence_tokens() const {
+  std::vector<std::pair<int, double>> by_id = sequences;
+  std::sort(by_id.begin(), by_id.end());
+  std::vector<double> tokens;
+  tokens.reserve(by_id.size());
+  for (const auto& [id, count] : by_id) tokens.push_back(count);
+  return tokens;
 }
 
 double TrainingBatch::staleness(int trainer_version) const {

@@ -2,6 +2,7 @@
 // finished ones into a training batch, and the step record the metrics read.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "sim/engine/rl_context.h"
@@ -13,9 +14,12 @@ namespace rlsim {
 struct TrainingBatch {
   int samples = 0;
   double generated_tokens = 0.0;
-  double train_tokens = 0.0;            ///< full sequences (prompt, observations and outputs)
-  std::vector<double> sequence_tokens;  ///< each trajectory's training sequence, in finish order
-  double version_token_sum = 0.0;       ///< Σ weight version over generated tokens
+  double train_tokens = 0.0;  ///< full sequences (prompt, observations and outputs)
+  /// Each trajectory's training sequence with its id, as they finished.
+  std::vector<std::pair<int, double>> sequences;
+  /// The sequences' tokens in launch order (by trajectory id): the order a trainer's batch keeps.
+  std::vector<double> sequence_tokens() const;
+  double version_token_sum = 0.0;  ///< Σ weight version over generated tokens
   double first_finish_s = 0.0;
   double last_finish_s = 0.0;
 

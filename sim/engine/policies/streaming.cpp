@@ -80,7 +80,7 @@ class StreamingPolicy : public Policy {
         ctx.record(ctx.trainer, GpuState::wait(WaitCause::train_waits_rollout), wait_start, train_start,
                    step);
         record.rollout_s += train_start - wait_start;
-        trainer.train(batch.sequence_tokens, 1, step);  // one mini-batch: one optimizer step
+        trainer.train(batch.sequence_tokens(), 1, step);  // one mini-batch: one optimizer step
         const double train_end = sg4::Engine::get_clock();
         sync_weights(trainer.gpus().leader(), service.instance_leaders(), trainer.weight_bytes(),
                      s.weight_sync.method);
