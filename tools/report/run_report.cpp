@@ -311,12 +311,14 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   if (mfu.by_pool.size() > 1) {
     for (const auto& [pool, by_phase] : mfu.by_pool) add(("  pool " + pool).c_str(), mfu_line(by_phase));
   }
-  add("trainer", "dp " + std::to_string(training_layout(scenario).dp) + " × tp " +
-                     std::to_string(scenario.training.tp) + " × pp " + std::to_string(scenario.training.pp) +
-                     ", sequences balanced by " + std::string(enum_name(scenario.training.balance)) +
-                     fmt(" (slowest rank %.2f× the mean)", m.rank_imbalance) + ", attention " +
-                     std::string(enum_name(scenario.training.attention_kernel)) + " (" +
-                     attention_pricing(scenario) + ")");
+  add("trainer",
+      "dp " + std::to_string(training_layout(scenario).dp) + " × tp " + std::to_string(scenario.training.tp) +
+          " × pp " + std::to_string(scenario.training.pp) +
+          (scenario.training.balance == RankBalance::tokens ? ", sequences balanced over the ranks by tokens"
+                                                            : ", sequences split over the ranks by count") +
+          fmt(" (slowest rank %.2f× the mean)", m.rank_imbalance) + ", attention " +
+          std::string(enum_name(scenario.training.attention_kernel)) + " (" + attention_pricing(scenario) +
+          ")");
   add("decode batch occupancy",
       fmt("%.1f %% of max_batch while generating", 100.0 * m.rollout_load.batch_occupancy) + ", KV use " +
           fmt("%.1f %% mean", 100.0 * m.rollout_load.kv_use_mean) + ", " +
