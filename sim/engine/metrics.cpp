@@ -190,7 +190,7 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
   // The calls that finished inside the window.
   std::vector<double> ttft, tpot;
   for (const auto& call : timeline.calls()) {
-    if (call.finish_s < w.start_s || call.finish_s > w.end_s) continue;
+    if (!w.holds(call.finish_s)) continue;
     ttft.push_back(call.ttft_s);
     tpot.push_back(call.tpot_s);
   }

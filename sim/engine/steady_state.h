@@ -25,6 +25,8 @@ struct SteadyWindow {
   bool contains_step(size_t index) const {
     return index >= static_cast<size_t>(warmup_steps) && index < static_cast<size_t>(warmup_steps + steps);
   }
+  /// Whether the instant `t` lies in the window (a call that finished then counts in its figures).
+  bool holds(double t) const { return t >= start_s && t <= end_s; }
   /// Whether [from, to) overlaps the window's time at all.
   bool overlaps(double from, double to) const { return to > start_s && from < end_s; }
 };

@@ -191,9 +191,9 @@ std::string run_report_html(const Scenario& scenario, const RunMetrics& m, const
   for (const auto& [cause, fraction] : m.bubble_by_cause)
     causes.emplace_back(to_string(GpuState::wait(cause)), fraction,
                         state_colour(to_string(GpuState::wait(cause))));
-  sections.emplace_back(
-      "Bubble by cause (share of all GPU time, " + fixed(100.0 * m.bubble_fraction, 1) + " % in all)",
-      fraction_bars(causes));
+  sections.emplace_back("Bubble by cause (share of the steady steps' GPU time, " +
+                            fixed(100.0 * m.bubble_fraction, 1) + " % in all)",
+                        fraction_bars(causes));
   std::vector<std::tuple<std::string, double, std::string>> pools;
   for (const auto& [name, pool] : m.pools) {
     pools.emplace_back("pool " + name + " busy", pool.busy_fraction, "#2e7d32");
@@ -202,10 +202,12 @@ std::string run_report_html(const Scenario& scenario, const RunMetrics& m, const
   sections.emplace_back("Utilisation per pool", fraction_bars(pools));
   std::vector<double> ttft, tpot;
   for (const auto& call : timeline.calls()) {
+    if (!m.steady.holds(call.finish_s)) continue;  // the summary's calls: those of the steady steps
     ttft.push_back(call.ttft_s);
     tpot.push_back(call.tpot_s);
   }
-  sections.emplace_back("TTFT and TPOT", histogram_svg("TTFT", ttft) + histogram_svg("TPOT", tpot));
+  sections.emplace_back("TTFT and TPOT (calls that finished in the steady steps)",
+                        histogram_svg("TTFT", ttft) + histogram_svg("TPOT", tpot));
   sections.emplace_back("Cost", "<p>" + fixed(m.usd_per_step, 2) + " USD per step, " +
                                     fixed(m.usd_per_1m_tokens, 2) + " USD per 1M generated tokens</p>\n");
   sections.emplace_back("Advice", "<p><b>" + xml_escape(m.advice.recommendation) +
