@@ -113,6 +113,17 @@ TEST_CASE("log-probs from the rollout engine leave the trainer no old_log_prob p
   CHECK(rollout["phases_s"]["train"].get<double>() < dapo["phases_s"]["train"].get<double>());
 }
 
+TEST_CASE("verl's timing names share the steady steps' busy time over those steps, not over all") {
+  // 4 steps: the first and last are left out, so dividing by all of them would halve the figures.
+  const json m = run_metrics("verl-timing-steady", "scenarios/quickstart.yaml --set workload.steps=4");
+  REQUIRE(m["steady_state"]["steps"].size() == 2);
+  const json& verl = m["verl_timing_s"];
+  const double trainer_s =
+      verl["old_log_prob"].get<double>() + verl["ref"].get<double>() + verl["update_actor"].get<double>();
+  // The training pool does nothing else in its phase: its busy time is the phase's length.
+  CHECK_THAT(trainer_s, WithinRel(m["phases_s"]["train"].get<double>(), 0.02));
+}
+
 TEST_CASE("fp32 gradients double the gradient buffers and lengthen the DP exchange") {
   const std::string args = "scenarios/quickstart.yaml --set workload.steps=2";
   const json bf16 = run_metrics("grad-bf16", args);

@@ -5,7 +5,8 @@ namespace rlsim {
 
 std::map<std::string, double> verl_timing_s(const Scenario& s, const RunMetrics& m) {
   const double gpus = static_cast<double>(s.training.dp) * s.training.tp * s.training.pp;
-  const double steps = m.steps > 0 ? m.steps : 1.0;
+  // The GPU-seconds cover the steady steps only (sim/engine/metrics.h), so they are shared over those.
+  const double steps = m.steady.steps > 0 ? m.steady.steps : 1.0;
   auto per_step = [&](GpuState state) {
     const auto it = m.gpu_seconds_by_state.find(state);
     return it == m.gpu_seconds_by_state.end() ? 0.0 : it->second / gpus / steps;
