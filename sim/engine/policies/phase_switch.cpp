@@ -3,12 +3,15 @@
 
 #include "models/arch_params.h"
 #include "models/memory/inference_memory.h"
+#include "sim/scenario/memory_check.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
 
 PhaseSwitchCosts phase_switch_costs(const Scenario& s) {
-  const double shard_params = total_params(s.model) / (s.training.tp * s.training.pp);
+  // A GPU holds the optimizer state of its TP × PP shard, split again over DP under ZeRO (stage 1 on).
+  const int zero_split = s.training.sharding >= Sharding::zero1 ? training_dp_in_use(s) : 1;
+  const double shard_params = total_params(s.model) / (s.training.tp * s.training.pp) / zero_split;
   const double host_bw = s.colocation.host_bandwidth_bytes_per_s;
   const double optimizer_s = shard_params * s.colocation.optimizer_bytes_per_param / host_bw;
   // Each GPU reloads its own share: a TP slice of its pipeline stage.

@@ -1,6 +1,7 @@
 // Phase switches of a GPU that both trains and rolls out (colocation, label scheduling): what a
 // switch costs per GPU, from the model size and the scenario's host-memory link, and running it.
-// To training: the optimizer state of the GPU's training shard comes back from host memory. To
+// To training: the optimizer state of the GPU's training shard (its share under ZeRO sharding)
+// comes back from host memory. To
 // rollout: it goes out again and the inference weights of the GPU's rollout shard are reloaded.
 #pragma once
 
