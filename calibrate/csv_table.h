@@ -44,6 +44,8 @@ class CsvTable {
   /// A cell as True/False (any case) or 1/0.
   bool flag(const CsvRow& row, size_t column) const;
   const std::string& text(const CsvRow& row, size_t column) const { return row.cells.at(column).text; }
+  /// The header's name of `column`.
+  const std::string& header(size_t column) const { return header_.cells.at(column).text; }
 
  private:
   std::optional<size_t> index_of(const std::string& name) const;

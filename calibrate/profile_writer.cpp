@@ -64,6 +64,20 @@ void write_error(std::ostringstream& out, const FitError& e, const std::string& 
   }
 }
 
+void write_rl_run(std::ostringstream& out, const RlRunTerms& t) {
+  out << "rl_run:  # a whole RL run's phases: rlsim's modelled time over the run's, per phase "
+         "(rlsim calibrate --format "
+      << t.framework << ")\n"
+      << "  framework: " << quoted(t.framework) << "\n"
+      << "  generation_efficiency: " << number(t.generation_efficiency) << "  # rollout iterations\n"
+      << "  forward_efficiency: " << number(t.forward_efficiency) << "  # old_log_prob, ref, values\n"
+      << "  update_efficiency: " << number(t.update_efficiency)
+      << "  # update_actor's passes and optimizer step\n";
+  write_error(out, t.error, "  ", false, "every fifth step of the log; the step time");
+  out << "    datasheet_held_out_mape: " << number(t.error.datasheet_held_out_mape)
+      << "  # the same steps without these terms: " << percent_note(t.error.datasheet_held_out_mape) << "\n";
+}
+
 /// Only when measured, so profiles without them keep their bytes.
 void write_engine_allreduces(std::ostringstream& out, const std::vector<EngineAllReduce>& tables) {
   if (tables.empty()) return;
@@ -169,6 +183,7 @@ std::string profile_to_yaml(const HardwareProfile& p, const std::optional<Engine
           << " s per layer; empty-kernel launch " << number(engine->kernel_launch_s) << " s\n";
     if (!p.engine.empty()) write_error(out, p.engine_error, "  ", false, "every fifth measurement");
   }
+  if (p.rl_run) write_rl_run(out, *p.rl_run);
   write_measured_shapes(out, p.measured_shapes);
   return out.str();
 }

@@ -122,6 +122,24 @@ struct ProfileSource {
   int points = 0;    ///< measurements read from it
 };
 
+/// What a whole RL run measured against what rlsim models for it (`rlsim calibrate --format verl`):
+/// per phase, rlsim's modelled time over the run's measured time on this card. The simulator
+/// divides that phase's time by it, so a calibrated scenario reproduces the run; the terms hold
+/// whatever rlsim does not model of that framework (kernel and framework gaps, padding, engine
+/// settings) and are only as general as the run they came from.
+struct RlRunTerms {
+  std::string card;       ///< the profile's card: the terms apply to pools of this card only
+  std::string framework;  ///< the framework whose logs they were fitted from, e.g. "verl"
+  /// Rollout: every inference iteration (prefill and decode) of instances on this card.
+  double generation_efficiency = 1.0;
+  /// The trainer's forward-only passes (old_log_prob, ref, PPO's values).
+  double forward_efficiency = 1.0;
+  /// The trainer's update: forward and backward passes and the optimizer step (not the DP
+  /// exchange, which the network model prices).
+  double update_efficiency = 1.0;
+  FitError error;  ///< of the step time, on the steps the fit did not see
+};
+
 struct HardwareProfile {
   std::string card;       ///< catalog key the efficiencies are relative to, e.g. "H100"
   std::string device;     ///< device name as measured, e.g. "NVIDIA H100 80GB HBM3"
@@ -138,6 +156,8 @@ struct HardwareProfile {
   /// overrides the scenario's engine preset term by term (models/timing/engine_overhead.h).
   EngineOverheadOverride engine;
   FitError engine_error;  ///< held-out error of the serving fit that produced `engine`
+  /// A whole RL run's terms on this card (`rl_run:`, optional; RlRunTerms).
+  std::optional<RlRunTerms> rl_run;
   /// Measured times of measured shapes by token count, at most one per shape; they price those
   /// shapes inside their measured token range (see profile_price).
   std::vector<MeasuredShape> measured_shapes;

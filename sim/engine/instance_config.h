@@ -57,6 +57,9 @@ struct InstanceConfig {
   /// (they include the attention-FFN transfers; there is no TP all-reduce). Prefill is costed as
   /// on the attention GPUs as one TP group of `tp`.
   const AfdIterationTable* afd_table = nullptr;
+  /// A calibrated RL run's pace (RlRunTerms::generation_efficiency): every iteration takes its
+  /// modelled time over this.
+  double generation_efficiency = 1.0;
 };
 
 /// KV slots left for the cache on a group of `tp` × `pp` cards after weights and an activation

@@ -23,8 +23,11 @@ class InstanceTime {
   /// A prefill of `tokens` new tokens after `context_tokens` already in KV, alone in its iteration.
   double prefill_s(double tokens, double context_tokens) const;
   /// One iteration computing `batch` (decoding sequences and prefill chunks) as one forward pass;
-  /// with pipeline parallelism, one round of its micro-batches through the stages.
-  double forward_s(const ForwardBatch& batch) const { return terms(batch).total_s(); }
+  /// with pipeline parallelism, one round of its micro-batches through the stages; at a calibrated
+  /// RL run's pace where the configuration has one.
+  double forward_s(const ForwardBatch& batch) const {
+    return terms(batch).total_s() / config_.generation_efficiency;
+  }
   /// The share of `batch`'s iteration each GPU works; the rest is the pipeline bubble (1 at pp 1).
   double busy_share(const ForwardBatch& batch) const;
   /// The same, split into kernels, all-reduces, stage-to-stage sends, launch gaps and CPU.

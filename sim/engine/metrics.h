@@ -4,9 +4,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "models/cost/profile.h"
 #include "models/cost/tallied_cost_model.h"
 #include "sim/engine/faults/fault_metrics.h"
 #include "sim/engine/instance_load.h"
@@ -80,6 +82,8 @@ struct RunMetrics {
   /// profile's measured table, interpolation or fitted model, or the datasheet roofline.
   std::string cost_model;
   PriceTally prices;
+  /// The calibrated RL run terms the run used (RlRunTerms), if any.
+  std::optional<RlRunTerms> rl_run;
   long simgrid_activities() const { return simgrid_execs + simgrid_sleeps + simgrid_messages; }
   FaultMetrics faults;  ///< blast radius of the scenario's failures
   /// Tokens the trainer trained on in the steady steps (the model FLOPs of the MFU follow from them).

@@ -68,6 +68,13 @@ struct RlContext {
   std::map<int, double> rank_imbalance_by_step{};
   /// The scenario's calibrated profile, read before the engine starts (null without one).
   const HardwareProfile* profile = nullptr;
+  /// A whole RL run's terms (RlRunTerms): SimulationOptions::rl_run, else the profile's; null
+  /// without. They apply to the pools of their card only (rl_run_on).
+  const RlRunTerms* rl_run = nullptr;
+  /// The RL run terms for `card`'s pools, or null.
+  const RlRunTerms* rl_run_on(const std::string& card) const {
+    return rl_run && rl_run->card == card ? rl_run : nullptr;
+  }
   /// SimulationOptions::on_step, called by record_step (rl_step.h).
   std::function<void(int steps_done, int steps_total)> on_step{};
 

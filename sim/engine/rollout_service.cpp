@@ -24,6 +24,8 @@ void apply_engine(const RlContext& context, const PoolSpec& pool, int tp, Instan
   if (profile && profile->card == pool.card.name) config.engine = profile->engine.applied_to(config.engine);
   const LinkSpec scale_up{pool.intra_node.bandwidth_bytes_per_s / 2.0, pool.intra_node.latency_s};
   config.tp_allreduce = tp_allreduce_pricing(profile, pool.card.name, config.engine.name, tp, scale_up);
+  if (const RlRunTerms* run = context.rl_run_on(pool.card.name))
+    config.generation_efficiency = run->generation_efficiency;
 }
 
 /// The link between consecutive pipeline stages of `group`: the node's scale-up link (one

@@ -103,6 +103,7 @@ void run_on_engine(const Scenario& scenario, const SimulationOptions& options, b
   std::optional<HardwareProfile> profile;
   if (!scenario.profile.empty()) profile = load_profile(scenario.profile);
   context.profile = profile ? &*profile : nullptr;
+  context.rl_run = options.rl_run ? options.rl_run : profile && profile->rl_run ? &*profile->rl_run : nullptr;
   FaultState faults(scenario.faults, context.pools);
   faults.set_single_job(single_job);
   context.faults = &faults;
@@ -156,6 +157,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
         result.metrics.simgrid_actors = run.actors;
         result.metrics.cost_model = scenario.cost_model.name;
         result.metrics.prices = run.prices;
+        if (context.rl_run) result.metrics.rl_run = *context.rl_run;
         result.ledger = std::move(context.ledger);
         const SteadyWindow& steady = result.metrics.steady;
         int imbalanced_steps = 0;

@@ -125,17 +125,23 @@ void Trainer::train_once(const std::vector<double>& sequences, int optimizer_ste
   context_.rank_imbalance_by_step[step] = cost.rank_imbalance;
   // 1F1B: the pipeline's fill and drain stretch every pass by (pp − 1)/m.
   const double pipelined = 1.0 + cost.pipeline_bubble_fraction;
+  // A calibrated RL run's terms on this card: its passes at the pace that run measured.
+  const RlRunTerms* run = context_.rl_run_on(card.name);
+  const double forward_efficiency = run ? run->forward_efficiency : 1.0;
+  const double update_efficiency = run ? run->update_efficiency : 1.0;
 
   // Extra forward passes over the whole batch before the update.
   const auto extra_forwards = static_cast<double>(t.extra_forwards().size());
-  run_on_all(extra_forwards * cost.forward_pass_s() * pipelined, GpuState::busy(Phase::ref_logprob), step);
+  run_on_all(extra_forwards * cost.forward_pass_s() * pipelined / forward_efficiency,
+             GpuState::busy(Phase::ref_logprob), step);
 
   const int models = t.algorithm == RlAlgorithm::ppo ? 2 : 1;  // PPO trains the critic too
   for (int model = 0; model < models; ++model) {
     for (int mini = 0; mini < optimizer_steps; ++mini) {
-      run_on_all(cost.training_pass_s() * pipelined / optimizer_steps, GpuState::busy(Phase::train), step);
+      run_on_all(cost.training_pass_s() * pipelined / optimizer_steps / update_efficiency,
+                 GpuState::busy(Phase::train), step);
       all_reduce_gradients(cost.dp_ring_bytes(dp_), step);
-      run_on_all(cost.optimizer_s, GpuState::busy(Phase::train), step);
+      run_on_all(cost.optimizer_s / update_efficiency, GpuState::busy(Phase::train), step);
     }
   }
 }

@@ -40,6 +40,49 @@ double sample(const Distribution& d, std::mt19937_64& rng) {
   return value;
 }
 
+double drawn_mean(const Distribution& d, int draws) {
+  std::mt19937_64 rng(0x5eed);
+  double sum = 0.0;
+  for (int i = 0; i < draws; ++i) sum += sample(d, rng);
+  return sum / draws;
+}
+
+namespace {
+
+Distribution stretched(Distribution d, double factor) {
+  d.value *= factor;
+  d.low *= factor;
+  d.high *= factor;
+  d.mean *= factor;
+  if (d.kind == Distribution::Kind::normal) d.spread *= factor;
+  for (auto& bin : d.bins) bin.first *= factor;
+  return d;
+}
+
+}  // namespace
+
+std::optional<Distribution> scaled_to_mean(const Distribution& d, double mean) {
+  if (!(mean > 0.0)) return std::nullopt;
+  // The drawn mean grows with the factor (every draw does, caps keep it monotone): bracket, bisect.
+  double low = 0.0, high = 1.0;
+  for (int i = 0; drawn_mean(stretched(d, high)) < mean; ++i) {
+    if (i == 60) return std::nullopt;  // the cap holds the mean below `mean`
+    low = high;
+    high *= 2.0;
+  }
+  // Near a factor of 0 every draw sits at the floor: a mean at or below it cannot be reached.
+  if (low == 0.0 && d.min >= mean) return std::nullopt;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (low + high);
+    const double drawn = drawn_mean(stretched(d, mid));
+    if (std::abs(drawn - mean) <= 1e-4 * mean) return stretched(d, mid);
+    (drawn < mean ? low : high) = mid;
+  }
+  const Distribution found = stretched(d, 0.5 * (low + high));
+  if (std::abs(drawn_mean(found) - mean) > 1e-3 * mean) return std::nullopt;  // a jump: capped draws
+  return found;
+}
+
 namespace {
 
 /// A recorded trajectory's calls, its context growing turn by turn.

@@ -2,6 +2,7 @@
 // tokens) and tool latencies — drawn from the scenario's distributions with the run's seeded engine.
 #pragma once
 
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -31,6 +32,15 @@ struct Trajectory {
 
 /// Draws one value; caps (min/max) applied. Deterministic for a given engine state.
 double sample(const Distribution& d, std::mt19937_64& rng);
+
+/// The mean of `draws` draws of `d` (caps applied), from a fixed seed: the same every call.
+double drawn_mean(const Distribution& d, int draws = 20000);
+
+/// `d` stretched by one factor (its values, bounds, mean and, for a normal, its spread; a
+/// lognormal keeps its sigma) so that its draws, caps (min, max, limit) applied as they stand,
+/// average `mean` (drawn_mean, to 1e-4). std::nullopt when no factor reaches it: `mean` at or above
+/// the cap, or below the floor.
+std::optional<Distribution> scaled_to_mean(const Distribution& d, double mean);
 
 /// The trajectories of one step, in a deterministic order: ids from `first_id`, each drawn from the
 /// distributions, or the recorded trajectory `id mod count` when the workload replays recordings.

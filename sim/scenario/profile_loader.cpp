@@ -145,13 +145,29 @@ EngineAllReduce read_engine_allreduce(YamlReader& r) {
   return t;
 }
 
+/// `rl_run:`: the terms of a whole RL run on the profile's card (RlRunTerms).
+RlRunTerms read_rl_run(YamlReader& r, const std::string& card) {
+  RlRunTerms t;
+  t.card = card;
+  t.framework = r.text("framework");
+  // Each an efficiency: above 0, and at most 10 (a run 10x faster than rlsim models is no fit).
+  t.generation_efficiency = r.number_or("generation_efficiency", t.generation_efficiency, 1e-3, 10.0);
+  t.forward_efficiency = r.number_or("forward_efficiency", t.forward_efficiency, 1e-3, 10.0);
+  t.update_efficiency = r.number_or("update_efficiency", t.update_efficiency, 1e-3, 10.0);
+  YamlReader error = r.map_or_empty("error");
+  t.error = read_error(error);
+  r.finish();
+  return t;
+}
+
 HardwareProfile read_profile(const YamlSource& source) {
   YamlReader r(source, source.root, "", YAML::Node());
   HardwareProfile p;
   p.card = r.text("card");
   p.device = r.text_or("device", p.card);
   p.date = r.text_or("date", "unknown");
-  p.sm_count = static_cast<int>(r.integer("sm_count", 1, 1 << 20));
+  // 0 only in a profile without op fits (an RL run's terms alone): the fits' wave quantisation needs it.
+  p.sm_count = static_cast<int>(r.integer("sm_count", 0, 1 << 20));
   p.l2_bytes = r.quantity_or("l2_cache", Quantity::bytes, p.l2_bytes, true);
   for (YamlReader& s : r.map_list_or_empty("sources")) {
     ProfileSource src;
@@ -170,6 +186,8 @@ HardwareProfile read_profile(const YamlSource& source) {
     }
     p.ops.push_back(std::move(read));
   }
+  if (!p.ops.empty() && p.sm_count == 0)
+    r.fail("sm_count", "a profile with op fits needs the card's SM count (1 or more)");
   for (YamlReader& c : r.map_list_or_empty("collectives")) p.collectives.push_back(read_collective(c));
   for (YamlReader& a : r.map_list_or_empty("engine_allreduces")) {
     EngineAllReduce read = read_engine_allreduce(a);
@@ -184,6 +202,10 @@ HardwareProfile read_profile(const YamlSource& source) {
     YamlReader error = engine.map_or_empty("error");
     p.engine_error = read_error(error);
     engine.finish();
+  }
+  if (r.has("rl_run")) {
+    YamlReader rl_run = r.map("rl_run");
+    p.rl_run = read_rl_run(rl_run, p.card);
   }
   for (YamlReader& m : r.map_list_or_empty("measured_shapes")) {
     MeasuredShape read = read_measured_shape(m);

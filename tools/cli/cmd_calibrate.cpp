@@ -1,7 +1,8 @@
 // `rlsim calibrate --input F... --hardware H --out P.yaml`: fits a hardware profile from measured
 // kernel and collective timings (our kernel suite's JSON, or vidur CSVs) and prints its error; with
 // --format serving, an engine's time beyond kernels from measured iterations or batches
-// (calibrate_serving.h).
+// (calibrate_serving.h); with --format verl, a whole RL run's terms from its per-step log and the
+// scenario that describes it (calibrate_rl_run.h).
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,7 @@
 #include "sim/scenario/catalog.h"
 #include "sim/scenario/profile_loader.h"
 #include "sim/scenario/scenario.h"
+#include "tools/cli/calibrate_rl_run.h"
 #include "tools/cli/calibrate_serving.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
@@ -67,8 +69,21 @@ class CalibrateCommand : public Command {
         "  rlsim calibrate --hardware B200 --out b200.yaml \\\n"
         "      --input data/measured/aiconfigurator-b200/gemm_perf_trtllm-1.3.0rc10.csv\n"
         "  rlsim calibrate --format serving --hardware H100 --input iterations.csv \\\n"
-        "      --profile calibrate/profiles/h100.yaml --out h100-serving.yaml");
-    sub->add_option("--input", inputs_, "Measurement files (repeat the flag for several)")->required();
+        "      --profile calibrate/profiles/h100.yaml --out h100-serving.yaml\n"
+        "  rlsim calibrate --format verl --scenario my-run.yaml --input verl-console.log --out "
+        "verl-h100.yaml\n\n"
+        "--format verl reads a verl run's per-step metrics (its console log, its file logger's JSON lines or "
+        "a\n"
+        "CSV export: timing_s/gen, timing_s/old_log_prob, timing_s/ref, timing_s/update_actor, "
+        "timing_s/step,\n"
+        "response_length/mean, prompt_length/mean) with the scenario that describes the run, simulates each\n"
+        "logged step at its logged lengths, fits one efficiency per phase (generation, forward passes,\n"
+        "update: rlsim's time over the run's), scores them on every fifth step held out, and writes them\n"
+        "as the profile's rl_run block (beside the scenario's own profile, if it has one). Set the profile\n"
+        "in the scenario (profile: FILE) and every what-if on that card runs at the run's pace.");
+    sub->add_option("--input", inputs_,
+                    "Measurement files (repeat the flag for several); verl: the run's log")
+        ->required();
     sub->add_option("--format", format_,
                     "rlsim (kernel-suite JSON), vidur (CSV), gemm-table (published GEMM throughput: "
                     "group,groups,m,n,k,dtype,tflops) or serving (measured iterations or whole "
@@ -77,11 +92,17 @@ class CalibrateCommand : public Command {
                     "prompt + output), aiconfigurator (an inference engine's own all-reduce by message "
                     "size: framework,...,kernel_source,allreduce_dtype,num_gpus,message_size,latency; or "
                     "its linear layers' GEMMs: framework,...,gemm_dtype,m,n,k,latency); "
+                    "verl (an RL run's per-step log, with --scenario); "
                     "default: by file extension (.json rlsim, .csv vidur or aiconfigurator by its header)")
-        ->check(CLI::IsMember({"rlsim", "vidur", "gemm-table", "serving", "aiconfigurator"}));
+        ->check(CLI::IsMember({"rlsim", "vidur", "gemm-table", "serving", "aiconfigurator", "verl"}));
     sub->add_option("--hardware", hardware_,
-                    "Catalog card the efficiencies are relative to (rlsim list hardware)")
-        ->required();
+                    "Catalog card the efficiencies are relative to (rlsim list hardware); required but "
+                    "for verl, whose card is the scenario's training pool's");
+    sub->add_option("--scenario", scenario_, "verl: the scenario that describes the logged run");
+    sub->add_option("--set", sets_, "verl: overrides of the scenario, a.b=value (repeat for several)");
+    sub->add_option("--jobs", jobs_, "verl: steps simulated at once (one process each)")
+        ->check(CLI::Range(1, 256));
+    sub->add_flag("--quiet,-q", quiet_, "verl: no progress on stderr (shown only on a terminal anyway)");
     sub->add_option("--out", out_, "Profile YAML to write")->required();
     sub->add_option("--date", date_,
                     "Measurement date for the profile (default: from the input, else 'unknown')");
@@ -99,6 +120,11 @@ class CalibrateCommand : public Command {
   }
 
   int run() override {
+    if (format_ == "verl") return run_verl();
+    if (!scenario_.empty() || !sets_.empty())
+      throw InputError(flag_location("--scenario"), "--scenario and --set go with --format verl only");
+    if (hardware_.empty())
+      throw InputError(flag_location("--hardware"), "--hardware is required (rlsim list hardware)");
     const Catalog catalog = load_builtin_catalog();
     CalibrationSettings settings;
     settings.card = catalog.card(hardware_, flag_location("--hardware"));
@@ -122,6 +148,62 @@ class CalibrateCommand : public Command {
   }
 
  private:
+  int run_verl() const {
+    if (scenario_.empty())
+      throw InputError(flag_location("--scenario"),
+                       "--format verl needs --scenario FILE: the run's scenario");
+    if (inputs_.size() != 1)
+      throw InputError(flag_location("--input"), "--format verl takes one log (--input once)");
+    RlRunRequest request;
+    request.scenario = scenario_;
+    request.options.overrides = sets_;
+    request.log = inputs_.front();
+    request.date = date_;
+    request.sm_count = sm_count_;
+    request.jobs = jobs_;
+    request.progress = !quiet_;
+    request.card = hardware_;
+    prepare_output_file(std::filesystem::path(out_), "--out");  // before minutes of simulation
+    const RlRunCalibration c = calibrate_rl_run(request);
+    write_atomically("# Made from the repository root by: " + command_line() + "\n" +
+                     profile_to_yaml(c.profile));
+    print_rl_run(c);
+    return kExitOk;
+  }
+
+  void print_rl_run(const RlRunCalibration& c) const {
+    const RlRunTerms& t = *c.profile.rl_run;
+    std::cout << "RL run terms for " << t.card << " (" << t.framework << ") from " << c.log_steps
+              << (c.log_steps == 1 ? " step of " : " steps of ") << inputs_.front() << ": " << c.fit_steps
+              << " fitted, " << c.held_out_steps << " held out"
+              << (c.held_out_steps > 0 ? " (every fifth)" : "") << ", " << c.simulations
+              << " simulations; written to " << out_ << "\n";
+    std::cout << std::left << std::setw(9) << "phase" << std::setw(14) << "logged (fit)" << std::setw(14)
+              << "rlsim before" << std::setw(13) << "rlsim after" << std::setw(12) << "efficiency"
+              << std::setw(18) << "held-out error"
+              << "logged as\n";
+    for (const RlRunPhase& p : c.phases) {
+      const bool step = p.name == "step";
+      std::cout << std::setw(9) << p.name << std::setw(14) << short_quantity(p.logged_s, Quantity::duration)
+                << std::setw(14) << short_quantity(p.uncalibrated_s, Quantity::duration) << std::setw(13)
+                << short_quantity(p.calibrated_s, Quantity::duration) << std::setw(12)
+                << (step ? std::string("-") : percent(p.efficiency)) << std::setw(18)
+                << (c.held_out_steps > 0
+                        ? percent(p.held_out_mape) + " (was " + percent(p.held_out_uncalibrated_mape) + ")"
+                        : std::string("-"))
+                << p.logged_as << "\n";
+    }
+    if (c.held_out_steps > 0)
+      std::cout << "held-out step time: " << percent(t.error.held_out_mape) << " mean error, "
+                << percent(t.error.held_out_max_error) << " max, on " << c.held_out_steps
+                << " steps; without these terms " << percent(t.error.datasheet_held_out_mape) << "\n";
+    for (const std::string& note : c.notes) std::cout << "note: " << note << "\n";
+    std::cout
+        << "efficiency: rlsim's modelled time over the run's (below 100 %: the run is slower than rlsim "
+           "models). Use it: profile: "
+        << out_ << " in the scenario.\n";
+  }
+
   int run_serving(const Catalog& catalog, const HardwareSpec& card) const {
     ServingCalibration c = calibrate_serving(catalog, card, inputs_, base_profile_,
                                              engine_.empty() ? RolloutSpec{}.engine : engine_);
@@ -174,12 +256,14 @@ class CalibrateCommand : public Command {
   std::string command_line() const {
     std::string line = "rlsim calibrate";
     if (!format_.empty()) line += " --format " + format_;
-    line += " --hardware " + hardware_;
+    if (!hardware_.empty()) line += " --hardware " + hardware_;
     if (!date_.empty()) line += " --date " + date_;
     if (sm_count_ > 0) line += " --sm-count " + std::to_string(sm_count_);
     if (!l2_text_.empty()) line += " --l2-cache " + l2_text_;
     if (!base_profile_.empty()) line += " --profile " + base_profile_;
     if (!engine_.empty()) line += " --engine " + engine_;
+    if (!scenario_.empty()) line += " --scenario " + scenario_;
+    for (const std::string& set : sets_) line += " --set " + set;
     line += " --out <this file>";  // the same inputs give the same bytes wherever written
     for (const std::string& input : inputs_) line += " --input " + input;
     return line;
@@ -333,6 +417,10 @@ class CalibrateCommand : public Command {
   std::string l2_text_;
   std::string base_profile_;
   std::string engine_;
+  std::string scenario_;
+  std::vector<std::string> sets_;
+  int jobs_ = 2;
+  bool quiet_ = false;
 };
 
 }  // namespace

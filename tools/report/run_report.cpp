@@ -53,6 +53,18 @@ std::string attention_pricing(const Scenario& s) {
                                   compute_peak(s.cluster.pool(s.training.pool)->card, s.training.weights));
 }
 
+/// The calibrated RL run terms the run used (null without): per phase, the share of rlsim's
+/// modelled speed the calibrated run reached.
+nlohmann::json rl_run_json(const RunMetrics& m) {
+  if (!m.rl_run) return nullptr;
+  const RlRunTerms& t = *m.rl_run;
+  return {{"framework", t.framework},
+          {"card", t.card},
+          {"generation_efficiency", t.generation_efficiency},
+          {"forward_efficiency", t.forward_efficiency},
+          {"update_efficiency", t.update_efficiency}};
+}
+
 /// How the trainer ran the step: its layout, sequence balance and attention kernel (and what priced
 /// that kernel), and the slowest DP rank over the mean one.
 nlohmann::json training_json(const Scenario& s, const RunMetrics& m) {
@@ -63,7 +75,8 @@ nlohmann::json training_json(const Scenario& s, const RunMetrics& m) {
           {"balance", std::string(enum_name(t.balance))},
           {"attention_kernel", std::string(enum_name(t.attention_kernel))},
           {"attention_priced_by", attention_pricing(s)},
-          {"rank_imbalance", m.rank_imbalance}};
+          {"rank_imbalance", m.rank_imbalance},
+          {"rl_run", rl_run_json(m)}};
 }
 
 /// Which steps the per-step figures cover (sim/engine/steady_state.h).
@@ -330,6 +343,13 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   add("cost",
       fmt("%.2f USD/step", m.usd_per_step) + ", " + fmt("%.2f USD per 1M tokens", m.usd_per_1m_tokens));
   add("cost model", pricing_text(scenario, m.cost_model, m.prices));
+  if (const auto& run = m.rl_run) {
+    add("calibrated RL run",
+        run->framework + " on " + run->card + ": " +
+            fmt("generation %.0f %%", 100.0 * run->generation_efficiency) +
+            fmt(", forward passes %.0f %%", 100.0 * run->forward_efficiency) +
+            fmt(", update %.0f %% of rlsim's modelled speed", 100.0 * run->update_efficiency));
+  }
   const std::string weight_only =
       weight_only_note(scenario.cluster.pool(scenario.rollout.pool)->card, scenario.rollout.weights);
   if (!weight_only.empty()) add("", weight_only);
