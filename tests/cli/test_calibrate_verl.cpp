@@ -138,3 +138,16 @@ TEST_CASE("calibrate --format verl refuses a scenario that does not describe the
   CHECK_THAT(r.err, Contains("--scenario"));
   CHECK_FALSE(std::filesystem::exists(dir / "p.yaml"));
 }
+
+TEST_CASE("the shipped verl example runs at the pace of its calibrated run", "[cli][calibrate][verl]") {
+  const auto dir = scratch_dir("verl-example");
+  std::string summary;
+  const json m = run_metrics(dir,
+                             "examples/verl-qwen2-7b-gsm8k/scenario.yaml --set workload.steps=2 "
+                             "--set profile=examples/verl-qwen2-7b-gsm8k/verl-profile.yaml",
+                             &summary);
+  CHECK(m["training"]["rl_run"]["card"] == "MI300X");
+  // The log's steps 1-9 take 166-179 s with validation and checkpoints left out.
+  CHECK(m["step_time_s"]["mean"].get<double>() > 140.0);
+  CHECK(m["step_time_s"]["mean"].get<double>() < 200.0);
+}
