@@ -20,6 +20,7 @@
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
 #include "tools/sweep/sweep_objective.h"
+#include "tools/sweep/sweep_points.h"
 #include "tools/sweep/sweep_report.h"
 #include "tools/validation/validation_record.h"
 
@@ -41,7 +42,9 @@ class SweepCommand : public Command {
         ->capture_default_str()
         ->check(CLI::Range(1, 1024));
     sub->add_option("--shard", shard_, "Run only slice I of N (points whose number is I-1 mod N), e.g. 3/8");
-    sub->add_option("--out", out_, "Sweep folder (sweep.json, sweep.csv, sweep.svg); rerun to resume")
+    sub->add_option("--out", out_,
+                    "Sweep folder (sweep.json, sweep.csv, sweep-metrics.csv, points/N/metrics.json, "
+                    "sweep.svg); rerun to resume")
         ->capture_default_str();
     sub->add_flag("--skip-invalid", skip_invalid_,
                   "Record points that fail to load (e.g. do not fit in GPU memory) as rows with their reason "
@@ -58,6 +61,8 @@ class SweepCommand : public Command {
         "finishes, so an interrupted sweep resumes where it stopped when run again with the same\n"
         "arguments. With --shard I/N the rows go to DIR/sweep-shard-I-of-N.csv; join the shards with\n"
         "`rlsim sweep-merge DIR`. Every row says whether the point fits in GPU memory (fits_memory).\n"
+        "Each point keeps its whole metrics.json under DIR/points/N/, and DIR/sweep-metrics.csv has one\n"
+        "row per point with every scalar of it as a column (ttft_s.p99, bubble_by_cause.<cause>, ...).\n"
         "A point that does not load (e.g. does not fit) stops the sweep with exit 2 before anything\n"
         "runs; with --skip-invalid it becomes a row with its reason (invalid_reason), never best nor\n"
         "on the Pareto frontier. AFD sweeps print the best batch under the TPOT target and the knee\n"
@@ -172,8 +177,9 @@ class SweepCommand : public Command {
         [&](long point) {
           // Default SimulationOptions: a point's SimGrid stays silent.
           return timed([&]() {
-            return csv_line(
-                kind->load(args_.file, point_options(base, grid, point))->simulate({})->sweep_row());
+            const auto run = kind->load(args_.file, point_options(base, grid, point))->simulate({});
+            write_point_metrics(dir, point, run->metrics());  // before its row: a row has its metrics
+            return csv_line(run->sweep_row());
           });
         },
         [&](const ChildOutcome& outcome) {
@@ -318,6 +324,7 @@ class SweepCommand : public Command {
       return;
     }
     write_sweep_outputs(dir, summary);
+    write_sweep_metrics_csv(dir, table, 1 + manifest.axes.size(), {dir});
   }
 
   ScenarioArgs args_;

@@ -10,6 +10,7 @@
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
 #include "tools/sweep/sweep_objective.h"
+#include "tools/sweep/sweep_points.h"
 #include "tools/sweep/sweep_report.h"
 
 namespace rlsim {
@@ -87,6 +88,8 @@ class SweepMergeCommand : public Command {
     summary.text += sweep_winner_line(merged, manifest, objective);
     std::cout << summary.text;
     write_sweep_outputs(out, summary);
+    std::vector<fs::path> searched(dirs_.begin(), dirs_.end());
+    write_sweep_metrics_csv(out, merged, 1 + manifest.axes.size(), searched);
     std::cout << "merged " << merged.rows.size() << " points -> " << (out / "sweep.csv").string() << "\n";
     return kExitOk;
   }

@@ -23,7 +23,7 @@ class FinishedAfdRun : public FinishedRun {
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
   void write_outputs(StagedOutput& output, const OutputOptions& options) const override {
-    output.write("metrics.json", afd_metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
+    output.write("metrics.json", metrics().dump(2) + "\n");
     output.write_streamed("trace.json", [&](std::ostream& out) {
       write_afd_trace_json(out, loaded_->scenario, result_.timeline);
     });
@@ -33,6 +33,7 @@ class FinishedAfdRun : public FinishedRun {
                                            {"Inputs (resolved.yaml)", html_pre(loaded_->resolved_yaml)}}));
   }
   std::string summary() const override { return afd_summary_table(loaded_->scenario, result_.metrics); }
+  nlohmann::json metrics() const override { return afd_metrics_json(loaded_->scenario, result_.metrics); }
   std::vector<std::string> sweep_row() const override {
     return afd_sweep_values(loaded_->scenario, result_.metrics);
   }

@@ -39,7 +39,7 @@ class FinishedRlRun : public FinishedRun {
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
   void write_outputs(StagedOutput& output, const OutputOptions& options) const override {
-    output.write("metrics.json", metrics_json(loaded_->scenario, result_.metrics).dump(2) + "\n");
+    output.write("metrics.json", metrics().dump(2) + "\n");
     output.write_streamed("trace.json", [&](std::ostream& out) {
       write_trace_json(out, loaded_->scenario, result_.timeline, result_.instance_load, options.trace);
     });
@@ -50,9 +50,8 @@ class FinishedRlRun : public FinishedRun {
                                                 summary() + options.summary_note, loaded_->resolved_yaml));
   }
   std::string summary() const override { return summary_table(loaded_->scenario, result_.metrics); }
-  std::vector<std::string> sweep_row() const override {
-    return rl_sweep_values(metrics_json(loaded_->scenario, result_.metrics));
-  }
+  nlohmann::json metrics() const override { return metrics_json(loaded_->scenario, result_.metrics); }
+  std::vector<std::string> sweep_row() const override { return rl_sweep_values(metrics()); }
 
  private:
   std::shared_ptr<const LoadedScenario> loaded_;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ class FinishedRun {
   virtual void write_outputs(StagedOutput& output, const OutputOptions& options) const = 0;
   /// The summary `rlsim run` prints before the line naming the outputs.
   virtual std::string summary() const = 0;
+  /// What metrics.json holds (a sweep keeps each point's).
+  virtual nlohmann::json metrics() const = 0;
   /// The metric cells of a sweep row, in the kind's sweep_columns() order.
   virtual std::vector<std::string> sweep_row() const = 0;
 };

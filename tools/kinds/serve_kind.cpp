@@ -71,7 +71,7 @@ class FinishedServeRun : public FinishedRun {
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
   void write_outputs(StagedOutput& output, const OutputOptions& options) const override {
-    output.write("metrics.json", serve_metrics_json(loaded_->scenario, result_).dump(2) + "\n");
+    output.write("metrics.json", metrics().dump(2) + "\n");
     output.write("requests.csv", serve_requests_csv(result_));
     output.write_streamed("trace.json", [&](std::ostream& out) {
       write_serve_trace_json(out, loaded_->scenario, result_, options.trace);
@@ -81,6 +81,7 @@ class FinishedServeRun : public FinishedRun {
                                                   summary() + options.summary_note, loaded_->resolved_yaml));
   }
   std::string summary() const override { return serve_summary(loaded_->scenario, result_); }
+  nlohmann::json metrics() const override { return serve_metrics_json(loaded_->scenario, result_); }
   std::vector<std::string> sweep_row() const override {
     return serve_sweep_values(loaded_->scenario, result_);
   }
