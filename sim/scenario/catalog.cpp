@@ -14,9 +14,32 @@ namespace {
 
 constexpr int64_t kMaxSequenceTokens = static_cast<int64_t>(kMaxTokensPerSequence);
 
-HardwareSpec read_card(YamlReader& r) {
+/// A row naming a card the catalog already has: only the fields it gives change (a price, a NIC).
+HardwareSpec patched_card(YamlReader& r, HardwareSpec card) {
+  card.description = r.text_or("description", card.description);
+  if (r.has("peak")) {
+    YamlReader peak = r.map("peak");
+    for (Precision p : all_precisions()) {
+      const std::string key(to_string(p));
+      if (auto value = peak.optional_quantity(key, Quantity::flop_rate)) card.peak_flops[p] = *value;
+    }
+    peak.finish();
+  }
+  card.mem_bw_bytes_per_s = r.quantity_or("memory_bandwidth", Quantity::bandwidth, card.mem_bw_bytes_per_s);
+  card.mem_capacity_bytes = r.quantity_or("memory", Quantity::bytes, card.mem_capacity_bytes);
+  card.intra_node_bw_bytes_per_s =
+      r.quantity_or("intra_node_bandwidth", Quantity::bandwidth, card.intra_node_bw_bytes_per_s);
+  card.nic_bw_bytes_per_s = r.quantity_or("nic_bandwidth", Quantity::bandwidth, card.nic_bw_bytes_per_s);
+  card.tdp_watts = r.number_or("tdp_watts", card.tdp_watts, 1.0, 1e5);
+  card.usd_per_hour = r.number_or("usd_per_hour", card.usd_per_hour, 0.0, 1e4);
+  r.finish();
+  return card;
+}
+
+HardwareSpec read_card(YamlReader& r, const std::map<std::string, HardwareSpec>& known) {
   HardwareSpec card;
   card.name = r.text("name");
+  if (const auto it = known.find(card.name); it != known.end()) return patched_card(r, it->second);
   card.description = r.text_or("description", card.name);
   YamlReader peak = r.map("peak");
   for (Precision p : all_precisions()) {
@@ -198,7 +221,7 @@ void load_catalog_file(const std::string& path, Catalog& catalog) {
   YamlSource source = load_yaml_file(path);
   YamlReader root(source, source.root, "", YAML::Node(YAML::NodeType::Map));
   for (YamlReader& row : root.map_list_or_empty("hardware")) {
-    HardwareSpec card = read_card(row);
+    HardwareSpec card = read_card(row, catalog.hardware);
     catalog.hardware[card.name] = std::move(card);
   }
   for (YamlReader& row : root.map_list_or_empty("models")) {

@@ -51,6 +51,10 @@ PoolSpec read_pool(YamlReader& r, const Catalog& catalog, const std::optional<Li
   pool.gpus_per_node = static_cast<int>(
       r.integer_or({"gpus_per_node", "GPUs per node, behind one scale-up link (NVLink)", "GPUs"},
                    defaults.gpus_per_node, 1, 64));
+  // What this pool's GPUs cost you, when it is not the catalog's price (a contract, a spot market).
+  pool.card.usd_per_hour = r.number_or({"usd_per_hour", "the price of one of this pool's GPUs per hour",
+                                        "USD/h", "the card's catalog price (rlsim list hardware)"},
+                                       pool.card.usd_per_hour, 0.0, 1e4);
   // Scale-up and NIC links default to the card's datasheet bandwidth, unless the cluster or the
   // pool says otherwise.
   const LinkParams card_intra{pool.card.intra_node_bw_bytes_per_s, defaults.intra_node.latency_s};

@@ -441,10 +441,12 @@ void check_profile_fits(YamlReader& r, const std::string& key, const std::string
 Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const LoadOptions& options) {
   // The scenario's own files (relative to it) extend or replace built-in rows.
   Catalog catalog = load_builtin_catalog(options.data_dir.empty() ? default_data_dir() : options.data_dir);
-  root.describe({"catalog",
-                 "extra hardware, model and engine catalog files (relative to the scenario); their rows "
-                 "replace built-ins of the same name"},
-                {"", "list of files", "", "[]", "", "", {}});
+  root.describe(
+      {"catalog",
+       "extra hardware, model and engine catalog files (relative to the scenario); their rows "
+       "replace built-ins of the same name, and a hardware row naming a known card changes only the "
+       "fields it gives ({name: H20, usd_per_hour: 1.2})"},
+      {"", "list of files", "", "[]", "", "", {}});
   YAML::Node extra = root.raw("catalog");
   if (extra && !extra.IsNull()) {
     std::vector<std::string> files = root.text_list("catalog");
