@@ -28,7 +28,8 @@ struct CapturedStream {
   std::string path;
   int fd = -1;
   explicit CapturedStream(const char* which) {
-    path = (std::filesystem::temp_directory_path() / ("rlsim-python-" + std::string(which) + "-XXXXXX")).string();
+    path = (std::filesystem::temp_directory_path() / ("rlsim-python-" + std::string(which) + "-XXXXXX"))
+               .string();
     fd = ::mkstemp(path.data());
     if (fd < 0) throw std::runtime_error("rlsim: cannot create a temporary file in " + path);
   }

@@ -1,8 +1,8 @@
 // Each sweep point keeps its whole metrics.json, and sweep-metrics.csv flattens every scalar of them
 // into one row per point: the figures are the point's own run's, and a resumed or merged sweep has
 // them too.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -15,7 +15,8 @@ using namespace rlsim::test;
 using nlohmann::json;
 
 TEST_CASE("flatten_metrics names every scalar by its dotted path and leaves per-step records out") {
-  const json m = json::parse(R"({"a": {"b": 1.5, "c": "x", "d": true}, "ci": [1, 2], "per_step": [{"s": 1}]})");
+  const json m =
+      json::parse(R"({"a": {"b": 1.5, "c": "x", "d": true}, "ci": [1, 2], "per_step": [{"s": 1}]})");
   const auto flat = flatten_metrics(m);
   CHECK(flat.at("a.b") == "1.5");
   CHECK(flat.at("a.c") == "x");
@@ -29,7 +30,8 @@ TEST_CASE("a sweep keeps each point's metrics.json and flattens them into sweep-
   const auto dir = scratch_dir("sweep-points") / "out";
   const CliResult r = run_rlsim(
       "sweep scenarios/quickstart.yaml --set workload.steps=2 --param rollout.max_batch=32,128 --jobs 2 "
-      "--quiet --out '" + dir.string() + "'");
+      "--quiet --out '" +
+      dir.string() + "'");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const json point1 = json::parse(slurp(point_metrics_path(dir, 1)));
@@ -53,8 +55,10 @@ TEST_CASE("a sweep keeps each point's metrics.json and flattens them into sweep-
   CHECK(cell("bubble.by_cause.train_waits_rollout") ==
         csv_number(point1["bubble"]["by_cause"]["train_waits_rollout"].get<double>()));
   // Run again: nothing to do, the table is rewritten from the kept points.
-  const CliResult again = run_rlsim("sweep scenarios/quickstart.yaml --set workload.steps=2 --param "
-                                    "rollout.max_batch=32,128 --quiet --out '" + dir.string() + "'");
+  const CliResult again = run_rlsim(
+      "sweep scenarios/quickstart.yaml --set workload.steps=2 --param "
+      "rollout.max_batch=32,128 --quiet --out '" +
+      dir.string() + "'");
   REQUIRE(again.exit_code == 0);
   CHECK(slurp(dir / "sweep-metrics.csv") == csv);
 }

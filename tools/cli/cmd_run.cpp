@@ -1,13 +1,15 @@
 // `rlsim run S.yaml --out DIR`: simulate a scenario, print the summary (with the validated cases
-// nearest to it) and write metrics.json, trace.json, resolved.yaml and report.html into DIR (all or
-// nothing).
+// nearest to it and, for RL scenarios, the remedies that measured better: tools/advice/) and write
+// metrics.json, trace.json, resolved.yaml and report.html into DIR (all or nothing).
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
 
 #include "sim/engine/simulation.h"
 #include "sim/process/child_pool.h"
+#include "tools/advice/measured_advice.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
@@ -41,6 +43,17 @@ class RunCommand : public Command {
     sub->add_flag("--trace-requests", trace_.requests,
                   "trace.json also shows every LLM call as a slice (queue, prefill, decode) on its "
                   "instance, with arrows between a trajectory's turns (RL and serve runs)");
+    sub->add_flag("--no-advice", no_advice_,
+                  "Skip the advice by simulation (RL scenarios): print the rule-of-thumb advice instead");
+    sub->add_option(
+           "--advice-trials", advice_trials_,
+           "Changes the advice simulates at most (policies, pool rebalance, staleness, max_batch, agent "
+           "cores; a count, so the advice is the same on any machine)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1000));
+    sub->add_option("--advice-jobs", advice_jobs_, "Advice trials simulated at once (one process each)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 256));
     sub->add_flag("--compare-profile", compare_profile_,
                   "Also run the scenario priced by the datasheet roofline alone and print what its profile "
                   "changed, per phase (RL scenarios with a profile:)");
@@ -50,7 +63,14 @@ class RunCommand : public Command {
         "self-contained page: summary, timeline per pool, bubble, utilisation, TTFT/TPOT, advice); with\n"
         "cluster.dataplane.ledger true also DIR/trajectories.jsonl, one line per LLM call. Nothing is\n"
         "written when the scenario is invalid (exit code 2). On a terminal, stderr shows each simulated\n"
-        "step with the elapsed time and an ETA.\n\nExamples:\n"
+        "step with the elapsed time and an ETA.\n\n"
+        "Advice by simulation (RL scenarios): before the run, each change a remedy proposes (another\n"
+        "policy, a node moved between the rollout and training pools, one more staleness version, twice\n"
+        "max_batch, twice the agent cores) is simulated in its own process; the summary advises only the\n"
+        "changes whose steady step time beat the run's beyond both 95 % intervals, best first, each with\n"
+        "the command that reproduces it, and metrics.json (advice.measured) keeps every trial. --no-advice\n"
+        "skips it (the environment variable RLSIM_NO_ADVICE=1 does too, for scripts and test suites).\n\n"
+        "Examples:\n"
         "  rlsim run scenarios/quickstart.yaml --out out/quickstart\n"
         "  rlsim run scenarios/quickstart.yaml --out out/ledger --set cluster.dataplane.ledger=true\n"
         "  rlsim run scenarios/quickstart.yaml --out out/q2 --set workload.steps=10 --seed 7\n"
@@ -72,6 +92,14 @@ class RunCommand : public Command {
     StagedOutput output(out_);
     // Before this process creates its engine: the datasheet-only run in a child (one engine each).
     const nlohmann::json datasheet = compare_profile_ ? datasheet_metrics(*kind, options) : nlohmann::json();
+    // Also before this process's engine: the advice's trials, each in a child.
+    const char* no_advice_env = std::getenv("RLSIM_NO_ADVICE");
+    const bool advise =
+        kind->name() == "rl" && !no_advice_ && !(no_advice_env && std::string(no_advice_env) == "1");
+    std::optional<MeasuredAdvice> advice;
+    if (advise)
+      advice = try_remedies(args_.file, options, load_scenario(args_.file, options).scenario, advice_jobs_,
+                            advice_trials_);
     SimulationOptions simulation;
     for (const auto& log : logs_) simulation.simgrid_args.push_back("--log=" + log);
     // Progress per simulated step (RL runs), as compare and sweep show it per job.
@@ -87,13 +115,20 @@ class RunCommand : public Command {
     };
     const std::unique_ptr<FinishedRun> run = scenario->simulate(simulation);
     progress.reset();  // ends the progress line before the summary
-    const OutputOptions written{trace_,
-                                validated_near_from_record(scenario->resolved_yaml(), args_.as_arguments())};
+    OutputOptions written{
+        trace_, validated_near_from_record(scenario->resolved_yaml(), args_.as_arguments()), {}};
+    std::string summary = run->summary();
+    if (advice) {
+      const nlohmann::json own = run->metrics();
+      written.measured_advice = measured_advice_json(*advice, own);
+      written.measured_advice_text = measured_advice_text(*advice, own, args_.as_arguments());
+      summary = with_measured_advice(summary, written.measured_advice_text);
+    }
     run->write_outputs(output, written);
     output.commit();
     std::string files;
     for (const auto& file : output.files()) files += (files.empty() ? "" : ",") + file;
-    std::cout << run->summary() << written.summary_note << "outputs: " << out_ << "/{" << files << "}\n";
+    std::cout << summary << written.summary_note << "outputs: " << out_ << "/{" << files << "}\n";
     if (compare_profile_) {
       const nlohmann::json with_profile = nlohmann::json::parse(std::ifstream(out_ + "/metrics.json"));
       std::cout << profile_comparison_text(with_profile, datasheet);
@@ -130,6 +165,9 @@ class RunCommand : public Command {
   std::vector<std::string> logs_;
   bool quiet_ = false;
   bool compare_profile_ = false;
+  bool no_advice_ = false;
+  int advice_trials_ = 12;
+  int advice_jobs_ = 2;
   TraceOptions trace_;
 };
 

@@ -7,6 +7,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/memory_check.h"
+#include "tools/advice/measured_advice.h"
 #include "tools/kinds/rl_sweep_plot.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/kinds/sweep_setup_notes.h"
@@ -39,15 +40,20 @@ class FinishedRlRun : public FinishedRun {
       : loaded_(std::move(loaded)), result_(std::move(result)) {}
 
   void write_outputs(StagedOutput& output, const OutputOptions& options) const override {
-    output.write("metrics.json", metrics().dump(2) + "\n");
+    nlohmann::json m = metrics();
+    if (!options.measured_advice.is_null()) m["advice"]["measured"] = options.measured_advice;
+    output.write("metrics.json", m.dump(2) + "\n");
     output.write_streamed("trace.json", [&](std::ostream& out) {
       write_trace_json(out, loaded_->scenario, result_.timeline, result_.instance_load, options.trace);
     });
     output.write("resolved.yaml", loaded_->resolved_yaml);
     if (loaded_->scenario.cluster.dataplane.ledger)
       output.write("trajectories.jsonl", ledger_jsonl(result_.ledger));
+    const std::string shown = options.measured_advice_text.empty()
+                                  ? summary()
+                                  : with_measured_advice(summary(), options.measured_advice_text);
     output.write("report.html", run_report_html(loaded_->scenario, result_.metrics, result_.timeline,
-                                                summary() + options.summary_note, loaded_->resolved_yaml));
+                                                shown + options.summary_note, loaded_->resolved_yaml));
   }
   std::string summary() const override { return summary_table(loaded_->scenario, result_.metrics); }
   nlohmann::json metrics() const override { return metrics_json(loaded_->scenario, result_.metrics); }

@@ -27,6 +27,10 @@ namespace rlsim {
 struct OutputOptions {
   TraceOptions trace;
   std::string summary_note;
+  /// metrics.json's `advice.measured` and the summary's lines for it, in place of the rule of thumb
+  /// (tools/advice/measured_advice.h); null and empty: none was measured.
+  nlohmann::json measured_advice;
+  std::string measured_advice_text;
 };
 
 /// One simulated scenario: what `rlsim run` writes and prints, and a sweep's row. It shares the

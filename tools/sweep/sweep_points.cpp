@@ -11,13 +11,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void flatten_into(const nlohmann::json& j, const std::string& prefix, std::map<std::string, std::string>& out) {
+void flatten_into(const nlohmann::json& j, const std::string& prefix,
+                  std::map<std::string, std::string>& out) {
   auto key = [&](const std::string& name) { return prefix.empty() ? name : prefix + "." + name; };
   if (j.is_object()) {
     for (const auto& [name, value] : j.items()) flatten_into(value, key(name), out);
   } else if (j.is_array()) {
     // Arrays of numbers (an interval, a pair) by index; arrays of records are per-step tables.
-    const bool numbers = std::all_of(j.begin(), j.end(), [](const nlohmann::json& v) { return v.is_number(); });
+    const bool numbers =
+        std::all_of(j.begin(), j.end(), [](const nlohmann::json& v) { return v.is_number(); });
     if (!numbers) return;
     for (size_t i = 0; i < j.size(); ++i) flatten_into(j[i], key(std::to_string(i)), out);
   } else if (j.is_string()) {
@@ -67,7 +69,8 @@ long write_sweep_metrics_csv(const fs::path& out, const SweepTable& table, size_
       break;
     }
   }
-  std::vector<std::string> header(table.header.begin(), table.header.begin() + static_cast<long>(key_columns));
+  std::vector<std::string> header(table.header.begin(),
+                                  table.header.begin() + static_cast<long>(key_columns));
   header.insert(header.end(), columns.begin(), columns.end());
   std::ostringstream text;
   text << csv_line(header) << "\n";

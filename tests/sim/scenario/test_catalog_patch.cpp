@@ -9,7 +9,8 @@ using namespace rlsim;
 using namespace rlsim::test;
 
 TEST_CASE("a catalog row naming a built-in card patches only the fields it gives") {
-  const std::string catalog = write_scenario("cheap-h20-catalog", "hardware:\n  - {name: H20, usd_per_hour: 1.2, nic_bandwidth: 25GBps}\n");
+  const std::string catalog = write_scenario(
+      "cheap-h20-catalog", "hardware:\n  - {name: H20, usd_per_hour: 1.2, nic_bandwidth: 25GBps}\n");
   const Scenario plain = load_inline("patch-plain", kTwoPools).scenario;
   const Scenario patched =
       load_inline("patch", std::string(kTwoPools) + "catalog: [" + catalog + "]\n").scenario;
@@ -24,13 +25,15 @@ TEST_CASE("a catalog row naming a built-in card patches only the fields it gives
   // The train pool's H800 is untouched.
   CHECK(patched.cluster.pool("train")->card.usd_per_hour == plain.cluster.pool("train")->card.usd_per_hour);
 
-  const std::string unknown = write_scenario("new-card-catalog", "hardware:\n  - {name: X1, usd_per_hour: 1.2}\n");
+  const std::string unknown =
+      write_scenario("new-card-catalog", "hardware:\n  - {name: X1, usd_per_hour: 1.2}\n");
   const InputError e = load_error(std::string(kTwoPools) + "catalog: [" + unknown + "]\n");
   CHECK_THAT(e.what(), Catch::Contains("new-card-catalog.yaml:2") && Catch::Contains("peak"));
 }
 
 TEST_CASE("a pool's usd_per_hour prices its GPUs without touching the catalog") {
-  const Scenario s = load_inline("pool-price", kTwoPools, {"cluster.pools.rollout.usd_per_hour=2.5"}).scenario;
+  const Scenario s =
+      load_inline("pool-price", kTwoPools, {"cluster.pools.rollout.usd_per_hour=2.5"}).scenario;
   CHECK(s.cluster.pool("rollout")->card.usd_per_hour == 2.5);
   const Scenario plain = load_inline("pool-price-plain", kTwoPools).scenario;
   CHECK(s.cluster.pool("train")->card.usd_per_hour == plain.cluster.pool("train")->card.usd_per_hour);
