@@ -1,11 +1,14 @@
 // The run summary (per-step table, steady-state mean, readable units, percentiles only with enough
 // samples, the nearest validated cases), metrics.json's per-step records, and `rlsim diff` between
 // two run folders.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
 
 #include "tests/cli/cli_support.h"
 #include "tools/report/text_format.h"
@@ -111,9 +114,32 @@ TEST_CASE("diff prints the inputs and figures that changed between two runs") {
   CliResult changed = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "b").string() + "'");
   REQUIRE(changed.exit_code == 0);
   INFO(changed.out);
-  CHECK_THAT(changed.out, Catch::Contains("- ") && Catch::Contains("max_batch: 128") &&
-                              Catch::Contains("+ ") && Catch::Contains("max_batch: 32"));
+  CHECK_THAT(changed.out,
+             Catch::Contains("inputs (1 changed in resolved.yaml):\n  rollout.max_batch: 128 -> 32\n"));
   CHECK_THAT(changed.out, Catch::Contains("step_time_s.mean") && Catch::Contains("%)"));
+  // A pool's field by the pool's name; a value that appears elsewhere in the file still shows.
+  REQUIRE(
+      run_rlsim("run scenarios/quickstart.yaml --set workload.steps=2 --set cluster.pools.rollout.nodes=2 "
+                "--set training.tp=2 --out '" +
+                (dir / "c").string() + "'")
+          .exit_code == 0);
+  CliResult pools = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "c").string() + "'");
+  INFO(pools.out);
+  CHECK_THAT(pools.out, Catch::Contains("  cluster.pools[rollout].nodes: 1 -> 2\n") &&
+                            Catch::Contains("  training.tp: 1 -> 2\n"));
+  // Figures by the size of their relative change, biggest first.
+  const size_t figures = pools.out.find("figures (");
+  REQUIRE(figures != std::string::npos);
+  std::vector<double> sizes;
+  std::istringstream lines(pools.out.substr(figures));
+  for (std::string line; std::getline(lines, line);) {
+    const size_t open = line.rfind(" (");
+    if (open != std::string::npos && line.size() > open + 3 && line.back() == ')' &&
+        line[line.size() - 2] == '%')
+      sizes.push_back(std::abs(std::stod(line.substr(open + 2))));
+  }
+  REQUIRE(sizes.size() > 3);
+  CHECK(std::is_sorted(sizes.rbegin(), sizes.rend()));
   CliResult missing = run_rlsim("diff '" + (dir / "a").string() + "' '" + (dir / "none").string() + "'");
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.err, Catch::Contains("expected a run's output folder, found no folder"));

@@ -14,7 +14,9 @@ using nlohmann::json;
 namespace {
 
 /// `rlsim run ARGS` with the advice on (the test suite turns it off by default).
-CliResult run_advised(const std::string& args) { return run_shell(std::string("RLSIM_NO_ADVICE= '") + RLSIM_TEST_BINARY + "' run " + args); }
+CliResult run_advised(const std::string& args) {
+  return run_shell(std::string("RLSIM_NO_ADVICE= '") + RLSIM_TEST_BINARY + "' run " + args);
+}
 
 }  // namespace
 
@@ -52,7 +54,7 @@ TEST_CASE("the first measured remedy, run as printed, gives the step time it pri
   CHECK(slurp(dir / "c" / "metrics.json") == slurp(dir / "a" / "metrics.json"));
 }
 
-TEST_CASE("--no-advice keeps the rule of thumb and simulates nothing more") {
+TEST_CASE("a run with --no-advice keeps the rule of thumb and simulates nothing more") {
   const auto dir = scratch_dir("no-advice");
   const CliResult r = run_advised("scenarios/quickstart.yaml --set workload.steps=2 --no-advice --out '" +
                                   (dir / "a").string() + "'");

@@ -16,7 +16,8 @@ namespace {
 std::pair<double, double> steady(const nlohmann::json& m) {
   const nlohmann::json& step = m["step_time_s"];
   const nlohmann::json& ci = step["steady_ci95"];
-  const double half = ci.is_array() && ci.size() == 2 ? (ci[1].get<double>() - ci[0].get<double>()) / 2.0 : 0.0;
+  const double half =
+      ci.is_array() && ci.size() == 2 ? (ci[1].get<double>() - ci[0].get<double>()) / 2.0 : 0.0;
   return {step["steady_mean"].get<double>(), half};
 }
 
@@ -61,7 +62,8 @@ MeasuredAdvice try_remedies(const std::string& file, const LoadOptions& options,
   MeasuredAdvice out;
   std::vector<RemedyTrial> trials = remedy_trials(scenario);
   const size_t all = trials.size();
-  if (trials.size() > static_cast<size_t>(std::max(0, most))) trials.resize(static_cast<size_t>(std::max(0, most)));
+  if (trials.size() > static_cast<size_t>(std::max(0, most)))
+    trials.resize(static_cast<size_t>(std::max(0, most)));
   size_t next = 0;
   while (next < trials.size()) {
     const size_t end = std::min(trials.size(), next + static_cast<size_t>(std::max(1, jobs)));
@@ -98,16 +100,17 @@ std::string measured_advice_text(const MeasuredAdvice& advice, const nlohmann::j
   const auto [base, base_half] = steady(metrics);
   const double base_usd = metrics["cost"]["usd_per_step"].get<double>();
   std::vector<const TrialOutcome*> better, worse, failed;
-  for (const TrialOutcome& o : advice.outcomes) (helped(o, base, base_half) ? better : o.ran ? worse : failed).push_back(&o);
+  for (const TrialOutcome& o : advice.outcomes)
+    (helped(o, base, base_half) ? better : o.ran ? worse : failed).push_back(&o);
   std::sort(better.begin(), better.end(),
             [](const TrialOutcome* a, const TrialOutcome* b) { return a->steady_step_s < b->steady_step_s; });
   // No wall time here: the text is in report.html, whose bytes depend on the scenario alone.
-  std::string text = "advice, measured: " + std::to_string(advice.outcomes.size()) + " changes simulated" +
-                     (advice.not_tried > 0 ? " (" + std::to_string(advice.not_tried) +
-                                                 " more not tried: --advice-trials N tries more)"
-                                           : "") +
-                     "; steady step " + fmt("%.2f s", base) + (base_half > 0.0 ? fmt(" ± %.2f s", base_half) : "") +
-                     "\n";
+  std::string text =
+      "advice, measured: " + std::to_string(advice.outcomes.size()) + " changes simulated" +
+      (advice.not_tried > 0
+           ? " (" + std::to_string(advice.not_tried) + " more not tried: --advice-trials N tries more)"
+           : "") +
+      "; steady step " + fmt("%.2f s", base) + (base_half > 0.0 ? fmt(" ± %.2f s", base_half) : "") + "\n";
   if (better.empty()) {
     text += "  none shortened the steady step beyond its 95 % interval: no change is advised\n";
   }
@@ -115,10 +118,11 @@ std::string measured_advice_text(const MeasuredAdvice& advice, const nlohmann::j
     const TrialOutcome& o = *better[i];
     std::string sets;
     for (const std::string& set : o.trial.sets) sets += " --set " + set;
-    text += "  " + std::to_string(i + 1) + ". " + o.trial.change + ": steady step " + fmt("%.2f s", o.steady_step_s) +
-            " (" + change_percent(o.steady_step_s, base) + "), " + fmt("%.2f USD/step", o.usd_per_step) + " (" +
-            change_percent(o.usd_per_step, base_usd) + "), staleness " + fmt("%.2f", o.staleness) + "\n" +
-            "     rlsim run " + scenario_arguments + sets + "\n";
+    text += "  " + std::to_string(i + 1) + ". " + o.trial.change + ": steady step " +
+            fmt("%.2f s", o.steady_step_s) + " (" + change_percent(o.steady_step_s, base) + "), " +
+            fmt("%.2f USD/step", o.usd_per_step) + " (" + change_percent(o.usd_per_step, base_usd) +
+            "), staleness " + fmt("%.2f", o.staleness) + "\n" + "     rlsim run " + scenario_arguments +
+            sets + "\n";
   }
   // Not advised: shorter, but within the intervals; or no shorter at all.
   std::string unclear, slower;
@@ -147,7 +151,8 @@ nlohmann::json measured_advice_json(const MeasuredAdvice& advice, const nlohmann
   const auto [base, base_half] = steady(metrics);
   nlohmann::json trials = nlohmann::json::array();
   for (const TrialOutcome& o : advice.outcomes) {
-    nlohmann::json t{{"remedy", o.trial.remedy}, {"change", o.trial.change}, {"sets", o.trial.sets}, {"ran", o.ran}};
+    nlohmann::json t{
+        {"remedy", o.trial.remedy}, {"change", o.trial.change}, {"sets", o.trial.sets}, {"ran", o.ran}};
     if (o.ran) {
       t["steady_step_s"] = o.steady_step_s;
       t["steady_half_width_s"] = o.steady_half_width_s;

@@ -20,9 +20,9 @@ namespace rlsim {
 struct TrialOutcome {
   RemedyTrial trial;
   bool ran = false;
-  std::string why_not;                  ///< the trial's load or policy error when it did not run
+  std::string why_not;  ///< the trial's load or policy error when it did not run
   double steady_step_s = 0.0;
-  double steady_half_width_s = 0.0;     ///< 0 without an interval (too few steady steps)
+  double steady_half_width_s = 0.0;  ///< 0 without an interval (too few steady steps)
   double usd_per_step = 0.0;
   double staleness = 0.0;
 };

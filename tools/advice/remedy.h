@@ -34,6 +34,6 @@ std::vector<RemedyTrial> remedy_trials(const Scenario& scenario);
 }  // namespace rlsim
 
 /// Registers remedy `Type` as `name`; `order` is the order its trials are tried in.
-#define RLSIM_REGISTER_REMEDY(Type, name, description, order)                                   \
-  static const bool rlsim_remedy_registered_##Type =                                            \
+#define RLSIM_REGISTER_REMEDY(Type, name, description, order) \
+  static const bool rlsim_remedy_registered_##Type =          \
       ::rlsim::RemedyRegistry::instance().add_type<Type>(name, description, ::rlsim::ParamSchema{}, order)

@@ -13,7 +13,8 @@ class RebalanceRemedy : public Remedy {
     if (!rollout || !train || rollout == train || rollout->card.name != train->card.name) return {};
     std::vector<RemedyTrial> out;
     auto moved = [&](const PoolSpec& from, const PoolSpec& to) {
-      return RemedyTrial{"", "1 node from " + from.name + " to " + to.name,
+      return RemedyTrial{"",
+                         "1 node from " + from.name + " to " + to.name,
                          {"cluster.pools." + from.name + ".nodes=" + std::to_string(from.nodes - 1),
                           "cluster.pools." + to.name + ".nodes=" + std::to_string(to.nodes + 1)}};
     };
@@ -24,5 +25,6 @@ class RebalanceRemedy : public Remedy {
 };
 
 }  // namespace
-RLSIM_REGISTER_REMEDY(RebalanceRemedy, "rebalance", "one node moved between the rollout and training pools", 2);
+RLSIM_REGISTER_REMEDY(RebalanceRemedy, "rebalance", "one node moved between the rollout and training pools",
+                      2);
 }  // namespace rlsim

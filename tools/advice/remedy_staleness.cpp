@@ -11,7 +11,8 @@ class StalenessRemedy : public Remedy {
     const auto* entry = PolicyRegistry::instance().find(s.policy.name);
     if (!entry || !declares(entry->params, "max_staleness")) return {};
     const int64_t now = s.policy.params.with_defaults(entry->params).integer("max_staleness");
-    return {{"", "max_staleness " + std::to_string(now + 1),
+    return {{"",
+             "max_staleness " + std::to_string(now + 1),
              {"policy.max_staleness=" + std::to_string(now + 1)}}};
   }
 };

@@ -10,6 +10,7 @@
 #include "models/input_file.h"
 #include "sim/scenario/scenario_header.h"
 #include "tools/cli/command.h"
+#include "tools/report/input_diff.h"
 #include "tools/report/run_diff.h"
 
 namespace rlsim {
@@ -58,8 +59,10 @@ class DiffCommand : public Command {
     sub->add_option("RUN_A", a_, "Output folder of the first run (with metrics.json)")->required();
     sub->add_option("RUN_B", b_, "Output folder of the second run")->required();
     sub->footer(
-        "Prints the resolved.yaml lines that differ (the inputs), then every metrics.json figure that\n"
-        "changed with its relative change. Exit code 0 whether or not anything changed.\n\nExample:\n"
+        "Prints every input that changed, compared on meaning (resolved.yaml as a tree: path: before ->\n"
+        "after, pools and other named list items by name), then every metrics.json figure that changed\n"
+        "with its relative change, the biggest first. Exit code 0 whether or not anything changed.\n\n"
+        "Example:\n"
         "  rlsim run scenarios/quickstart.yaml --out out/a\n"
         "  rlsim run scenarios/quickstart.yaml --set rollout.max_batch=64 --out out/b\n"
         "  rlsim diff out/a out/b");
@@ -69,7 +72,10 @@ class DiffCommand : public Command {
   int run() override {
     const std::string inputs_a = read_resolved(a_), inputs_b = read_resolved(b_);
     const nlohmann::json ma = read_metrics(a_), mb = read_metrics(b_);
-    std::cout << diff_report(a_, b_, diff_lines(inputs_a, inputs_b), diff_metrics(ma, mb));
+    const std::vector<FigureChange> inputs =
+        diff_inputs(inputs_a, inputs_b, (fs::path(a_) / "resolved.yaml").string(),
+                    (fs::path(b_) / "resolved.yaml").string());
+    std::cout << diff_report(a_, b_, inputs, diff_metrics(ma, mb));
     return kExitOk;
   }
 

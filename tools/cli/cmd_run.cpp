@@ -115,8 +115,9 @@ class RunCommand : public Command {
     };
     const std::unique_ptr<FinishedRun> run = scenario->simulate(simulation);
     progress.reset();  // ends the progress line before the summary
-    OutputOptions written{
-        trace_, validated_near_from_record(scenario->resolved_yaml(), args_.as_arguments()), {}};
+    OutputOptions written;
+    written.trace = trace_;
+    written.summary_note = validated_near_from_record(scenario->resolved_yaml(), args_.as_arguments());
     std::string summary = run->summary();
     if (advice) {
       const nlohmann::json own = run->metrics();

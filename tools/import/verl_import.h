@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/scenario/catalog.h"
-#include "tools/import/verl_config.h"
+#include "sim/scenario/verl_config.h"
 
 namespace rlsim {
 

@@ -1,6 +1,7 @@
 // Comparing two runs' metrics.json and resolved.yaml.
 #include "tools/report/run_diff.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -26,14 +27,6 @@ std::string shown(const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_float()) return formatted("%.6g", v.get<double>());
   return v.dump();
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
 }
 
 }  // namespace
@@ -62,27 +55,18 @@ std::vector<FigureChange> diff_metrics(const nlohmann::json& a, const nlohmann::
   return changes;
 }
 
-std::vector<std::string> diff_lines(const std::string& a, const std::string& b) {
-  const std::vector<std::string> la = lines_of(a), lb = lines_of(b);
-  const std::multiset<std::string> sa(la.begin(), la.end()), sb(lb.begin(), lb.end());
-  std::vector<std::string> out;
-  for (const auto& line : la) {
-    if (!sb.count(line)) out.push_back("- " + line);
-  }
-  for (const auto& line : lb) {
-    if (!sa.count(line)) out.push_back("+ " + line);
-  }
-  return out;
-}
-
 std::string diff_report(const std::string& name_a, const std::string& name_b,
-                        const std::vector<std::string>& inputs, const std::vector<FigureChange>& figures) {
+                        const std::vector<FigureChange>& inputs, std::vector<FigureChange> figures) {
   std::string out = "rlsim diff: " + name_a + " -> " + name_b + "\n";
   out += inputs.empty() ? "inputs: resolved.yaml identical\n"
-                        : "inputs (resolved.yaml, - " + name_a + ", + " + name_b + "):\n";
-  for (const auto& line : inputs) out += "  " + line + "\n";
+                        : "inputs (" + std::to_string(inputs.size()) + " changed in resolved.yaml):\n";
+  for (const auto& c : inputs) out += "  " + c.path + ": " + c.before + " -> " + c.after + "\n";
   if (figures.empty()) return out + "figures: metrics.json identical\n";
-  out += "figures (" + std::to_string(figures.size()) + " changed):\n";
+  // Numbers by the size of their relative change, biggest first; the rest after, in path order.
+  std::stable_sort(figures.begin(), figures.end(), [](const FigureChange& a, const FigureChange& b) {
+    return std::abs(a.relative) > std::abs(b.relative);
+  });
+  out += "figures (" + std::to_string(figures.size()) + " changed, the biggest relative changes first):\n";
   size_t width = 0;
   for (const auto& c : figures) width = std::max(width, c.path.size());
   for (const auto& c : figures) {

@@ -1,6 +1,6 @@
 // What changed between two runs' output folders (`rlsim diff A B`): every figure of metrics.json
-// whose value differs, with the change and the relative change, and the resolved.yaml lines that
-// differ (the inputs that changed).
+// whose value differs, with the change and the relative change (the biggest relative changes
+// first), after the inputs that changed (tools/report/input_diff.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -19,10 +19,9 @@ struct FigureChange {
 
 /// The leaves of `a` and `b` that differ (numbers differing by more than 1e-12 relative), in path order.
 std::vector<FigureChange> diff_metrics(const nlohmann::json& a, const nlohmann::json& b);
-/// Lines of `a` not in `b` ("- …") and of `b` not in `a` ("+ …"), in file order.
-std::vector<std::string> diff_lines(const std::string& a, const std::string& b);
-/// The printed report: the input lines that changed, then the figures.
+/// The printed report: the inputs that changed (`path: before -> after`), then the figures, the
+/// numbers by the size of their relative change, biggest first, then the rest in path order.
 std::string diff_report(const std::string& name_a, const std::string& name_b,
-                        const std::vector<std::string>& inputs, const std::vector<FigureChange>& figures);
+                        const std::vector<FigureChange>& inputs, std::vector<FigureChange> figures);
 
 }  // namespace rlsim

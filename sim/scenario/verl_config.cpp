@@ -1,5 +1,5 @@
 // verl's config read with a launch script's overrides (verl_config.h).
-#include "tools/import/verl_config.h"
+#include "sim/scenario/verl_config.h"
 
 #include <fstream>
 #include <sstream>
