@@ -155,7 +155,9 @@ struct RolloutSpec {
   std::optional<AfdRolloutSpec> afd;              ///< set: the instances are AFD instances
   PluginSpec scheduler{"prefill_first"};          ///< batching of each replica; YAML default: the engine's
   std::string engine = "vllm-v1";                 ///< engine preset (scenarios/catalog/engines.yaml)
-  EngineOverhead engine_overhead;                 ///< that preset's terms, resolved by the loader
+  /// Replay CUDA graphs where the preset does; false: eager launches every iteration (enforce_eager).
+  bool cuda_graphs = true;
+  EngineOverhead engine_overhead;  ///< that preset's terms, resolved by the loader (eager: no graphs)
 
   /// GPUs of one (non-AFD) instance: pp stages of tp GPUs.
   int gpus_per_instance() const { return tp * pp; }

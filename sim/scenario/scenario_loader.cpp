@@ -220,6 +220,13 @@ RolloutSpec read_rollout(YamlReader& r, const ClusterSpec& cluster, const Catalo
                  "scenarios/catalog/engines.yaml)"},
                 d.engine);
   s.engine_overhead = catalog.engine(s.engine, r.has("engine") ? r.where("engine") : r.where());
+  s.cuda_graphs =
+      r.flag_or({"cuda_graphs",
+                 "replay captured CUDA graphs where the engine preset does; false: every iteration "
+                 "launches its kernels eagerly (vLLM's enforce_eager, verl's rollout.enforce_eager: "
+                 "True, its default through 0.5)"},
+                d.cuda_graphs);
+  if (!s.cuda_graphs) s.engine_overhead.graph_max_tokens = 0;  // no iteration replays a graph
   s.scheduler = read_plugin(r,
                             {"scheduler",
                              "batching of each instance (rlsim list schedulers); default: the engine "

@@ -133,37 +133,34 @@ std::string VerlConfig::text_or(const std::string& key, const std::string& fallb
   return n->Scalar();
 }
 
+namespace {
+
+/// `n` as a T, or InputError at `where` saying what was `expected`.
+template <class T>
+T converted(const YAML::Node& n, const SourceLocation& where, const std::string& key, const char* expected) {
+  try {
+    return n.as<T>();
+  } catch (const YAML::Exception&) {
+    throw InputError(
+        where, key + ": expected " + expected + ", not '" + (n.IsScalar() ? n.Scalar() : "a mapping") + "'");
+  }
+}
+
+}  // namespace
+
 double VerlConfig::number_or(const std::string& key, double fallback) const {
   const std::optional<YAML::Node> n = value(key);
-  if (!n) return fallback;
-  try {
-    return n->as<double>();
-  } catch (const YAML::Exception&) {
-    throw InputError(where(key),
-                     key + ": expected a number, not '" + (n->IsScalar() ? n->Scalar() : "a mapping") + "'");
-  }
+  return n ? converted<double>(*n, where(key), key, "a number") : fallback;
 }
 
 long long VerlConfig::integer_or(const std::string& key, long long fallback) const {
   const std::optional<YAML::Node> n = value(key);
-  if (!n) return fallback;
-  try {
-    return n->as<long long>();
-  } catch (const YAML::Exception&) {
-    throw InputError(where(key), key + ": expected a whole number, not '" +
-                                     (n->IsScalar() ? n->Scalar() : "a mapping") + "'");
-  }
+  return n ? converted<long long>(*n, where(key), key, "a whole number") : fallback;
 }
 
 bool VerlConfig::flag_or(const std::string& key, bool fallback) const {
   const std::optional<YAML::Node> n = value(key);
-  if (!n) return fallback;
-  try {
-    return n->as<bool>();
-  } catch (const YAML::Exception&) {
-    throw InputError(where(key), key + ": expected True or False, not '" +
-                                     (n->IsScalar() ? n->Scalar() : "a mapping") + "'");
-  }
+  return n ? converted<bool>(*n, where(key), key, "True or False") : fallback;
 }
 
 }  // namespace rlsim

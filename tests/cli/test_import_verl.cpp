@@ -52,7 +52,7 @@ const char* kOverrides =
     " actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.gpu_memory_utilization=0.6"
     " actor_rollout_ref.rollout.n=5 algorithm.use_kl_in_reward=False trainer.n_gpus_per_node=8 "
     "trainer.nnodes=1"
-    " +actor_rollout_ref.rollout.max_num_seqs=1024";
+    " +actor_rollout_ref.rollout.max_num_seqs=1024 actor_rollout_ref.rollout.enforce_eager=True";
 
 std::filesystem::path write_config(const std::filesystem::path& dir) {
   const auto path = dir / "ppo_trainer.yaml";
@@ -78,7 +78,8 @@ TEST_CASE("import verl maps a launch script's config onto a scenario that runs",
                            Contains("activation_memory_fraction: 0.4") && Contains("algorithm: grpo") &&
                            Contains("mini_batches: 4") && Contains("sharding: zero3") &&
                            Contains("recompute: full") && Contains("reference_model: true") &&
-                           Contains("policy: {name: colocated}"));
+                           Contains("policy: {name: colocated}") &&
+                           Contains("cuda_graphs: false  # not actor_rollout_ref.rollout.enforce_eager\n"));
   CHECK_THAT(r.out, Contains("without 'instruct'") && Contains("assumed (not in a verl config)") &&
                         Contains("fsdp_config.param_offload=True") &&
                         Contains("ppo_micro_batch_size_per_gpu=40"));
@@ -93,7 +94,8 @@ TEST_CASE("import verl maps a launch script's config onto a scenario that runs",
   CHECK_THAT(
       plain.out,
       Contains("algorithm: ppo") && Contains("samples_per_prompt: 1") &&
-          Contains("max_batch: 256  # actor_rollout_ref.rollout.max_num_seqs (verl's default at b178a3c"));
+          Contains("max_batch: 256  # actor_rollout_ref.rollout.max_num_seqs (verl's default at b178a3c") &&
+          Contains("cuda_graphs: true  # not actor_rollout_ref.rollout.enforce_eager (verl's default"));
   CHECK_THAT(plain.err, Contains("--model qwen2.5-7b"));
 }
 

@@ -37,11 +37,12 @@ class ImportCommand : public Command {
     sub->add_option("--out", out_, "Scenario file to write (default: standard output)");
     sub->footer(
         "Maps the trainer config's GPUs, batch, samples per prompt, length caps, rollout engine and TP,\n"
-        "KV memory, mini-batches, FSDP or Megatron layout, gradient checkpointing, optimizer offload, the\n"
-        "reference model (KL) and PPO's critic onto a colocated scenario, each field commented with the\n"
-        "verl key it comes from. It lists what it assumed (the lengths below their caps: replace them\n"
-        "with your run's response_length/mean and prompt_length/mean) and the verl settings rlsim does\n"
-        "not model. The scenario is loaded and checked before it is written.\n\n"
+        "KV memory, eager or CUDA-graph launches, mini-batches, FSDP or Megatron layout, gradient\n"
+        "checkpointing, optimizer offload, the reference model (KL) and PPO's critic onto a colocated\n"
+        "scenario, each field commented with the verl key it comes from. It lists what it assumed (the\n"
+        "lengths below their caps: replace them with your run's response_length/mean and\n"
+        "prompt_length/mean) and the verl settings rlsim does not model. The scenario is loaded and\n"
+        "checked before it is written.\n\n"
         "Example (the overrides of verl's examples/grpo_trainer/run_qwen2-7b.sh, abridged):\n"
         "  rlsim import verl ppo_trainer.yaml algorithm.adv_estimator=grpo data.train_batch_size=1024 \\\n"
         "      actor_rollout_ref.model.path=Qwen/Qwen2-7B-Instruct actor_rollout_ref.rollout.n=5 \\\n"

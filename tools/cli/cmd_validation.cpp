@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "sim/process/child_pool.h"
@@ -22,6 +23,7 @@
 #include "tools/cli/command.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/report/output_dir.h"
+#include "tools/report/progress.h"
 #include "tools/validation/case_nearness.h"
 #include "tools/validation/op_case.h"
 #include "tools/validation/validation_record.h"
@@ -73,6 +75,7 @@ class ValidationCommand : public Command {
     sub->add_option("--jobs,-j", jobs_, "Cases simulated in parallel processes")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
+    sub->add_flag("--quiet,-q", quiet_, "No progress on stderr (shown only on a terminal anyway)");
     sub->footer(
         "Each case names a published figure (source, setup, assumptions), the scenario mirroring it\n"
         "(or, for a kernel measurement, the op and card: priced by the datasheet roofline), the\n"
@@ -138,21 +141,29 @@ class ValidationCommand : public Command {
 
     const fs::path out(out_);
     std::vector<nlohmann::json> metrics(rows.size());
+    // On a terminal, stderr shows each finished case with the elapsed time and an ETA.
+    auto progress = std::make_optional<Progress>(static_cast<long>(jobs.size()), !quiet_);
     const ChildOutcome failure = run_in_children(
         jobs, jobs_,
         [&](long job) {
-          const ValidationCase& c = rows[static_cast<size_t>(job)].spec;
-          const auto scenario =
-              scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
-          const auto run = scenario->simulate(SimulationOptions{});
-          StagedOutput output(out / c.name);
-          run->write_outputs(output, OutputOptions{});
-          output.commit();
-          return slurp(out / c.name / "metrics.json");
+          return timed([&]() {
+            const ValidationCase& c = rows[static_cast<size_t>(job)].spec;
+            const auto scenario =
+                scenario_kind_of(c.scenario, case_options(c))->load(c.scenario, case_options(c));
+            const auto run = scenario->simulate(SimulationOptions{});
+            StagedOutput output(out / c.name);
+            run->write_outputs(output, OutputOptions{});
+            output.commit();
+            return slurp(out / c.name / "metrics.json");
+          });
         },
         [&](const ChildOutcome& outcome) {
-          if (outcome.ok) metrics[static_cast<size_t>(outcome.job)] = nlohmann::json::parse(outcome.text);
+          if (!outcome.ok) return;
+          const auto [seconds, text] = untimed(outcome.text);
+          metrics[static_cast<size_t>(outcome.job)] = nlohmann::json::parse(text);
+          progress->finished(rows[static_cast<size_t>(outcome.job)].spec.name, seconds);
         });
+    progress.reset();  // ends the progress line before the table
     if (!failure.ok) {
       if (failure.input_error) throw std::runtime_error(failure.text);
       throw std::runtime_error("case '" + rows[static_cast<size_t>(failure.job)].spec.name +
@@ -256,6 +267,7 @@ class ValidationCommand : public Command {
   std::string out_ = "out/validation";
   std::vector<std::string> only_;
   int jobs_ = 1;
+  bool quiet_ = false;
 };
 
 }  // namespace

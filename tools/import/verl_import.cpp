@@ -91,6 +91,8 @@ ImportedScenario import_verl(const VerlConfig& c, const Catalog& catalog, const 
   const long long max_seqs = c.integer_or(kRollout + "max_num_seqs", 256);
   const double memory_use = c.number_or(kRollout + "gpu_memory_utilization", 0.5);
   const long long model_len = c.integer_or(kRollout + "max_model_len", max_prompt + max_response);
+  const bool eager_set = c.has(kRollout + "enforce_eager");
+  const bool eager = c.flag_or(kRollout + "enforce_eager", false);
 
   const std::string estimator = c.text_or("algorithm.adv_estimator", "gae");
   const bool critic = c.flag_or("critic.enable", estimator == "gae");
@@ -147,8 +149,6 @@ ImportedScenario import_verl(const VerlConfig& c, const Catalog& catalog, const 
     unmodelled(kActor + "ulysses_sequence_parallel_size",
                c.text_or(kActor + "ulysses_sequence_parallel_size", ""),
                "rlsim does not model Ulysses sequence parallelism; training runs data-parallel");
-  if (c.flag_or(kRollout + "enforce_eager", false))
-    unmodelled(kRollout + "enforce_eager", "True", "rlsim's " + engine + " preset replays CUDA graphs");
   if (!c.flag_or(kModel + "use_remove_padding", true))
     unmodelled(kModel + "use_remove_padding", "False", "rlsim packs sequences; it does not price padding");
   if (estimator != "gae" && estimator != "grpo")
@@ -185,6 +185,8 @@ ImportedScenario import_verl(const VerlConfig& c, const Catalog& catalog, const 
     << "  max_model_len: " << model_len << "  # data.max_prompt_length + data.max_response_length\n"
     << "  activation_memory_fraction: " << number_text(std::round((1.0 - memory_use) * 1000.0) / 1000.0)
     << "  # 1 - actor_rollout_ref.rollout.gpu_memory_utilization " << number_text(memory_use) << "\n"
+    << "  cuda_graphs: " << (eager ? "false" : "true") << "  # not actor_rollout_ref.rollout.enforce_eager"
+    << (eager_set ? "" : " (verl's default at b178a3c: False; True through v0.5.0)") << "\n"
     << "training:\n"
     << "  pool: gpus\n"
     << "  algorithm: " << (critic ? "ppo" : "grpo") << "  # algorithm.adv_estimator: " << estimator << "\n"

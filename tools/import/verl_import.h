@@ -1,7 +1,7 @@
 // `rlsim import verl`: a verl trainer config (VerlConfig) turned into an rlsim scenario, each field
 // commented with the verl key it comes from. What a verl config does not hold (the card, the
 // lengths' distributions, the network) is marked ASSUMED; the verl settings rlsim does not model
-// (parameter offload, dynamic micro-batch budgets, eager execution, Ulysses sequence parallelism)
+// (parameter offload, dynamic micro-batch budgets, Ulysses sequence parallelism)
 // are listed as not mapped. A key the config does not set reads as verl's default (verl's
 // ppo_trainer.yaml at b178a3c, 2026-01-29; rollout.max_num_seqs and enforce_eager changed over the
 // versions and are named in the output when taken from the default).

@@ -40,7 +40,8 @@ bool number(const std::string& text, double& value) {
 void compare(const Json& a, const Json& b, const std::string& path, std::vector<FigureChange>& out) {
   auto child = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };
   if (a.is_object() && b.is_object()) {
-    for (const auto& [key, value] : a.items()) compare(value, b.contains(key) ? b[key] : Json(), child(key), out);
+    for (const auto& [key, value] : a.items())
+      compare(value, b.contains(key) ? b[key] : Json(), child(key), out);
     for (const auto& [key, value] : b.items())
       if (!a.contains(key)) compare(Json(), value, child(key), out);
     return;
@@ -52,7 +53,8 @@ void compare(const Json& a, const Json& b, const std::string& path, std::vector<
       return items;
     };
     const auto items_a = keyed(a), items_b = keyed(b);
-    auto find = [](const std::vector<std::pair<std::string, Json>>& items, const std::string& key) -> const Json* {
+    auto find = [](const std::vector<std::pair<std::string, Json>>& items,
+                   const std::string& key) -> const Json* {
       for (const auto& [k, node] : items)
         if (k == key) return &node;
       return nullptr;

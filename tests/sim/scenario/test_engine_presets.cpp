@@ -93,3 +93,15 @@ TEST_CASE("engine presets: an unknown engine or a budget out of range is an erro
   CHECK(budget.where().line == 13);
   CHECK_THAT(budget.what(), Catch::Contains("token_budget"));
 }
+
+TEST_CASE("rollout.cuda_graphs false leaves the engine preset no iteration to replay as a graph") {
+  const Scenario graphs = rlsim::test::load_inline("graphs", rlsim::test::kTwoPools).scenario;
+  const Scenario eager =
+      rlsim::test::load_inline("eager", rlsim::test::kTwoPools, {"rollout.cuda_graphs=false"}).scenario;
+  CHECK(graphs.rollout.cuda_graphs);
+  CHECK(graphs.rollout.engine_overhead.graph_max_tokens > 0);
+  CHECK_FALSE(eager.rollout.cuda_graphs);
+  CHECK(eager.rollout.engine_overhead.graph_max_tokens == 0);
+  CHECK(eager.rollout.engine_overhead.launch_gap_per_layer_s ==
+        graphs.rollout.engine_overhead.launch_gap_per_layer_s);
+}
