@@ -12,6 +12,8 @@
 #include "tools/sweep/sweep_report.h"
 
 using namespace rlsim;
+using rlsim::test::CliResult;
+using rlsim::test::run_rlsim;
 using rlsim::test::scratch_dir;
 using rlsim::test::slurp;
 
@@ -331,4 +333,19 @@ TEST_CASE("a plot whose x axis is padded below 0 labels the tick there 0, not -0
   const std::string svg = render_svg(plot);
   CHECK_THAT(svg, Catch::Contains("text-anchor=\"middle\">0</text>"));  // an x tick
   CHECK_THAT(svg, !Catch::Contains(">-0<"));
+}
+
+TEST_CASE("an RL sweep's plot leaves invalid points out and rings the point the text names best") {
+  const auto dir = scratch_dir("rl-sweep-invalid");
+  const CliResult r = run_rlsim(
+      "sweep scenarios/quickstart.yaml --set workload.steps=2 --param rollout.tp=1,2,3 "
+      "--skip-invalid --quiet --out '" +
+      dir.string() + "'");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE_THAT(r.out, Catch::Contains("best by step_time_s (lower is better): point 1 (rollout.tp=2)"));
+  const std::string svg = slurp(dir / "sweep.svg");
+  CHECK_THAT(svg, Catch::Contains("1 point not simulated (invalid, see sweep.csv): not drawn"));
+  CHECK_THAT(svg, Catch::Contains("best: ") && Catch::Contains(" at tp=2"));
+  CHECK_THAT(svg, !Catch::Contains("at tp=3"));
 }

@@ -34,11 +34,6 @@ std::string cell(const SweepTable& table, long point, const std::string& column)
   return index < cells.size() ? cells[index] : "";
 }
 
-bool fits(const SweepTable& table, long point) {
-  const std::string value = cell(table, point, "fits_memory");
-  return value != "false" && value != "0";
-}
-
 /// The last part of a swept path ("rollout.max_batch" -> "max_batch"), for short legend entries.
 std::string short_name(const std::string& path) {
   const size_t dot = path.rfind('.');
@@ -80,8 +75,19 @@ std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManife
   // One series per combination of the other axes' values, in grid order.
   std::map<std::string, PlotSeries> by_rest;
   std::vector<std::string> order;
+  // Only points that ran have figures: an invalid one (--skip-invalid: over memory, or refused) is a
+  // gap, never a value of 0, and the subtitle counts them.
   std::vector<long> points;
-  for (const auto& [point, cells] : table.rows) points.push_back(point);
+  size_t not_run = 0;
+  for (const auto& [point, cells] : table.rows) {
+    if (sweep_point_feasible(table, point))
+      points.push_back(point);
+    else
+      ++not_run;
+  }
+  if (not_run > 0)
+    plot.subtitle += "; " + std::to_string(not_run) + " point" + (not_run > 1 ? "s" : "") +
+                     " not simulated (invalid, see sweep.csv): not drawn";
   std::stable_sort(points.begin(), points.end(), [&](long a, long b) { return x_of(a) < x_of(b); });
   for (long point : points) {
     std::string rest;
@@ -94,7 +100,6 @@ std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManife
     PlotSeries& series = by_rest[rest];
     series.label = rest.empty() ? "step time" : rest;
     series.points.emplace_back(x_of(point), table.number(point, "step_time_s"));
-    series.greyed.push_back(!fits(table, point));
   }
   std::sort(order.begin(), order.end());
   for (const auto& rest : order) plot.series.push_back(by_rest[rest]);
@@ -109,7 +114,6 @@ std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManife
 
   std::optional<long> best;
   for (long point : points) {
-    if (!fits(table, point)) continue;
     if (!best || table.number(point, "step_time_s") < table.number(*best, "step_time_s")) best = point;
   }
   if (best) {

@@ -1,7 +1,7 @@
 // The plot of an RL sweep: step time against the first numeric swept field (or the first field, as
-// categories), one series per combination of the other swept fields' values, the best feasible
-// point marked, points that do not fit memory (a `fits_memory` column, when the table has one)
-// greyed, and a title naming the model, the cards and what was swept.
+// categories), one series per combination of the other swept fields' values, the best point that
+// ran marked, points that did not run (over memory or refused, --skip-invalid) left out as gaps and
+// counted in the subtitle, and a title naming the model, the cards and what was swept.
 #pragma once
 
 #include <optional>
