@@ -2,6 +2,10 @@
 #include "sim/scenario/profile_loader.h"
 
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include "models/cost/cost_model_registry.h"
@@ -235,7 +239,47 @@ RLSIM_REGISTER_COST_MODEL(
     make_profiled, kProfileCostModel,
     "per-op fits from a calibrated hardware profile (rlsim calibrate); roofline where it has none");
 
-HardwareProfile load_profile(const std::string& path) { return read_profile(load_yaml_file(path)); }
+HardwareProfile load_profile(const std::string& path) {
+  // Parsed once per process and version of the file: a scenario's profile is read by its checks,
+  // its cost model and its simulation, and forked workers (validation, sweep) inherit what their
+  // parent read. A file that does not parse is not kept: every read reports it.
+  namespace fs = std::filesystem;
+  struct Kept {
+    fs::file_time_type written;
+    std::uintmax_t bytes = 0;
+    HardwareProfile profile;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Kept> kept;
+  std::error_code error;
+  const std::string key = fs::weakly_canonical(path, error).string();
+  const fs::file_time_type written = fs::last_write_time(path, error);
+  const std::uintmax_t bytes = error ? 0 : fs::file_size(path, error);
+  if (!error) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = kept.find(key); it != kept.end() && it->second.written == written && it->second.bytes == bytes)
+      return it->second.profile;
+  }
+  HardwareProfile profile = read_profile(load_yaml_file(path));
+  if (!error) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    kept[key] = Kept{written, bytes, profile};
+  }
+  return profile;
+}
+
+void warm_profiles(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    if (entry.path().extension() != ".yaml") continue;
+    try {
+      load_profile(entry.path().string());
+    } catch (const InputError&) {
+      // Not a profile this run can use: whoever names it gets the error then.
+    }
+  }
+}
 
 void check_profile_engines(const HardwareProfile& profile, const Catalog& catalog) {
   for (const EngineAllReduce& table : profile.engine_allreduces)
