@@ -257,7 +257,8 @@ HardwareProfile load_profile(const std::string& path) {
   const std::uintmax_t bytes = error ? 0 : fs::file_size(path, error);
   if (!error) {
     const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = kept.find(key); it != kept.end() && it->second.written == written && it->second.bytes == bytes)
+    if (const auto it = kept.find(key);
+        it != kept.end() && it->second.written == written && it->second.bytes == bytes)
       return it->second.profile;
   }
   HardwareProfile profile = read_profile(load_yaml_file(path));

@@ -123,3 +123,21 @@ TEST_CASE("import verl refuses what it cannot map, at the key that says so", "[c
   CHECK_THAT(r.err, Contains("trainer.n_gpus_per_node: expected a whole number"));
   CHECK_FALSE(std::filesystem::exists(dir / "x.yaml"));
 }
+
+TEST_CASE("import and calibrate never write over a file they read") {
+  const auto dir = scratch_dir("import-verl-overwrite");
+  const auto config = write_config(dir);
+  const std::string before = slurp(config);
+  CliResult r = run_rlsim("import verl '" + config.string() + "' --gpu H100 --model qwen2.5-7b --out '" +
+                          config.string() + "'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("is also an input of this run"));
+  CHECK(slurp(config) == before);
+  const auto log = dir / "console.log";
+  std::ofstream(log) << "step:1 - timing_s/gen:10 - timing_s/step:12\n";
+  r = run_rlsim("calibrate --format verl --scenario scenarios/quickstart.yaml --input '" + log.string() +
+                "' --out '" + log.string() + "'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("is also an input of this run"));
+  CHECK(slurp(log) == "step:1 - timing_s/gen:10 - timing_s/step:12\n");
+}

@@ -120,6 +120,10 @@ class CalibrateCommand : public Command {
   }
 
   int run() override {
+    std::vector<std::string> read = inputs_;
+    for (const std::string& file : {scenario_, base_profile_})
+      if (!file.empty()) read.push_back(file);
+    refuse_overwriting_inputs(out_, read, "--out");
     if (format_ == "verl") return run_verl();
     if (!scenario_.empty() || !sets_.empty())
       throw InputError(flag_location("--scenario"), "--scenario and --set go with --format verl only");

@@ -59,7 +59,10 @@ class ImportCommand : public Command {
                                              ? std::filesystem::temp_directory_path() /
                                                    ("rlsim-import-" + std::to_string(::getpid()) + ".yaml")
                                              : std::filesystem::path(out_ + ".partial");
-    if (!out_.empty()) prepare_output_file(out_, "--out");
+    if (!out_.empty()) {
+      prepare_output_file(out_, "--out");
+      refuse_overwriting_inputs(out_, {config_}, "--out");
+    }
     std::ofstream(target, std::ios::binary) << imported.yaml;
     try {
       load_scenario(target.string());

@@ -79,6 +79,21 @@ void prepare_output_file(const fs::path& file, const std::string& flag) {
   if (file.has_parent_path()) prepare_output_folder(file.parent_path(), flag);
 }
 
+void refuse_overwriting_inputs(const fs::path& file, const std::vector<std::string>& inputs,
+                               const std::string& flag) {
+  std::error_code error;
+  const fs::path out = fs::weakly_canonical(file, error);
+  for (const std::string& input : inputs) {
+    std::error_code same_error;
+    const bool same = fs::exists(file, same_error) && fs::exists(input, same_error)
+                          ? fs::equivalent(file, input, same_error)
+                          : fs::weakly_canonical(input, same_error) == out;
+    if (same)
+      throw InputError({flag, 0, 0}, "'" + file.string() + "' is also an input of this run (" + input +
+                                         "); give another file for the output");
+  }
+}
+
 StagedOutput::StagedOutput(fs::path target, std::string flag) : target_(std::move(target)) {
   if (target_.empty()) throw InputError({flag, 0, 0}, "expected a folder name, got an empty one");
   if (target_.filename().empty()) target_ = target_.parent_path();

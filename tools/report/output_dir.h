@@ -22,6 +22,10 @@ void prepare_output_folder(const std::filesystem::path& folder, const std::strin
 /// The same for an output file: not an existing folder nor a device, FIFO or socket (which the
 /// rename that writes it would replace), and its folder created.
 void prepare_output_file(const std::filesystem::path& file, const std::string& flag);
+/// InputError at `flag` when `file` is one of `inputs` (the same file, however spelled): an output
+/// must never replace what the run reads.
+void refuse_overwriting_inputs(const std::filesystem::path& file, const std::vector<std::string>& inputs,
+                               const std::string& flag);
 
 class StagedOutput {
  public:
