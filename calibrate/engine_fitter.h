@@ -4,10 +4,13 @@
 // collective fit the profile will hold); the five terms (CPU fixed, per sequence,
 // per token; launch and graph gaps per layer) are fitted by Nelder-Mead on mean relative error,
 // non-negative. Held-out error as for kernels: every fifth sample is scored by a fit that did not
-// see it; the stored terms are then refitted on all samples. Only the terms the samples constrain
-// are returned (no eager sample: no launch gap; no graph sample: no graph gap).
+// see it; the stored terms are then refitted on all samples. Only the terms the samples identify
+// are fitted and returned: a term no sample exercises (no eager iteration: no launch gap), or one
+// the samples move only together with the terms before it (batch-1 rows: the per-sequence CPU time
+// is then the fixed one), keeps the preset's value, and the fit says so term by term.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "models/cost/profile.h"
@@ -33,11 +36,17 @@ struct ServingSample {
 double predicted_seconds(const EngineOverhead& engine, const ServingSample& sample);
 
 struct EngineFit {
-  EngineOverheadOverride terms;
+  EngineOverheadOverride terms;  ///< the identified terms only
+  /// Each term the samples do not identify, and why; it keeps the preset's value.
+  std::vector<std::string> kept_at_preset;
   FitError error;
   double preset_held_out_mape = 0.0;  ///< the preset's own terms on the held-out samples
 };
 
+/// The terms `samples` do not identify, each with why; `free` receives the indices of the others
+/// (cpu_fixed, cpu_per_sequence, cpu_per_token, launch gap, graph gap), in that order.
+std::vector<std::string> unidentified_terms(const std::vector<ServingSample>& samples,
+                                            const EngineOverhead& preset, std::vector<int>* free);
 /// Fits the terms of `preset` (its graph and overlap settings kept) to `samples`.
 EngineFit fit_engine_terms(const std::vector<ServingSample>& samples, const EngineOverhead& preset);
 

@@ -193,6 +193,50 @@ TEST_CASE("serving calibration fits whole-batch latencies as the sum of their it
   CHECK(*c.fit.terms.cpu_per_sequence_s == Approx(truth.cpu_per_sequence_s).epsilon(0.1));
 }
 
+TEST_CASE("serving calibration keeps the terms batch-1 rows cannot identify, and extrapolates to batch 64",
+          "[cli][calibrate]") {
+  // A latency benchmark at batch 1 over prompt lengths: every iteration holds one sequence, so the
+  // per-sequence CPU time moves the times exactly as the fixed one does. Synthesised from vllm-v0's
+  // terms with vllm-v1's per-sequence time (which no batch-1 row can tell apart), fitted from vllm-v1.
+  const Catalog catalog = load_builtin_catalog(RLSIM_TEST_SOURCE_DIR);
+  const HardwareSpec& card = catalog.hardware.at("H100");
+  const ModelArch& model = catalog.models.at("llama-2-7b");
+  EngineOverhead truth = catalog.engines.at("vllm-v0");
+  const EngineOverhead& preset = catalog.engines.at("vllm-v1");
+  truth.cpu_per_sequence_s = preset.cpu_per_sequence_s;  // what no batch-1 row can tell apart
+  const RooflineCostModel roofline;
+  auto seconds = [&](const EngineOverhead& engine, const IterationQuery& q) {
+    const PricedIteration p = price_iteration(q, model, card, roofline, engine,
+                                              pool_tp_allreduce(nullptr, card, engine.name, q.tp));
+    return iteration_terms(engine, p.shape, p.kernels_s, p.allreduce_s).total_s();
+  };
+  const auto dir = test::scratch_dir("serving-batch-1");
+  const auto csv = dir / "batch1.csv";
+  {
+    std::ofstream f(csv);
+    f << "model,hardware,tp,batch,prompt_tokens,context_tokens,phase,measured_ms\n";
+    for (int tp : {1, 2, 4}) {
+      for (int64_t prompt : {128, 512, 2048, 8192}) {
+        f << "llama-2-7b,H100," << tp << ",1," << prompt << ",0,prefill,"
+          << seconds(truth, {tp, 1, prompt, 0, true}) * 1e3 << "\n";
+        f << "llama-2-7b,H100," << tp << ",1,0," << prompt << ",decode,"
+          << seconds(truth, {tp, 1, 0, prompt, false}) * 1e3 << "\n";
+      }
+    }
+  }
+  const ServingCalibration c = calibrate_serving(catalog, card, {csv.string()}, "", "vllm-v1");
+  INFO(c.fit.kept_at_preset.size());
+  CHECK_FALSE(c.fit.terms.cpu_per_sequence_s);  // not identified: kept at the preset's
+  bool said = false;
+  for (const std::string& why : c.fit.kept_at_preset)
+    said = said || why.rfind("cpu_per_sequence_s: not identified", 0) == 0;
+  CHECK(said);
+  // At batch 64 the fitted engine predicts what the engine that made the rows does.
+  const EngineOverhead fitted = c.fit.terms.applied_to(preset);
+  const IterationQuery batch64{1, 64, 0, 2048, false};
+  CHECK(seconds(fitted, batch64) == Approx(seconds(truth, batch64)).epsilon(0.10));
+}
+
 TEST_CASE("rlsim calibrate --format serving writes an engine block, deterministically", "[cli][calibrate]") {
   const auto dir = test::scratch_dir("serving");
   const std::string args =

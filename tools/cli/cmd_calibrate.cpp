@@ -209,15 +209,15 @@ class CalibrateCommand : public Command {
   }
 
   int run_serving(const Catalog& catalog, const HardwareSpec& card) const {
-    ServingCalibration c = calibrate_serving(catalog, card, inputs_, base_profile_,
-                                             engine_.empty() ? RolloutSpec{}.engine : engine_);
+    const std::string preset = engine_.empty() ? RolloutSpec{}.engine : engine_;
+    ServingCalibration c = calibrate_serving(catalog, card, inputs_, base_profile_, preset);
     if (!date_.empty()) c.profile.date = date_;
     if (c.profile.date.empty()) c.profile.date = "unknown";  // as --help says: the loader needs one
     write_atomically("# Made from the repository root by: " + command_line() + "\n" +
                      profile_to_yaml(c.profile));
     const EngineOverheadOverride& t = c.fit.terms;
     auto us = [](const std::optional<double>& v) {
-      return v ? short_quantity(*v, Quantity::duration) : std::string("- (not constrained)");
+      return v ? short_quantity(*v, Quantity::duration) : std::string("- (the preset's, below)");
     };
     std::cout << "engine terms for " << card.name << " from " << c.samples
               << " measurements (iterations or whole batches) written to " << out_ << "\n"
@@ -225,7 +225,9 @@ class CalibrateCommand : public Command {
               << ", cpu_per_token " << us(t.cpu_per_token_s) << "\n"
               << "  launch_gap_per_layer " << us(t.launch_gap_per_layer_s) << ", graph_gap_per_layer "
               << us(t.graph_gap_per_layer_s) << "\n"
-              << "held-out MAPE " << percent(c.fit.error.held_out_mape) << " (max "
+              << (c.fit.kept_at_preset.empty() ? "" : "kept at the preset " + preset + "'s values:\n");
+    for (const std::string& why : c.fit.kept_at_preset) std::cout << "  " << why << "\n";
+    std::cout << "held-out MAPE " << percent(c.fit.error.held_out_mape) << " (max "
               << percent(c.fit.error.held_out_max_error) << ") on " << c.fit.error.held_out_points
               << " held-out measurements; the preset's own terms: " << percent(c.fit.preset_held_out_mape)
               << "\n";
