@@ -135,9 +135,52 @@ FfnConfig read_ffn(YamlReader& r) {
   return f;
 }
 
-ModelArch read_model(YamlReader& r) {
+/// The published parameter counts of a `published:` block, over `m`'s.
+void read_published(YamlReader& r, ModelArch& m) {
+  YamlReader published = r.map_or_empty("published");
+  m.published_total_params = published.number_or("total_params", m.published_total_params, 0.0, 1e15);
+  m.published_active_params = published.number_or("active_params", m.published_active_params, 0.0, 1e15);
+  const std::string counted =
+      published.choice_or("active_embeddings", {"both", "output_only", "none"}, "both");
+  m.published_active_embeddings = counted == "none"          ? PublishedEmbeddings::none
+                                  : counted == "output_only" ? PublishedEmbeddings::output_only
+                                                             : PublishedEmbeddings::both;
+  published.finish();
+}
+
+/// A row naming a model the catalog already has: only the fields it gives change (a context window,
+/// a vocabulary); an `attention:` or `ffn:` block it gives replaces that block whole.
+ModelArch patched_model(YamlReader& r, ModelArch m) {
+  m.source = r.text_or("source", m.source);
+  m.layers = static_cast<int>(r.integer_or("layers", m.layers, 1, 10000));
+  m.hidden_size = static_cast<int>(r.integer_or("hidden_size", m.hidden_size, 1, 1 << 20));
+  m.vocab_size = static_cast<int>(r.integer_or("vocab_size", m.vocab_size, 1, 1 << 24));
+  m.tied_embeddings = r.flag_or("tied_embeddings", m.tied_embeddings);
+  m.context_window_tokens =
+      r.integer_or("context_window_tokens", m.context_window_tokens, 1, kMaxSequenceTokens);
+  m.extended_context_tokens =
+      r.integer_or("extended_context_tokens", m.extended_context_tokens, 0, kMaxSequenceTokens);
+  if (r.has("attention")) {
+    YamlReader attention = r.map("attention");
+    m.attention = read_attention(attention);
+  }
+  if (r.has("ffn")) {
+    YamlReader ffn = r.map("ffn");
+    m.ffn = read_ffn(ffn);
+  }
+  if (r.has("published")) read_published(r, m);
+  for (int layer : m.ffn.dense_layers) {
+    if (layer >= m.layers)
+      r.fail("layers", "dense layer " + std::to_string(layer) + " is past the last layer");
+  }
+  r.finish();
+  return m;
+}
+
+ModelArch read_model(YamlReader& r, const std::map<std::string, ModelArch>& known) {
   ModelArch m;
   m.name = r.text("name");
+  if (const auto it = known.find(m.name); it != known.end()) return patched_model(r, it->second);
   m.source = r.text("source");
   m.layers = static_cast<int>(r.integer("layers", 1, 10000));
   m.hidden_size = static_cast<int>(r.integer("hidden_size", 1, 1 << 20));
@@ -157,15 +200,7 @@ ModelArch read_model(YamlReader& r) {
     if (layer >= m.layers)
       ffn.fail("dense_layers", "dense layer " + std::to_string(layer) + " is past the last layer");
   }
-  YamlReader published = r.map_or_empty("published");
-  m.published_total_params = published.number_or("total_params", m.published_total_params, 0.0, 1e15);
-  m.published_active_params = published.number_or("active_params", m.published_active_params, 0.0, 1e15);
-  const std::string counted =
-      published.choice_or("active_embeddings", {"both", "output_only", "none"}, "both");
-  m.published_active_embeddings = counted == "none"          ? PublishedEmbeddings::none
-                                  : counted == "output_only" ? PublishedEmbeddings::output_only
-                                                             : PublishedEmbeddings::both;
-  published.finish();
+  read_published(r, m);
   r.finish();
   return m;
 }
@@ -225,7 +260,7 @@ void load_catalog_file(const std::string& path, Catalog& catalog) {
     catalog.hardware[card.name] = std::move(card);
   }
   for (YamlReader& row : root.map_list_or_empty("models")) {
-    ModelArch model = read_model(row);
+    ModelArch model = read_model(row, catalog.models);
     catalog.models[model.name] = std::move(model);
   }
   for (YamlReader& row : root.map_list_or_empty("engines")) {

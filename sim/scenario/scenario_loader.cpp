@@ -451,8 +451,8 @@ Catalog load_scenario_catalog(YamlReader& root, const std::string& path, const L
   root.describe(
       {"catalog",
        "extra hardware, model and engine catalog files (relative to the scenario); their rows "
-       "replace built-ins of the same name, and a hardware row naming a known card changes only the "
-       "fields it gives ({name: H20, usd_per_hour: 1.2})"},
+       "replace built-ins of the same name, and a row naming a known card or model changes only the "
+       "fields it gives ({name: H20, usd_per_hour: 1.2}; a model's attention or ffn block whole)"},
       {"", "list of files", "", "[]", "", "", {}});
   YAML::Node extra = root.raw("catalog");
   if (extra && !extra.IsNull()) {

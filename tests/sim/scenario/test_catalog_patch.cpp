@@ -40,3 +40,17 @@ TEST_CASE("a pool's usd_per_hour prices its GPUs without touching the catalog") 
   const InputError e = load_error(kTwoPools, {"cluster.pools.rollout.usd_per_hour=-1"});
   CHECK_THAT(e.what(), Catch::Contains("usd_per_hour"));
 }
+
+TEST_CASE("a catalog row naming a built-in model patches only the fields it gives") {
+  const std::string catalog =
+      write_scenario("long-qwen-catalog", "models:\n  - {name: qwen3-8b, context_window_tokens: 65536}\n");
+  const Scenario plain = load_inline("model-plain", kTwoPools).scenario;
+  const Scenario patched =
+      load_inline("model-patch", std::string(kTwoPools) + "catalog: [" + catalog + "]\n").scenario;
+  CHECK(patched.model.context_window_tokens == 65536);
+  CHECK(plain.model.context_window_tokens != 65536);
+  CHECK(patched.model.layers == plain.model.layers);
+  CHECK(patched.model.hidden_size == plain.model.hidden_size);
+  CHECK(patched.model.attention.kv_heads == plain.model.attention.kv_heads);
+  CHECK(patched.model.ffn.intermediate_size == plain.model.ffn.intermediate_size);
+}
