@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "sim/engine/simulation.h"
 #include "sim/process/child_pool.h"
@@ -37,6 +39,9 @@ std::string simulate_trial(const std::string& file, LoadOptions options, const R
         .dump();
   } catch (const InputError& e) {
     return nlohmann::json{{"ran", false}, {"why", e.message()}}.dump();
+  } catch (const std::exception& e) {
+    // A trial that fails otherwise is not advised either; the run it would advise goes on.
+    return nlohmann::json{{"ran", false}, {"why", std::string("failed: ") + e.what()}}.dump();
   }
 }
 
