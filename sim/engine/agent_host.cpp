@@ -68,6 +68,7 @@ void AgentHost::take_reply(LlmRequest* reply) {
   result.generated_tokens += request.output_tokens;
   result.version_token_sum += request.version_token_sum;
   result.total_tokens = request.context_tokens + request.new_tokens + request.output_tokens;
+  result.truncated = agent.trajectory.calls[agent.turn].truncated;  // the latest reply's
   if (request.api_server_s > 0.0) {
     due_.push(Due{now + request.api_server_s, dues_set_++, &agent, Due::Kind::reply_seen});
     return;

@@ -124,7 +124,7 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
   const SteadyWindow& w = m.steady;
 
   std::vector<double> step_times, steady_times;
-  double samples = 0.0, tokens = 0.0;
+  double samples = 0.0, tokens = 0.0, truncated = 0.0;
   for (const char* phase : {"rollout", "train", "weight_sync", "switch"}) m.phase_mean_s[phase] = 0.0;
   for (size_t i = 0; i < steps.size(); ++i) {
     const StepRecord& s = steps[i];
@@ -133,6 +133,7 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
     const double share = 1.0 / w.steps;
     steady_times.push_back(s.end_s - s.start_s);
     samples += s.samples;
+    truncated += s.truncated;
     tokens += s.generated_tokens;
     m.phase_mean_s["rollout"] += s.rollout_s * share;
     m.phase_mean_s["train"] += s.train_s * share;
@@ -143,6 +144,7 @@ RunMetrics compute_metrics(const Timeline& timeline, const std::string& policy, 
   m.step_time_s = percentiles(step_times);
   m.steady_step_time = mean_interval_95(steady_times);
   const double window_s = w.seconds();
+  if (samples > 0.0) m.truncated_fraction = truncated / samples;
   if (window_s > 0.0) {
     m.samples_per_s = samples / window_s;
     m.tokens_per_s = tokens / window_s;

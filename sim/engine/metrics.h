@@ -58,6 +58,9 @@ struct RunMetrics {
   MeanInterval steady_step_time;  ///< seconds: mean over the steady steps, with its 95 % interval
   double samples_per_s = 0.0;
   double tokens_per_s = 0.0;
+  /// The steady steps' samples whose last reply was cut at the length cap or the context limit, over
+  /// all of them (verl's response_length/clip_ratio).
+  double truncated_fraction = 0.0;
   double bubble_fraction = 0.0;
   std::map<WaitCause, double> bubble_by_cause;  ///< cause -> fraction of all GPU-seconds
   std::map<GpuState, double> gpu_seconds_by_state;

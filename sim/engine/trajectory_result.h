@@ -16,6 +16,7 @@ struct TrajectoryResult {
   double finish_s = 0.0;
   double llm_wait_s = 0.0;  ///< agent time waiting on LLM replies
   double tool_s = 0.0;      ///< agent time in tools
+  bool truncated = false;   ///< its last reply was cut at the length cap or the context limit
 
   /// Every call as its reply came back (times, tokens, instance).
   std::vector<LlmRequest> calls;

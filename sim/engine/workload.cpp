@@ -120,6 +120,9 @@ std::vector<Trajectory> sample_step(const WorkloadSpec& workload, std::mt19937_6
       call.prompt_tokens = std::round(turn == 0 ? sample(workload.prompt_tokens, rng)
                                                 : sample(workload.observation_tokens, rng));
       call.output_tokens = std::max(1.0, std::round(sample(workload.output_tokens, rng)));
+      const Distribution& out = workload.output_tokens;
+      call.truncated = (out.max > 0.0 && call.output_tokens >= std::round(out.max)) ||
+                       (out.limit > 0.0 && call.output_tokens >= std::round(out.limit));
       call.tool_latency_s = turn + 1 < turns ? sample(workload.tool_latency_s, rng) : 0.0;
       // A trajectory that reaches the context limit ends there, its last reply cut at the limit
       // (as an agent framework stops a conversation that no longer fits).
@@ -128,6 +131,7 @@ std::vector<Trajectory> sample_step(const WorkloadSpec& workload, std::mt19937_6
       if (full) {
         call.output_tokens = std::floor(limit - context - call.prompt_tokens);
         call.tool_latency_s = 0.0;
+        call.truncated = true;
         if (call.output_tokens < 1.0) break;
       }
       context += call.prompt_tokens + call.output_tokens;

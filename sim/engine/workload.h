@@ -15,6 +15,9 @@ struct LlmCall {
   double context_tokens = 0.0;  ///< tokens already in the trajectory before this call
   double output_tokens = 0.0;
   double tool_latency_s = 0.0;  ///< the tool run after this call (0 after the last)
+  /// Its output was cut: at workload.output_tokens' cap (max_response_length, verl's clip) or at the
+  /// context limit.
+  bool truncated = false;
   /// The first tokens of the call's prompt that are a prompt shared by many calls (a system prompt),
   /// cached once per replica as `prefix_group` (sim/engine/scheduling/prefix_cache.h); -1: none.
   double shared_prefix_tokens = 0.0;

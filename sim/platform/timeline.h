@@ -37,6 +37,7 @@ struct StepRecord {
   double train_s = 0.0;
   double switch_s = 0.0;  ///< colocated: offload/onload between phases
   int samples = 0;
+  int truncated = 0;  ///< samples whose last reply was cut at the length cap or the context limit
   double generated_tokens = 0.0;
   double staleness = 0.0;  ///< mean weight versions between generation and training, per token
 };

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "calibrate/device_facts.h"
@@ -133,7 +134,8 @@ std::string simulate_step(const RlRunRequest& request, const VerlStep& step, con
   return nlohmann::json{{"gen", at("gen") + sync},
                         {"forward", at("old_log_prob") + at("ref") + at("values")},
                         {"update", at("update_actor")},
-                        {"step", result.metrics.step_time_s.mean}}
+                        {"step", result.metrics.step_time_s.mean},
+                        {"clip", result.metrics.truncated_fraction}}
       .dump();
 }
 
@@ -301,6 +303,24 @@ RlRunCalibration calibrate_rl_run(const RlRunRequest& request) {
     p.held_out_mape = mape(def, held, after, nullptr);
     p.held_out_uncalibrated_mape = mape(def, held, before, nullptr);
     out.phases.push_back(p);
+  }
+  // The share of responses cut at the cap, the log's against the fitted steps' simulations.
+  double logged_clip = 0.0, simulated_clip = 0.0;
+  int clipped_steps = 0;
+  for (size_t i : fit) {
+    if (!log.steps[i].has("response_length/clip_ratio")) continue;
+    logged_clip += log.steps[i].value_or("response_length/clip_ratio", 0.0);
+    simulated_clip += after.at(i)["clip"].get<double>();
+    ++clipped_steps;
+  }
+  if (clipped_steps > 0) {
+    char text[160];
+    std::snprintf(
+        text, sizeof text,
+        "responses cut at the length cap: %.1f %% logged (response_length/clip_ratio), %.1f %% simulated",
+        100.0 * logged_clip / clipped_steps, 100.0 * simulated_clip / clipped_steps);
+    out.notes.push_back(std::string(text) +
+                        ": how the scenario's length distribution's tail meets the run's");
   }
   const PhaseDef& step = phase_defs().back();
   terms.error.fit_points = out.fit_steps;

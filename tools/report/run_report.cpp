@@ -123,11 +123,13 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
                         {"weight_sync_s", s.weight_sync_s},
                         {"switch_s", s.switch_s},
                         {"samples", s.samples},
+                        {"truncated_samples", s.truncated},
                         {"generated_tokens", s.generated_tokens},
                         {"staleness_versions", s.staleness}});
   }
   j["per_step"] = per_step;
   j["throughput"] = {{"samples_per_s", m.samples_per_s}, {"tokens_per_s", m.tokens_per_s}};
+  j["responses"] = {{"truncated_fraction", m.truncated_fraction}};
   nlohmann::json causes = nlohmann::json::object();
   for (WaitCause cause : enum_values<WaitCause>()) {
     if (always_reported(cause)) causes[std::string(enum_name(cause))] = 0.0;
@@ -293,6 +295,9 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
   add("step time, all steps",
       readable_duration(m.step_time_s.mean) + " mean, " + readable_duration(m.step_time_s.max) + " max");
   add("throughput", fmt("%.2f samples/s", m.samples_per_s) + ", " + fmt("%.0f tokens/s", m.tokens_per_s));
+  add("responses cut",
+      fmt("%.1f %% of samples at the length cap or context limit", 100.0 * m.truncated_fraction) +
+          " (verl's response_length/clip_ratio)");
   add("GPU utilisation", fmt("%.1f %%", 100.0 * m.gpu_utilization));
   add("bubble (GPU time waiting)", fmt("%.1f %%", 100.0 * m.bubble_fraction));
   std::map<std::string, double> causes_by_name;  // listed alphabetically

@@ -10,6 +10,7 @@ namespace rlsim {
 void TrainingBatch::add(const TrajectoryResult& t) {
   if (samples == 0) first_finish_s = t.finish_s;
   ++samples;
+  truncated += t.truncated ? 1 : 0;
   generated_tokens += t.generated_tokens;
   train_tokens += t.total_tokens;
   sequences.emplace_back(t.id, t.total_tokens);
@@ -46,6 +47,7 @@ TrainingBatch collect(RolloutService& service, int count) {
 
 void record_step(RlContext& context, StepRecord record, const TrainingBatch& batch) {
   record.samples = batch.samples;
+  record.truncated = batch.truncated;
   record.generated_tokens = batch.generated_tokens;
   record.staleness = batch.staleness(record.step);
   context.timeline.record_step(record);

@@ -13,6 +13,7 @@ namespace rlsim {
 /// What the trainer consumes: finished trajectories, summed.
 struct TrainingBatch {
   int samples = 0;
+  int truncated = 0;  ///< samples whose last reply was cut at the length cap (verl's clip)
   double generated_tokens = 0.0;
   double train_tokens = 0.0;  ///< full sequences (prompt, observations and outputs)
   /// Each trajectory's training sequence with its id, as they finished.

@@ -90,6 +90,7 @@ class StreamingPolicy : public Policy {
         record.train_s += train_end - train_start;
         record.weight_sync_s += sync_end - train_end;
         record.samples += batch.samples;
+        record.truncated += batch.truncated;
         record.generated_tokens += batch.generated_tokens;
         record.staleness += batch.staleness(version - 1) / s.training.mini_batches;
       }
