@@ -15,9 +15,6 @@ struct LlmCall {
   double context_tokens = 0.0;  ///< tokens already in the trajectory before this call
   double output_tokens = 0.0;
   double tool_latency_s = 0.0;  ///< the tool run after this call (0 after the last)
-  /// Its output was cut: at workload.output_tokens' cap (max_response_length, verl's clip) or at the
-  /// context limit.
-  bool truncated = false;
   /// The first tokens of the call's prompt that are a prompt shared by many calls (a system prompt),
   /// cached once per replica as `prefix_group` (sim/engine/scheduling/prefix_cache.h); -1: none.
   double shared_prefix_tokens = 0.0;
@@ -25,6 +22,9 @@ struct LlmCall {
   /// The engine's API server and the client, outside the engine (EngineOverhead::api_server_s):
   /// the caller sees the reply this much after the engine sent it. 0: called in-process.
   double api_server_s = 0.0;
+  /// Its output was cut: at workload.output_tokens' cap (max_response_length, verl's clip) or at the
+  /// context limit. Last, so that the lists that build calls field by field need not name it.
+  bool truncated = false;
 };
 
 struct Trajectory {
