@@ -2,9 +2,9 @@
 // log (calibrate/verl_metrics.h) and the scenario that describes the run. Each step of the log is
 // simulated on its own (one synchronous step, the output and prompt length distributions stretched
 // to that step's logged means), and each phase's efficiency is rlsim's time over the logged time,
-// summed over the fitted steps, refined by simulating again until the simulated phases meet the
-// logged ones (the DP exchange and switches are not scaled, so one ratio is not exact). Every
-// fifth step is held out and scored by the fitted terms, and without them.
+// summed over the fitted steps, refined over three rounds of simulation with the terms found so far
+// (the DP exchange and switches are not scaled, so one ratio is not exact). Every fifth step is held
+// out and scored by the fitted terms, and without them.
 #pragma once
 
 #include <string>
