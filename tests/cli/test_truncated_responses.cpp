@@ -13,8 +13,9 @@ using nlohmann::json;
 namespace {
 
 json run_metrics(const std::filesystem::path& dir, const std::string& output_tokens, std::string* summary) {
-  const CliResult r = run_rlsim("run scenarios/quickstart.yaml --set workload.steps=4 --set 'workload.output_tokens=" +
-                                output_tokens + "' --out '" + dir.string() + "'");
+  const CliResult r = run_rlsim(
+      "run scenarios/quickstart.yaml --set workload.steps=4 --set 'workload.output_tokens=" + output_tokens +
+      "' --out '" + dir.string() + "'");
   REQUIRE(r.exit_code == 0);
   *summary = r.out;
   return json::parse(slurp(dir / "metrics.json"));
@@ -26,7 +27,8 @@ TEST_CASE("responses cut at the length cap are counted as verl's clip ratio") {
   const auto dir = scratch_dir("truncated");
   std::string summary;
   // A lognormal of mean 800 and sigma 0.8 passes 1,000 tokens with probability 24.9 %.
-  const json capped = run_metrics(dir / "capped", "{lognormal: {mean: 800, sigma: 0.8}, max: 1000}", &summary);
+  const json capped =
+      run_metrics(dir / "capped", "{lognormal: {mean: 800, sigma: 0.8}, max: 1000}", &summary);
   const double fraction = capped["responses"]["truncated_fraction"].get<double>();
   CHECK(fraction == Approx(0.249).margin(0.06));
   CHECK_THAT(summary, Catch::Contains("responses cut") && Catch::Contains("response_length/clip_ratio"));
