@@ -28,6 +28,9 @@ TEST_CASE("the first measured remedy, run as printed, gives the step time it pri
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("advice, measured:"));
   CHECK_THAT(r.out, !Contains("\nadvice: "));  // the rule of thumb is replaced
+  // report.html too: its Advice section is the measured one, not the rule of thumb's pick.
+  const std::string page = slurp(dir / "a" / "report.html");
+  CHECK_THAT(page, Contains("Advice, measured") && !Contains("<b>label_scheduling</b>"));
   const json m = json::parse(slurp(dir / "a" / "metrics.json"));
   const json& trials = m["advice"]["measured"]["trials"];
   REQUIRE(trials.size() >= 3);

@@ -53,7 +53,8 @@ class FinishedRlRun : public FinishedRun {
                                   ? summary()
                                   : with_measured_advice(summary(), options.measured_advice_text);
     output.write("report.html", run_report_html(loaded_->scenario, result_.metrics, result_.timeline,
-                                                shown + options.summary_note, loaded_->resolved_yaml));
+                                                shown + options.summary_note, loaded_->resolved_yaml,
+                                                options.measured_advice_text));
   }
   std::string summary() const override { return summary_table(loaded_->scenario, result_.metrics); }
   nlohmann::json metrics() const override { return metrics_json(loaded_->scenario, result_.metrics); }

@@ -177,7 +177,8 @@ std::string timeline_svg(const Timeline& timeline) {
 }
 
 std::string run_report_html(const Scenario& scenario, const RunMetrics& m, const Timeline& timeline,
-                            const std::string& summary, const std::string& resolved_yaml) {
+                            const std::string& summary, const std::string& resolved_yaml,
+                            const std::string& measured_advice) {
   std::vector<HtmlSection> sections;
   sections.emplace_back("Summary", html_pre(summary));
   // Legend of the states that occur.
@@ -210,8 +211,11 @@ std::string run_report_html(const Scenario& scenario, const RunMetrics& m, const
                         histogram_svg("TTFT", ttft) + histogram_svg("TPOT", tpot));
   sections.emplace_back("Cost", "<p>" + fixed(m.usd_per_step, 2) + " USD per step, " +
                                     fixed(m.usd_per_1m_tokens, 2) + " USD per 1M generated tokens</p>\n");
-  sections.emplace_back("Advice", "<p><b>" + xml_escape(m.advice.recommendation) +
-                                      "</b>: " + xml_escape(m.advice.reason) + "</p>\n");
+  if (!measured_advice.empty())
+    sections.emplace_back("Advice, measured (each change simulated)", html_pre(measured_advice));
+  else
+    sections.emplace_back("Advice", "<p><b>" + xml_escape(m.advice.recommendation) +
+                                        "</b>: " + xml_escape(m.advice.reason) + "</p>\n");
   sections.emplace_back("Inputs (resolved.yaml)", html_pre(resolved_yaml));
   return html_page(
       "rlsim: " + scenario.name + " (policy " + m.policy + ", model " + scenario.model.name + ")", sections);

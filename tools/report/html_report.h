@@ -27,8 +27,11 @@ std::string html_pre(const std::string& text);
 /// The GPU tracks' states over time, one row per GPU grouped by pool, as SVG.
 std::string timeline_svg(const Timeline& timeline);
 
-/// A run's page. `summary` is what `rlsim run` prints; `resolved_yaml` the inputs.
+/// A run's page. `summary` is what `rlsim run` prints; `resolved_yaml` the inputs; `measured_advice`
+/// (the advice by simulation's lines, tools/advice/measured_advice.h) replaces the rule of thumb in
+/// the Advice section when given, so the page never advises what the simulations did not back.
 std::string run_report_html(const Scenario& scenario, const RunMetrics& metrics, const Timeline& timeline,
-                            const std::string& summary, const std::string& resolved_yaml);
+                            const std::string& summary, const std::string& resolved_yaml,
+                            const std::string& measured_advice = "");
 
 }  // namespace rlsim
