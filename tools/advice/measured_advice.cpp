@@ -7,43 +7,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/engine/simulation.h"
 #include "sim/process/child_pool.h"
-#include "tools/report/run_report.h"
 
 namespace rlsim {
 namespace {
-
-/// A steady mean and its 95 % half width from a metrics.json.
-std::pair<double, double> steady(const nlohmann::json& m) {
-  const nlohmann::json& step = m["step_time_s"];
-  const nlohmann::json& ci = step["steady_ci95"];
-  const double half =
-      ci.is_array() && ci.size() == 2 ? (ci[1].get<double>() - ci[0].get<double>()) / 2.0 : 0.0;
-  return {step["steady_mean"].get<double>(), half};
-}
-
-/// Runs in a child: the trial simulated, or why it could not be.
-std::string simulate_trial(const std::string& file, LoadOptions options, const RemedyTrial& trial) {
-  for (const std::string& set : trial.sets) options.overrides.push_back(set);
-  try {
-    const LoadedScenario loaded = load_scenario(file, options);
-    check_policy(loaded.scenario);
-    const nlohmann::json m = metrics_json(loaded.scenario, simulate(loaded.scenario).metrics);
-    const auto [mean, half] = steady(m);
-    return nlohmann::json{{"ran", true},
-                          {"steady", mean},
-                          {"half", half},
-                          {"usd", m["cost"]["usd_per_step"]},
-                          {"staleness", m["staleness"]["mean_versions"]}}
-        .dump();
-  } catch (const InputError& e) {
-    return nlohmann::json{{"ran", false}, {"why", e.message()}}.dump();
-  } catch (const std::exception& e) {
-    // A trial that fails otherwise is not advised either; the run it would advise goes on.
-    return nlohmann::json{{"ran", false}, {"why", std::string("failed: ") + e.what()}}.dump();
-  }
-}
 
 /// Whether `o` measured shorter than the run by more than either interval and 0.5 %.
 bool helped(const TrialOutcome& o, double base, double base_half) {
@@ -76,21 +43,13 @@ MeasuredAdvice try_remedies(const std::string& file, const LoadOptions& options,
     for (size_t i = next; i < end; ++i) batch.push_back(static_cast<long>(i));
     std::vector<TrialOutcome> done(end - next);
     const ChildOutcome failure = run_in_children(
-        batch, jobs, [&](long i) { return simulate_trial(file, options, trials[static_cast<size_t>(i)]); },
+        batch, jobs,
+        [&](long i) { return simulate_trial(file, options, trials[static_cast<size_t>(i)].sets); },
         [&](const ChildOutcome& c) {
           if (!c.ok) return;
-          const nlohmann::json j = nlohmann::json::parse(c.text);
           TrialOutcome& o = done[static_cast<size_t>(c.job) - next];
+          static_cast<TrialFigures&>(o) = trial_figures(c.text);
           o.trial = trials[static_cast<size_t>(c.job)];
-          o.ran = j["ran"].get<bool>();
-          if (!o.ran) {
-            o.why_not = j["why"].get<std::string>();
-            return;
-          }
-          o.steady_step_s = j["steady"].get<double>();
-          o.steady_half_width_s = j["half"].get<double>();
-          o.usd_per_step = j["usd"].get<double>();
-          o.staleness = j["staleness"].get<double>();
         });
     if (!failure.ok) throw std::runtime_error("an advice trial failed: " + failure.text);
     for (TrialOutcome& o : done) out.outcomes.push_back(std::move(o));
@@ -102,7 +61,7 @@ MeasuredAdvice try_remedies(const std::string& file, const LoadOptions& options,
 
 std::string measured_advice_text(const MeasuredAdvice& advice, const nlohmann::json& metrics,
                                  const std::string& scenario_arguments) {
-  const auto [base, base_half] = steady(metrics);
+  const auto [base, base_half] = steady_step(metrics);
   const double base_usd = metrics["cost"]["usd_per_step"].get<double>();
   std::vector<const TrialOutcome*> better, worse, failed;
   for (const TrialOutcome& o : advice.outcomes)
@@ -153,7 +112,7 @@ std::string with_measured_advice(const std::string& summary, const std::string& 
 }
 
 nlohmann::json measured_advice_json(const MeasuredAdvice& advice, const nlohmann::json& metrics) {
-  const auto [base, base_half] = steady(metrics);
+  const auto [base, base_half] = steady_step(metrics);
   nlohmann::json trials = nlohmann::json::array();
   for (const TrialOutcome& o : advice.outcomes) {
     nlohmann::json t{

@@ -13,18 +13,13 @@
 
 #include "sim/scenario/scenario_loader.h"
 #include "tools/advice/remedy.h"
+#include "tools/advice/trial_run.h"
 
 namespace rlsim {
 
 /// One trial's outcome: what its simulation measured, or why it did not run.
-struct TrialOutcome {
+struct TrialOutcome : TrialFigures {
   RemedyTrial trial;
-  bool ran = false;
-  std::string why_not;  ///< the trial's load or policy error when it did not run
-  double steady_step_s = 0.0;
-  double steady_half_width_s = 0.0;  ///< 0 without an interval (too few steady steps)
-  double usd_per_step = 0.0;
-  double staleness = 0.0;
 };
 
 struct MeasuredAdvice {

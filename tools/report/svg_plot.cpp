@@ -172,8 +172,10 @@ std::string render_svg(const LinePlot& plot) {
     std::string points;
     for (const auto& [px, py] : series.points)
       points += num(x.map(px, px0, px1)) + "," + num(y.map(py, py0, py1)) + " ";
-    svg += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\"" +
-           (series.dashed ? " stroke-dasharray=\"3,3\"" : "") + " points=\"" + points + "\"/>\n";
+    if (!series.markers_only) {
+      svg += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\"" +
+             (series.dashed ? " stroke-dasharray=\"3,3\"" : "") + " points=\"" + points + "\"/>\n";
+    }
     for (size_t i = 0; i < series.points.size(); ++i) {
       const auto& [px, py] = series.points[i];
       const bool grey = i < series.greyed.size() && series.greyed[i];
@@ -182,9 +184,17 @@ std::string render_svg(const LinePlot& plot) {
                    : "3\" fill=\"" + color + "\"/>");
     }
     const auto [lx, ly] = legend_at(s);
-    svg += "\n<line x1=\"" + num(lx) + "\" y1=\"" + num(ly) + "\" x2=\"" + num(lx + 24) + "\" y2=\"" +
-           num(ly) + "\" stroke=\"" + color + "\" stroke-width=\"2\"" +
-           (series.dashed ? " stroke-dasharray=\"3,3\"" : "") + "/>";
+    if (series.markers_only) {
+      const bool all_grey = !series.greyed.empty() &&
+                            std::all_of(series.greyed.begin(), series.greyed.end(), [](bool g) { return g; });
+      svg += "\n<circle cx=\"" + num(lx + 12) + "\" cy=\"" + num(ly) + "\" r=\"" +
+             (all_grey ? "4\" fill=\"white\" stroke=\"#9e9e9e\" stroke-width=\"1.5\"/>"
+                       : "3\" fill=\"" + color + "\"/>");
+    } else {
+      svg += "\n<line x1=\"" + num(lx) + "\" y1=\"" + num(ly) + "\" x2=\"" + num(lx + 24) + "\" y2=\"" +
+             num(ly) + "\" stroke=\"" + color + "\" stroke-width=\"2\"" +
+             (series.dashed ? " stroke-dasharray=\"3,3\"" : "") + "/>";
+    }
     svg += "<text x=\"" + num(lx + 30) + "\" y=\"" + num(ly + 4) + "\">" + xml_escape(series.label) +
            "</text>\n";
   }

@@ -1,6 +1,6 @@
 // A small line chart as SVG text, enough for sweep results: x against one or two y axes (series
 // say which), optional dashed horizontal reference line on the left axis (a TPOT target), a marked
-// best point, greyed (infeasible) points, and a legend below the axes that grows with the series
+// best point, greyed (infeasible) points, scatters, and a legend below the axes that grows with the series
 // instead of overlapping. Ticks sit only at the x values when they are few integers, or at named
 // categories. No dependencies; the output is deterministic for the same input.
 #pragma once
@@ -17,7 +17,8 @@ struct PlotSeries {
   std::vector<std::pair<double, double>> points;  ///< (x, y), drawn in the order given
   bool right_axis = false;
   bool dashed = false;
-  std::vector<bool> greyed;  ///< per point (empty: none): drawn hollow grey, e.g. does not fit memory
+  std::vector<bool> greyed;   ///< per point (empty: none): drawn hollow grey, e.g. does not fit memory
+  bool markers_only = false;  ///< points not joined by a line (a scatter)
 };
 
 /// A point to point out, with what it is ("best: 41.2 s at nodes=4").

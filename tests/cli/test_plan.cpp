@@ -1,0 +1,201 @@
+// `rlsim plan`: the search finds the same front and choice as simulating the whole grid, its
+// datasheet bounds never exceed what a simulation measures, the chosen arrangement's plan.yaml runs
+// to the step the plan printed, the same plan comes out whatever --jobs, and bad input writes nothing.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "tests/cli/cli_support.h"
+#include "tools/plan/plan_space.h"
+
+using namespace rlsim::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+/// plan.csv's rows as maps from column to text.
+std::vector<std::map<std::string, std::string>> plan_rows(const std::filesystem::path& csv) {
+  std::istringstream in(slurp(csv));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  std::stringstream names(line);
+  for (std::string name; std::getline(names, name, ',');) header.push_back(name);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    std::map<std::string, std::string> row;
+    std::vector<std::string> cells;
+    std::string cell;
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        cells.push_back(cell);
+        cell.clear();
+      } else {
+        cell += c;
+      }
+    }
+    cells.push_back(cell);
+    for (size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string arrangement_of(const std::map<std::string, std::string>& row) {
+  return row.at("policy") + " " + row.at("rollout_card") + "x" + row.at("rollout_gpus") + " tp" +
+         row.at("rollout_tp") + " / " + row.at("train_card") + "x" + row.at("train_gpus") + " tp" +
+         row.at("train_tp");
+}
+
+/// The simulated rows no other simulated row beats on both step time and cost per step.
+std::set<std::string> front_of(const std::vector<std::map<std::string, std::string>>& rows) {
+  std::set<std::string> front;
+  for (const auto& a : rows) {
+    if (a.at("status") != "simulated") continue;
+    const double step = std::stod(a.at("steady_step_s")), cost = std::stod(a.at("usd_per_step"));
+    bool beaten = false;
+    for (const auto& b : rows) {
+      if (b.at("status") != "simulated") continue;
+      const double s = std::stod(b.at("steady_step_s")), c = std::stod(b.at("usd_per_step"));
+      beaten = beaten || (s <= step && c <= cost && (s < step || c < cost));
+    }
+    if (!beaten) front.insert(arrangement_of(a));
+  }
+  return front;
+}
+
+const std::string kSmallSpace =
+    "plan scenarios/heterogeneous.yaml --gpus H800:16,H20:16 --rollout-tp 1,4 --train-tp 1,2 --quiet";
+
+}  // namespace
+
+TEST_CASE("plan's search finds the grid's front and choice, simulating less of it") {
+  const auto dir = scratch_dir("plan-vs-grid");
+  const CliResult searched = run_rlsim(kSmallSpace + " --out '" + (dir / "search").string() + "'");
+  INFO(searched.out << searched.err);
+  REQUIRE(searched.exit_code == 0);
+  const CliResult grid = run_rlsim(kSmallSpace + " --exhaustive --out '" + (dir / "grid").string() + "'");
+  REQUIRE(grid.exit_code == 0);
+  const auto search_rows = plan_rows(dir / "search" / "plan.csv");
+  const auto grid_rows = plan_rows(dir / "grid" / "plan.csv");
+  REQUIRE(search_rows.size() == grid_rows.size());
+  size_t simulated = 0;
+  for (const auto& row : search_rows) simulated += row.at("status") == "simulated";
+  CHECK(simulated < grid_rows.size());
+  CHECK(front_of(search_rows) == front_of(grid_rows));
+  // The chosen line names the same arrangement.
+  const auto chosen = [](const std::string& out) {
+    return out.substr(out.find("chosen ("), out.find('\n', out.find("chosen (")) - out.find("chosen ("));
+  };
+  CHECK(chosen(searched.out) == chosen(grid.out));
+  // The datasheet bound of every arrangement is at most what its simulation measured.
+  for (const auto& row : grid_rows) {
+    REQUIRE(row.at("status") == "simulated");
+    INFO(arrangement_of(row));
+    CHECK(std::stod(row.at("bound_step_s")) <= std::stod(row.at("steady_step_s")));
+  }
+}
+
+TEST_CASE("plan's plan.yaml runs to the step time the plan printed, and --jobs changes no byte") {
+  const auto dir = scratch_dir("plan-yaml");
+  const CliResult one = run_rlsim(kSmallSpace + " --jobs 1 --out '" + (dir / "one").string() + "'");
+  REQUIRE(one.exit_code == 0);
+  const CliResult two = run_rlsim(kSmallSpace + " --jobs 2 --out '" + (dir / "two").string() + "'");
+  REQUIRE(two.exit_code == 0);
+  CHECK(slurp(dir / "one" / "plan.csv") == slurp(dir / "two" / "plan.csv"));
+  CHECK(slurp(dir / "one" / "plan.yaml") == slurp(dir / "two" / "plan.yaml"));
+  // "  steady step 16.80 s ± ..., " under the chosen line.
+  const size_t at = one.out.find("chosen (");
+  REQUIRE(at != std::string::npos);
+  const size_t step_at = one.out.find("steady step ", at) + 12;
+  const double printed = std::stod(one.out.substr(step_at));
+  const CliResult run =
+      run_rlsim("run '" + (dir / "one" / "plan.yaml").string() + "' --out '" + (dir / "run").string() + "'");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.out, Contains("step time, steady state      " +
+                               one.out.substr(step_at, one.out.find(' ', step_at) - step_at)));
+  CHECK(printed > 0.0);
+}
+
+TEST_CASE("plan with a target step time chooses the cheapest arrangement per hour that meets it") {
+  const auto dir = scratch_dir("plan-target");
+  const std::string space = kSmallSpace + " --target-step-time 30s";
+  const CliResult searched = run_rlsim(space + " --out '" + (dir / "search").string() + "'");
+  INFO(searched.out << searched.err);
+  REQUIRE(searched.exit_code == 0);
+  const CliResult grid = run_rlsim(kSmallSpace + " --exhaustive --out '" + (dir / "grid").string() + "'");
+  REQUIRE(grid.exit_code == 0);
+  double cheapest = 1e300;
+  for (const auto& row : plan_rows(dir / "grid" / "plan.csv")) {
+    if (std::stod(row.at("steady_step_s")) <= 30.0)
+      cheapest = std::min(cheapest, std::stod(row.at("usd_per_hour")));
+  }
+  REQUIRE(cheapest < 1e300);
+  bool found = false;
+  for (const auto& row : plan_rows(dir / "search" / "plan.csv")) {
+    if (row.at("status") != "simulated" || std::stod(row.at("steady_step_s")) > 30.0) continue;
+    CHECK(std::stod(row.at("usd_per_hour")) >= cheapest);
+    found = found || std::stod(row.at("usd_per_hour")) == cheapest;
+  }
+  CHECK(found);
+  CHECK_THAT(searched.out, Contains("chosen (cheapest per hour with a steady step of at most 30.00 s)"));
+}
+
+TEST_CASE("plan refuses bad input with exit 2 and writes nothing") {
+  const auto dir = scratch_dir("plan-bad");
+  const auto refused = [&](const std::string& args, const std::string& says) {
+    const CliResult r = run_rlsim("plan " + args + " --quiet --out '" + (dir / "out").string() + "'");
+    INFO(args << "\n" << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains(says));
+    CHECK_FALSE(std::filesystem::exists(dir / "out" / "plan.csv"));
+  };
+  refused("scenarios/heterogeneous.yaml --gpus H800:x",
+          "--gpus: error: expected a whole number of GPUs of H800");
+  refused("scenarios/heterogeneous.yaml --gpus B999:8", "--gpus");
+  refused("scenarios/heterogeneous.yaml --gpus H800", "give a count for H800");
+  refused("scenarios/heterogeneous.yaml --gpus H800:8,H800:8", "listed twice");
+  refused("scenarios/heterogeneous.yaml --gpus H800:8 --policies labels", "the labels policy needs its tags");
+  refused("scenarios/heterogeneous.yaml --gpus H800:8 --rollout-tp 0",
+          "--rollout-tp: error: expected TP degrees");
+  refused("scenarios/heterogeneous.yaml --gpus H800:8 --target-step-time 5", "--target-step-time: error");
+  refused("scenarios/heterogeneous.yaml --gpus H800:8", "no arrangement fits the inventory");
+  // One pool for both: the plan has no training pool to arrange.
+  std::ofstream(dir / "one-pool.yaml")
+      << "name: one-pool\nmodel: qwen3-8b\ncluster:\n  pools:\n"
+         "    - {name: gpus, gpu: H800, nodes: 2, gpus_per_node: 8}\n"
+         "workload: {steps: 3, prompts_per_step: 8}\n"
+         "rollout: {pool: gpus}\ntraining: {pool: gpus}\npolicy: {name: colocated}\n";
+  refused("'" + (dir / "one-pool.yaml").string() + "' --gpus H800:16",
+          "rlsim plan arranges two pools, one for rollout and one for training");
+  refused("scenarios/serve-llama3-70b.yaml --gpus H800:16",
+          "rlsim plan arranges the pools of an RL scenario");
+}
+
+TEST_CASE("the arrangement space counts every split of the inventory once") {
+  using namespace rlsim;
+  const PoolShape pools{"rollout", "train", 8, 8};
+  PlanSpaceOptions options;
+  options.policies = {"colocated", "disaggregated"};
+  options.rollout_tps = {1, 2};
+  options.train_tps = {1};
+  const std::vector<CardStock> stock{{"H800", 32, 2.0}, {"H20", 16, 1.0}};
+  const std::vector<Arrangement> space = arrangement_space(stock, pools, options);
+  // colocated: H800 2..4 nodes, H20 2 nodes (4 totals); disaggregated: H800+H800 with r + t <= 4 (6),
+  // H800+H20 4 x 2 (8), H20+H800 2 x 4 (8), H20+H20 r + t <= 2 (1): 23; each at 2 rollout TPs.
+  CHECK(space.size() == (4 + 23) * 2);
+  for (const Arrangement& a : space) {
+    CHECK(a.usd_per_hour == Approx(8.0 * (a.rollout_nodes * (a.rollout_card == "H800" ? 2.0 : 1.0) +
+                                          a.train_nodes * (a.train_card == "H800" ? 2.0 : 1.0))));
+  }
+  options.budget_usd_per_hour = 40.0;  // at most 2.5 nodes of H800
+  for (const Arrangement& a : arrangement_space(stock, pools, options)) CHECK(a.usd_per_hour <= 40.0);
+  CHECK_THROWS_WITH(parse_inventory("H800:0", "--gpus"), Contains("expected a whole number of GPUs of H800"));
+  CHECK(parse_inventory("H800:64,H20", "--gpus")[1].gpus == std::nullopt);
+}
