@@ -164,12 +164,12 @@ std::string plan_text(const std::vector<PlanPoint>& points, const PlanOutcome& o
       const double apart = std::abs(c.figures.steady_step_s - r.figures.steady_step_s);
       if (apart <= std::max(c.figures.steady_half_width_s, r.figures.steady_half_width_s)) {
         text +=
-            "  the two steps are within each other's 95 % intervals: the simulation does not tell them apart";
-        text += r.usd_per_step() < c.usd_per_step()
-                    ? ", and the runner-up costs " +
-                          formatted("%.1f %%", 100.0 * (1.0 - r.usd_per_step() / c.usd_per_step())) +
-                          " less per step (--objective usd_per_step chooses by cost)\n"
-                    : "\n";
+            "  the two steps are within each other's 95 % intervals: the simulation does not tell them "
+            "apart\n";
+        if (r.usd_per_step() < c.usd_per_step())
+          text += "  the runner-up costs " +
+                  formatted("%.1f %%", 100.0 * (1.0 - r.usd_per_step() / c.usd_per_step())) +
+                  " less per step (--objective usd_per_step chooses by cost)\n";
       }
     }
     text += "  run it: rlsim run " + in.out_dir + "/plan.yaml\n";
