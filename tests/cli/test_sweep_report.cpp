@@ -19,6 +19,11 @@ using rlsim::test::slurp;
 
 namespace {
 
+/// The objective a sweep of `kind` ranks by when --objective is not given.
+SweepObjective own_objective(const ScenarioKind& kind) {
+  return sweep_objective(kind.default_sweep_objective());
+}
+
 /// A table whose header is "point", the manifest's axes and `kind`'s sweep columns; each row gives
 /// some columns by name, the others are "0".
 SweepTable make_table(const SweepManifest& manifest,
@@ -69,7 +74,8 @@ TEST_CASE("an RL sweep's summary, plot and Pareto frontier, as rlsim sweep print
                                                   {"tpot_p50_ms", "7.33888"},
                                                   {"usd_per_step", "0.303214"},
                                                   {"usd_per_1m_tokens", "0.782118"}}});
-  const SweepSummary summary = summarize_sweep(table, manifest, rl->sweep_report(table, manifest), true);
+  const SweepSummary summary =
+      summarize_sweep(table, manifest, rl->sweep_report(table, manifest, own_objective(*rl)), true);
   CHECK(summary.text ==
         "sweep results (2 of 2 points):\n"
         "  rollout.tp step_time_s samples_per_s bubble_fraction usd_per_step usd_per_1m_tokens\n"
@@ -81,7 +87,7 @@ TEST_CASE("an RL sweep's summary, plot and Pareto frontier, as rlsim sweep print
   REQUIRE(summary.svg);
   CHECK_THAT(*summary.svg, Catch::StartsWith("<svg") && Catch::Contains("RL step time vs rollout.tp") &&
                                Catch::Contains("swept rollout.tp") &&
-                               Catch::Contains("best: 48.73 s at tp=2"));
+                               Catch::Contains("best by step_time_s: 48.73 s at tp=2"));
   REQUIRE(summary.pareto);
   CHECK(summary.pareto->rows.size() == 1);
 
@@ -99,10 +105,11 @@ TEST_CASE("an RL sweep over a non-numeric axis plots it as categories, and witho
       manifest_of(*rl, "s.yaml", {parse_sweep_param("policy.name=colocated,disaggregated")});
   const SweepTable table = make_table(manifest, {{{"policy.name", "colocated"}, {"step_time_s", "30"}},
                                                  {{"policy.name", "disaggregated"}, {"step_time_s", "20"}}});
-  const SweepSummary summary = summarize_sweep(table, manifest, rl->sweep_report(table, manifest), false);
+  const SweepSummary summary =
+      summarize_sweep(table, manifest, rl->sweep_report(table, manifest, own_objective(*rl)), false);
   REQUIRE(summary.svg);
   CHECK_THAT(*summary.svg, Catch::Contains(">colocated</text>") && Catch::Contains(">disaggregated</text>") &&
-                               Catch::Contains("best: 20.00 s at name=disaggregated"));
+                               Catch::Contains("best by step_time_s: 20.00 s at name=disaggregated"));
   CHECK_FALSE(summary.pareto);
   const auto dir = scratch_dir("report-rl-bare");
   write_sweep_outputs(dir, summary);
@@ -131,12 +138,12 @@ TEST_CASE("a two-axis RL sweep plots one series per value of the other axis, tic
   manifest.header.push_back("fits_memory");
   manifest.header.push_back("invalid_reason");
   const SweepTable table = make_table(manifest, rows);
-  const SweepKindReport report = rl->sweep_report(table, manifest);
+  const SweepKindReport report = rl->sweep_report(table, manifest, own_objective(*rl));
   REQUIRE(report.plot);
   const LinePlot& plot = *report.plot;
   REQUIRE(plot.series.size() == 2);  // max_batch=128 and max_batch=32, step time only
-  CHECK(plot.series[0].label == "max_batch=128");
-  CHECK(plot.series[1].label == "max_batch=32");
+  CHECK(plot.series[0].label == "step time, max_batch=128");
+  CHECK(plot.series[1].label == "step time, max_batch=32");
   // The point that does not fit memory did not run: a gap in its series (never a value of 0), and
   // the subtitle counts it; it cannot be best.
   REQUIRE(plot.series[0].points.size() == 2);
@@ -193,7 +200,7 @@ TEST_CASE("an AFD sweep is read per series: best batch under the target, knee, a
   CHECK(series[1].best == 3);
   CHECK(series[1].knee == 4);
 
-  const SweepKindReport report = afd->sweep_report(table, manifest);
+  const SweepKindReport report = afd->sweep_report(table, manifest, own_objective(*afd));
   CHECK(report.columns.front() == "cluster.nic.bandwidth");  // the batch axis is the "batch" column
   CHECK(std::count(report.columns.begin(), report.columns.end(), "afd.batch") == 0);
   CHECK(report.findings ==
@@ -237,7 +244,7 @@ TEST_CASE("an AFD knee counts the expert groups' collectives with the transfer")
   const auto series = analyse_afd_sweep(grouped, manifest);
   REQUIRE(series.size() == 1);
   CHECK(series[0].knee == 1);
-  const SweepKindReport grouped_report = afd->sweep_report(grouped, manifest);
+  const SweepKindReport grouped_report = afd->sweep_report(grouped, manifest, own_objective(*afd));
   CHECK_THAT(
       grouped_report.findings,
       Catch::Contains("knee: communication starts to dominate at batch 2048 (transfer 0.400 + FFN group AG + "
@@ -251,7 +258,7 @@ TEST_CASE("an AFD knee counts the expert groups' collectives with the transfer")
   // Plain EP (no collectives): the same transfer is no knee, and the words stay the transfer's.
   const SweepTable plain = make_table(manifest, {row("1024", "0.3", "0"), row("2048", "0.4", "0")});
   CHECK_FALSE(analyse_afd_sweep(plain, manifest)[0].knee);
-  const SweepKindReport plain_report = afd->sweep_report(plain, manifest);
+  const SweepKindReport plain_report = afd->sweep_report(plain, manifest, own_objective(*afd));
   CHECK_THAT(plain_report.findings,
              Catch::Contains("knee: transfer does not dominate within the swept batches (at most 67 % of the "
                              "slower compute side, at batch 2048)"));
@@ -270,7 +277,7 @@ TEST_CASE("an AFD series that never meets the target says so") {
                                                   {"transfer_ms_per_layer", "1"},
                                                   {"attention_ms_per_layer", "0.5"},
                                                   {"ffn_ms_per_layer", "0.5"}}});
-  CHECK(afd->sweep_report(table, manifest).findings ==
+  CHECK(afd->sweep_report(table, manifest, own_objective(*afd)).findings ==
         "no batch meets the 50 ms TPOT target (within memory)\n"
         "knee: transfer starts to dominate at batch 4096 (transfer 1.000 ms/layer vs attention 0.500, FFN "
         "0.500)\n");
@@ -310,7 +317,7 @@ TEST_CASE("a serving sweep names its lock-step points, what its points queued be
   const SweepTable table =
       make_table(manifest, {row("1", "", "0"), row("5", "857.8", "0.05"), row("25", "1618.3", "0.45", "0.4"),
                             row("50", "900", "", "0.9", "0.99")});
-  const SweepKindReport report = serve->sweep_report(table, manifest);
+  const SweepKindReport report = serve->sweep_report(table, manifest, own_objective(*serve));
   CHECK(report.findings ==
         "-: too few measured requests for that percentile (p99 needs at least 100: raise workload.requests)\n"
         "sent together (requests that left within 1 ms of another): point 2 (workload.concurrency=25) 45 %: "
@@ -324,7 +331,7 @@ TEST_CASE("a serving sweep names its lock-step points, what its points queued be
              Catch::Contains("                     1           0           -           0           -"));
   // Every percentile present and no loop in lock-step: nothing to say.
   const SweepTable quiet = make_table(manifest, {row("5", "857.8", "0.05")});
-  CHECK(serve->sweep_report(quiet, manifest).findings.empty());
+  CHECK(serve->sweep_report(quiet, manifest, own_objective(*serve)).findings.empty());
 }
 
 TEST_CASE("a plot whose x axis is padded below 0 labels the tick there 0, not -0") {
@@ -349,6 +356,27 @@ TEST_CASE("an RL sweep's plot leaves invalid points out and rings the point the 
   REQUIRE_THAT(r.out, Catch::Contains("best by step_time_s (lower is better): point 1 (rollout.tp=2)"));
   const std::string svg = slurp(dir / "sweep.svg");
   CHECK_THAT(svg, Catch::Contains("1 point not simulated (invalid, see sweep.csv): not drawn"));
-  CHECK_THAT(svg, Catch::Contains("best: ") && Catch::Contains(" at tp=2"));
+  CHECK_THAT(svg, Catch::Contains("best by step_time_s: ") && Catch::Contains(" at tp=2"));
   CHECK_THAT(svg, !Catch::Contains("at tp=3"));
+}
+
+TEST_CASE("a serving sweep plots TTFT and TPOT with the SLO and rings the best point within it") {
+  const auto dir = scratch_dir("serve-sweep-plot");
+  const CliResult r = run_rlsim(
+      "sweep scenarios/serve-llama3-70b.yaml --set workload.requests=150 --param workload.concurrency=1,5,25 "
+      "--quiet --out '" +
+      dir.string() + "'");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  // concurrency 25's p99 TTFT is past the 1 s SLO: more tokens/s, but not best.
+  REQUIRE_THAT(
+      r.out,
+      Catch::Contains("best by output_tokens_per_s (higher is better): point 1 (workload.concurrency=5)"));
+  const SweepTable table = read_sweep_csv(dir / "sweep.csv");
+  CHECK(table.number(2, "meets_target") == 0.0);
+  CHECK(table.number(1, "meets_target") == 1.0);
+  const std::string svg = slurp(dir / "sweep.svg");
+  CHECK_THAT(svg, Catch::Contains("p99 TTFT (ms)") && Catch::Contains("p99 TPOT (ms)") &&
+                      Catch::Contains("TTFT SLO 1000 ms") && Catch::Contains("TPOT SLO 50 ms") &&
+                      Catch::Contains("best by output_tokens_per_s within the SLO: concurrency=5"));
 }

@@ -316,7 +316,8 @@ class SweepCommand : public Command {
 
   void report(const fs::path& dir, const SweepTable& table, const SweepManifest& manifest,
               const ScenarioKind& kind, const SweepObjective& objective, bool whole) const {
-    SweepSummary summary = summarize_sweep(table, manifest, kind.sweep_report(table, manifest), pareto_);
+    SweepSummary summary =
+        summarize_sweep(table, manifest, kind.sweep_report(table, manifest, objective), pareto_);
     summary.text += sweep_winner_line(table, manifest, objective);
     std::cout << summary.text;
     if (!whole) {

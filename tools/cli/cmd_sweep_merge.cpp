@@ -84,7 +84,8 @@ class SweepMergeCommand : public Command {
     const fs::path out = out_.empty() ? fs::path(dirs_.front()) : fs::path(out_);
     claim_sweep_dir(out, manifest);
     write_sweep_csv(out / "sweep.csv", merged);
-    SweepSummary summary = summarize_sweep(merged, manifest, kind->sweep_report(merged, manifest), pareto_);
+    SweepSummary summary =
+        summarize_sweep(merged, manifest, kind->sweep_report(merged, manifest, objective), pareto_);
     summary.text += sweep_winner_line(merged, manifest, objective);
     std::cout << summary.text;
     write_sweep_outputs(out, summary);

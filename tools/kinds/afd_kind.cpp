@@ -114,7 +114,8 @@ class AfdKind : public ScenarioKind {
   const std::vector<std::string>& sweep_columns() const override { return afd_sweep_columns(); }
   std::string default_sweep_objective() const override { return "tokens_per_s_per_gpu"; }
   bool has_requests() const override { return false; }  // one decode instance, layer by layer
-  SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
+  SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest,
+                               const SweepObjective& objective) const override {
     SweepKindReport report;
     // The batch is the table's own "batch" column; the other axes name each row's series.
     for (const auto& axis : manifest.axes) {
@@ -135,7 +136,7 @@ class AfdKind : public ScenarioKind {
     }
     const auto series = analyse_afd_sweep(table, manifest);
     report.findings = afd_findings_text(table, series);
-    report.plot = afd_sweep_plot(table, manifest, series, swept_setup(manifest));
+    report.plot = afd_sweep_plot(table, manifest, series, swept_setup(manifest), objective);
     return report;
   }
 };

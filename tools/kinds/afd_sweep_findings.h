@@ -13,6 +13,7 @@
 #include "tools/report/svg_plot.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
+#include "tools/sweep/sweep_objective.h"
 
 namespace rlsim {
 
@@ -34,7 +35,9 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
 /// TPOT (solid, left) and tokens/s per GPU (dashed, right) against batch per series, and the target;
 /// the title names `setup`'s model and cards, the subtitle what was swept and how many points were
 /// left out for not fitting in memory (they have no figures to draw).
+/// The point the summary names best by `objective` is ringed on its throughput.
 LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
-                        const std::vector<AfdSeriesFindings>& series, const SweptSetup& setup);
+                        const std::vector<AfdSeriesFindings>& series, const SweptSetup& setup,
+                        const SweepObjective& objective);
 
 }  // namespace rlsim

@@ -118,13 +118,14 @@ class RlKind : public ScenarioKind {
     return columns;
   }
   std::string default_sweep_objective() const override { return "step_time_s"; }
-  SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
+  SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest,
+                               const SweepObjective& objective) const override {
     SweepKindReport report;
     for (const auto& axis : manifest.axes) report.columns.push_back(axis.path);
     for (const char* c :
          {"step_time_s", "samples_per_s", "bubble_fraction", "usd_per_step", "usd_per_1m_tokens"})
       report.columns.emplace_back(c);
-    report.plot = rl_sweep_plot(table, manifest, swept_setup(manifest));
+    report.plot = rl_sweep_plot(table, manifest, swept_setup(manifest), objective);
     report.findings = sweep_setup_notes(table, manifest, "rollout", [&](const LoadOptions& options) {
       return load_scenario(manifest.scenario, options).scenario;
     });

@@ -1,7 +1,8 @@
 // The plot of an RL sweep: step time against the first numeric swept field (or the first field, as
-// categories), one series per combination of the other swept fields' values, the best point that
-// ran marked, points that did not run (over memory or refused, --skip-invalid) left out as gaps and
-// counted in the subtitle, and a title naming the model, the cards and what was swept.
+// categories), one series per combination of the other swept fields' values, the point the summary
+// names best ringed, points that did not run (over memory or refused, --skip-invalid) left out as
+// gaps and counted in the subtitle (sweep_plot_frame.h), and a title naming the model, the cards and
+// what was swept.
 #pragma once
 
 #include <optional>
@@ -11,6 +12,7 @@
 #include "tools/report/svg_plot.h"
 #include "tools/sweep/sweep_csv.h"
 #include "tools/sweep/sweep_manifest.h"
+#include "tools/sweep/sweep_objective.h"
 
 namespace rlsim {
 
@@ -22,7 +24,8 @@ struct SweptSetup {
 /// `model` and the cluster's pools as "rollout 16xH20 + train 16xH800" (the AFD plot's title too).
 SweptSetup swept_setup_of(const std::string& model, const ClusterSpec& cluster);
 
+/// `objective` picks the point ringed: the one the sweep's summary names best.
 std::optional<LinePlot> rl_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
-                                      const SweptSetup& setup);
+                                      const SweptSetup& setup, const SweepObjective& objective);
 
 }  // namespace rlsim

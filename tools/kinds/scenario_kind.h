@@ -18,6 +18,7 @@
 #include "tools/report/chrome_trace.h"
 #include "tools/report/output_dir.h"
 #include "tools/sweep/sweep_grid.h"
+#include "tools/sweep/sweep_objective.h"
 #include "tools/sweep/sweep_report.h"
 
 namespace rlsim {
@@ -85,7 +86,9 @@ class ScenarioKind {
   /// The column a sweep ranks its points by unless `--objective` names another.
   virtual std::string default_sweep_objective() const = 0;
   /// This kind's part of the summary of a finished sweep (`table` may hold only some points).
-  virtual SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const = 0;
+  /// `objective` picks the best point the summary names, which the plot rings.
+  virtual SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest,
+                                       const SweepObjective& objective) const = 0;
 
  private:
   std::string name_;

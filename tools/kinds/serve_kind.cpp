@@ -2,8 +2,8 @@
 // simulated by sim/engine/serving on the RL engine's own instances, schedulers and router. A run
 // writes metrics.json (its `serving` object), requests.csv, trace.json, resolved.yaml and report.html;
 // a sweep records TTFT/TPOT percentiles, throughput, goodput, the lock-step share and cost per point
-// (no plot yet) and says under its table which points ran in lock-step. A workload with prompts
-// longer than the deployment's batching accepts is refused before it runs.
+// (sweep.svg: serve_sweep_plot.h) and says under its table which points ran in lock-step. A workload with
+// prompts longer than the deployment's batching accepts is refused before it runs.
 #include <algorithm>
 #include <cmath>
 
@@ -14,8 +14,10 @@
 #include "sim/platform/topology.h"
 #include "sim/scenario/memory_check.h"
 #include "sim/scenario/serve_reader.h"
+#include "tools/kinds/rl_sweep_plot.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/kinds/serve_sweep_findings.h"
+#include "tools/kinds/serve_sweep_plot.h"
 #include "tools/kinds/sweep_setup_notes.h"
 #include "tools/report/serve_report.h"
 #include "tools/report/serve_report_html.h"
@@ -119,6 +121,26 @@ class CheckedServeScenario : public CheckedScenario {
   std::shared_ptr<const LoadedServeScenario> loaded_;  // shared with the runs it simulates
 };
 
+/// The sweep's plot, its SLO and title from the base scenario (the table still plots, without
+/// them, when the scenario no longer loads).
+std::optional<LinePlot> serve_plot(const SweepTable& table, const SweepManifest& manifest,
+                                   const SweepObjective& objective) {
+  LoadOptions options;
+  options.unsets = manifest.unsets;
+  options.overrides = manifest.sets;
+  options.check_memory = false;  // the base values of swept fields need not fit
+  std::optional<LoadedServeScenario> loaded;
+  try {
+    loaded = load_serve_scenario(manifest.scenario, options);
+  } catch (const std::exception&) {
+    return serve_sweep_plot(table, manifest, nullptr, manifest.scenario, objective);
+  }
+  const Scenario& d = loaded->scenario.deployment;
+  const SweptSetup setup = swept_setup_of(d.model.name, d.cluster);
+  return serve_sweep_plot(table, manifest, &loaded->scenario.workload, setup.model + ", " + setup.cards,
+                          objective);
+}
+
 class ServeKind : public ScenarioKind {
  public:
   using ScenarioKind::ScenarioKind;
@@ -130,12 +152,14 @@ class ServeKind : public ScenarioKind {
   }
   const std::vector<std::string>& sweep_columns() const override { return serve_sweep_columns(); }
   std::string default_sweep_objective() const override { return "output_tokens_per_s"; }
-  SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest) const override {
+  SweepKindReport sweep_report(const SweepTable& table, const SweepManifest& manifest,
+                               const SweepObjective& objective) const override {
     SweepKindReport report;
     for (const auto& axis : manifest.axes) report.columns.push_back(axis.path);
     for (const char* c : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s",
                           "output_tokens_per_s", "goodput_fraction"})
       report.columns.emplace_back(c);
+    report.plot = serve_plot(table, manifest, objective);
     report.findings = serve_sweep_findings(table, manifest) +
                       sweep_setup_notes(table, manifest, "serve", [&](const LoadOptions& options) {
                         return load_serve_scenario(manifest.scenario, options).scenario.deployment;

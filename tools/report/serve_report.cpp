@@ -287,8 +287,14 @@ const std::vector<std::string>& serve_sweep_columns() {
                                                 "usd_per_1m_tokens",
                                                 "queue_share",
                                                 "kv_use_max",
-                                                "preempted_requests"};
+                                                "preempted_requests",
+                                                "meets_target"};
   return columns;
+}
+
+bool meets_slo(const ServeWorkloadSpec& workload, const ServingMetrics& m) {
+  return (!workload.slo_ttft_s || m.ttft_s.p99 <= *workload.slo_ttft_s) &&
+         (!workload.slo_tpot_s || m.tpot_s.p99 <= *workload.slo_tpot_s);
 }
 
 std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const ServeResult& result) {
@@ -310,7 +316,8 @@ std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const
           csv_number(usd_per_1m_output_tokens(scenario, m)),
           csv_number(queue_figures(m).queue_share),
           csv_number(m.kv_use_max),
-          csv_number(m.preempted)};
+          csv_number(m.preempted),
+          meets_slo(scenario.workload, m) ? "1" : "0"};
 }
 
 }  // namespace rlsim

@@ -29,8 +29,11 @@ void write_serve_trace_json(std::ostream& out, const ServeScenario& scenario, co
 std::string serve_summary(const ServeScenario& scenario, const ServeResult& result);
 
 /// A sweep row's serving columns; `sent_together_fraction` is empty unless the workload is a closed
-/// loop narrower than its requests.
+/// loop narrower than its requests; `meets_target` is 1 when the p99 TTFT and TPOT are within the
+/// workload's SLO (those it sets; 1 without one), so only such points can be a sweep's best.
 const std::vector<std::string>& serve_sweep_columns();
+/// Whether `m`'s p99 TTFT and TPOT are within the SLO `workload` sets (true when it sets none).
+bool meets_slo(const ServeWorkloadSpec& workload, const ServingMetrics& m);
 std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const ServeResult& result);
 
 }  // namespace rlsim

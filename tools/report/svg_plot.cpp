@@ -88,7 +88,8 @@ std::vector<std::pair<double, std::string>> x_ticks(const LinePlot& plot, const 
 }  // namespace
 
 std::string render_svg(const LinePlot& plot) {
-  double x_lo = INFINITY, x_hi = -INFINITY, left_top = plot.reference.value_or(0.0), right_top = 0.0;
+  double x_lo = INFINITY, x_hi = -INFINITY, left_top = plot.reference.value_or(0.0),
+         right_top = plot.right_reference.value_or(0.0);
   for (const auto& s : plot.series) {
     for (const auto& [x, y] : s.points) {
       x_lo = std::min(x_lo, x);
@@ -158,6 +159,13 @@ std::string render_svg(const LinePlot& plot) {
            "\" stroke=\"#000\" stroke-dasharray=\"6,4\"/>";
     svg += "<text x=\"" + num(px0 + 6) + "\" y=\"" + num(py - 5) + "\">" + xml_escape(plot.reference_label) +
            "</text>\n";
+  }
+  if (plot.right_reference && !plot.right_label.empty()) {
+    const double py = right.map(*plot.right_reference, py0, py1);
+    svg += "<line x1=\"" + num(px0) + "\" y1=\"" + num(py) + "\" x2=\"" + num(px1) + "\" y2=\"" + num(py) +
+           "\" stroke=\"#000\" stroke-dasharray=\"2,3\"/>";
+    svg += "<text x=\"" + num(px1 - 6) + "\" y=\"" + num(py - 5) + "\" text-anchor=\"end\">" +
+           xml_escape(plot.right_reference_label) + "</text>\n";
   }
   // Series and legend.
   const double legend_top = py0 + 60;

@@ -1,5 +1,5 @@
 // A small line chart as SVG text, enough for sweep results: x against one or two y axes (series
-// say which), optional dashed horizontal reference line on the left axis (a TPOT target), a marked
+// say which), optional dashed horizontal reference lines on either axis (a TPOT target), a marked
 // best point, greyed (infeasible) points, scatters, and a legend below the axes that grows with the series
 // instead of overlapping. Ticks sit only at the x values when they are few integers, or at named
 // categories. No dependencies; the output is deterministic for the same input.
@@ -42,6 +42,8 @@ struct LinePlot {
   std::vector<PlotSeries> series;
   std::optional<double> reference;  ///< horizontal line at this left-axis value
   std::string reference_label;
+  std::optional<double> right_reference;  ///< dashed horizontal line at this right-axis value
+  std::string right_reference_label;
   std::optional<PlotMarker> best;
 };
 

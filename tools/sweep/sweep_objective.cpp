@@ -52,30 +52,38 @@ SweepObjective chosen_sweep_objective(const std::string& given, const std::strin
   return sweep_objective(column);
 }
 
-std::string sweep_winner_line(const SweepTable& table, const SweepManifest& manifest,
-                              const SweepObjective& objective) {
+std::vector<long> ranked_sweep_points(const SweepTable& table, const SweepObjective& objective) {
   const int column = table.column(objective.column);
   const int target = table.column("meets_target");
-  const std::string head = "best by " + objective.column + " (" +
-                           (objective.lower_is_better ? "lower" : "higher") + " is better): ";
   std::vector<long> ranked;
-  bool any_feasible = false;
   for (const auto& [point, cells] : table.rows) {
     if (!sweep_point_feasible(table, point)) continue;
-    any_feasible = true;
     if (target >= 0 && cells[static_cast<size_t>(target)] != "1") continue;
     if (column >= 0 && !cells[static_cast<size_t>(column)].empty()) ranked.push_back(point);
-  }
-  if (ranked.empty()) {
-    if (!any_feasible) return head + "no point fits in memory\n";
-    if (target >= 0) return head + "no point meets the target\n";
-    return head + "no point has a figure for it (" + objective.column + ")\n";
   }
   // Stable: a tie keeps grid order, so the first point of the grid is named.
   std::stable_sort(ranked.begin(), ranked.end(), [&](long a, long b) {
     const double va = table.number(a, objective.column), vb = table.number(b, objective.column);
     return objective.lower_is_better ? va < vb : va > vb;
   });
+  return ranked;
+}
+
+std::string sweep_winner_line(const SweepTable& table, const SweepManifest& manifest,
+                              const SweepObjective& objective) {
+  const int column = table.column(objective.column);
+  const int target = table.column("meets_target");
+  const std::string head = "best by " + objective.column + " (" +
+                           (objective.lower_is_better ? "lower" : "higher") + " is better): ";
+  const std::vector<long> ranked = ranked_sweep_points(table, objective);
+  if (ranked.empty()) {
+    bool any_feasible = false;
+    for (const auto& [point, cells] : table.rows)
+      any_feasible = any_feasible || sweep_point_feasible(table, point);
+    if (!any_feasible) return head + "no point fits in memory\n";
+    if (target >= 0) return head + "no point meets the target\n";
+    return head + "no point has a figure for it (" + objective.column + ")\n";
+  }
   const long best = ranked.front();
   const std::string best_cell = table.rows.at(best)[static_cast<size_t>(column)];
   std::string line = head + sweep_point_text(table, manifest, best) + " " + best_cell;

@@ -28,6 +28,10 @@ SweepObjective sweep_objective(const std::string& column);
 SweepObjective chosen_sweep_objective(const std::string& given, const std::string& fallback,
                                       const std::vector<std::string>& columns);
 
+/// The points that qualify for best by `objective` (they ran, fit in memory, meet the kind's target
+/// where it has one, and have the figure), best first; ties keep grid order.
+std::vector<long> ranked_sweep_points(const SweepTable& table, const SweepObjective& objective);
+
 /// "best by COLUMN (lower is better): point P (axis=value …) V, X% better than the runner-up point
 /// Q (…) W", saying when they tie, when only one point qualifies, or that none does and why.
 std::string sweep_winner_line(const SweepTable& table, const SweepManifest& manifest,
