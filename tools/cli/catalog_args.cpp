@@ -1,9 +1,21 @@
 // Parsing of precision and card-list flags (see catalog_args.h).
 #include "tools/cli/catalog_args.h"
 
+#include <sstream>
+
 #include "sim/scenario/yaml_reader.h"
 
 namespace rlsim {
+
+std::vector<std::string> comma_separated(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
 
 Precision precision_option(const std::string& text, const std::string& flag) {
   if (auto p = parse_precision(text)) return *p;

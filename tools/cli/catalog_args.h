@@ -1,6 +1,6 @@
 // Command-line values shared by the commands that look at cards and models (roofline, review,
-// cost): precisions and comma-separated card lists, checked with errors that name the flag and
-// list the valid values (InputError, exit 2).
+// cost, plan, compare): precisions, comma-separated lists and card lists, checked with errors that
+// name the flag and list the valid values (InputError, exit 2).
 #pragma once
 
 #include <string>
@@ -16,6 +16,9 @@ namespace rlsim {
 
 /// Where a command-line flag's value came from, for InputError (e.g. "--precision").
 inline SourceLocation flag_location(const std::string& flag) { return {flag, 0, 0}; }
+
+/// The non-empty items of a comma-separated value ("a,b,,c" -> a, b, c), in order.
+std::vector<std::string> comma_separated(const std::string& text);
 
 /// Parses a precision given to `flag`; unknown text lists the valid precisions.
 Precision precision_option(const std::string& text, const std::string& flag);

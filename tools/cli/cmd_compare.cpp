@@ -15,6 +15,7 @@
 #include "sim/platform/topology.h"
 #include "sim/process/child_pool.h"
 #include "sim/scenario/plugins.h"
+#include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
 #include "tools/kinds/rl_sweep_plot.h"
@@ -29,16 +30,6 @@
 
 namespace rlsim {
 namespace {
-
-std::vector<std::string> split_names(const std::string& list) {
-  std::vector<std::string> names;
-  std::stringstream in(list);
-  std::string name;
-  while (std::getline(in, name, ',')) {
-    if (!name.empty()) names.push_back(name);
-  }
-  return names;
-}
 
 class CompareCommand : public Command {
  public:
@@ -74,7 +65,7 @@ class CompareCommand : public Command {
 
   int run() override {
     require_policies_to_compare();
-    const std::vector<std::string> policies = split_names(policies_);
+    const std::vector<std::string> policies = comma_separated(policies_);
     for (size_t i = 0; i < policies.size(); ++i) {
       if (std::find(policies.begin(), policies.begin() + static_cast<std::ptrdiff_t>(i), policies[i]) !=
           policies.begin() + static_cast<std::ptrdiff_t>(i))

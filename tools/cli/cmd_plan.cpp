@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "models/units.h"
+#include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
 #include "tools/kinds/scenario_kind.h"
@@ -21,19 +22,9 @@
 namespace rlsim {
 namespace {
 
-std::vector<std::string> split_list(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream in(list);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (!item.empty()) items.push_back(item);
-  }
-  return items;
-}
-
 std::vector<int> parse_degrees(const std::string& list, const std::string& flag) {
   std::vector<int> degrees;
-  for (const std::string& item : split_list(list)) {
+  for (const std::string& item : comma_separated(list)) {
     const bool digits = item.size() <= 3 && item.find_first_not_of("0123456789") == std::string::npos;
     if (!digits || std::stoi(item) < 1)
       throw InputError({flag, 0, 0}, "expected TP degrees from 1 to 999, e.g. 1,2,4,8, found '" + item + "'");
@@ -179,7 +170,7 @@ class PlanCommand : public Command {
 
   PlanSpaceOptions space_options() const {
     PlanSpaceOptions space;
-    for (const std::string& policy : split_list(policies_)) {
+    for (const std::string& policy : comma_separated(policies_)) {
       const auto& known = plannable_policies();
       if (std::find(known.begin(), known.end(), policy) == known.end())
         throw InputError({"--policies", 0, 0},
