@@ -108,6 +108,15 @@ TEST_CASE("a run names its nearest recorded cases, their verdicts and error rang
         "    serving.tpot_ms.mean  1 of 1 within tolerance, -10.0 %\n"
         "  run them: rlsim validation --near s.yaml\n");
 
+  // With the run's metrics: what its figures would measure at the cases' errors, value / (1 + error).
+  const nlohmann::json own{{"serving", {{"ttft_ms", {{"mean", 500.0}}}, {"tpot_ms", {{"mean", 27.0}}}}}};
+  const std::string implied =
+      validated_near_text({"serve", "llama-3-70b", {"H100"}}, cases, "record.csv", "s.yaml", &own);
+  CHECK_THAT(implied,
+             Catch::Contains("-28.3 % to +62.1 %; at those errors this run's 500.0 ms would measure "
+                             "308.5 ms to 697.4 ms\n") &&
+                 Catch::Contains("-10.0 %; at that error this run's 27.0 ms would measure 30.0 ms\n"));
+
   const std::string failing =
       validated_near_text({"rl", "llama-2-7b", {"A100"}}, cases, "record.csv", "s.yaml");
   CHECK_THAT(failing, Catch::Contains("1 case sharing model llama-2-7b on A100\n") &&

@@ -18,6 +18,7 @@
 #include "tools/plan/plan_search.h"
 #include "tools/report/output_dir.h"
 #include "tools/report/progress.h"
+#include "tools/validation/validation_record.h"
 
 namespace rlsim {
 namespace {
@@ -145,15 +146,20 @@ class PlanCommand : public Command {
     const PlanOutcome outcome = plan_outcome(points, in);
     output.write("plan.csv", plan_csv(points, pools));
     output.write("front.svg", plan_front_svg(points, outcome, in));
+    std::string trust;
     if (outcome.chosen) {
+      const PlanPoint& c = points[*outcome.chosen];
       LoadOptions chosen = base;
-      for (const std::string& set : points[*outcome.chosen].arrangement.sets(pools))
-        chosen.overrides.push_back(set);
-      output.write("plan.yaml", plan_yaml_header(points[*outcome.chosen], in) +
-                                    load_scenario(args_.file, chosen).resolved_yaml);
+      for (const std::string& set : c.arrangement.sets(pools)) chosen.overrides.push_back(set);
+      const std::string resolved = load_scenario(args_.file, chosen).resolved_yaml;
+      output.write("plan.yaml", plan_yaml_header(c, in) + resolved);
+      // How far the validated cases nearest to the chosen arrangement put its step.
+      const nlohmann::json step{
+          {"step_time_s", {{"mean", c.figures.steady_step_s}, {"steady_mean", c.figures.steady_step_s}}}};
+      trust = validated_near_from_record(resolved, out_ + "/plan.yaml", &step);
     }
     output.commit();
-    std::cout << plan_text(points, outcome, in);
+    std::cout << plan_text(points, outcome, in) << trust;
     return kExitOk;
   }
 

@@ -117,7 +117,9 @@ class RunCommand : public Command {
     progress.reset();  // ends the progress line before the summary
     OutputOptions written;
     written.trace = trace_;
-    written.summary_note = validated_near_from_record(scenario->resolved_yaml(), args_.as_arguments());
+    const nlohmann::json own_metrics = run->metrics();
+    written.summary_note =
+        validated_near_from_record(scenario->resolved_yaml(), args_.as_arguments(), &own_metrics);
     std::string summary = run->summary();
     if (advice) {
       const nlohmann::json own = run->metrics();

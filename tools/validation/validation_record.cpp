@@ -42,6 +42,58 @@ double number_cell(const std::string& cell, const SourceLocation& where, const s
 
 std::string percent(double fraction) { return formatted("%+.1f %%", 100.0 * fraction); }
 
+/// The value at dotted `path` ("step_time_s.steady_mean") of a metrics.json, if it is a number.
+std::optional<double> metric_value(const nlohmann::json& metrics, const std::string& path) {
+  const nlohmann::json* node = &metrics;
+  std::stringstream parts(path);
+  for (std::string part; std::getline(parts, part, '.');) {
+    if (!node->is_object() || !node->contains(part)) return std::nullopt;
+    node = &(*node)[part];
+  }
+  if (!node->is_number()) return std::nullopt;
+  return node->get<double>();
+}
+
+/// A figure of metric `path` as people read it: durations of a "_s" metric in their best unit.
+bool seconds_metric(const std::string& path) {
+  return path.find("_s.") != std::string::npos || (path.size() > 2 && path.ends_with("_s"));
+}
+
+std::string figure_text(const std::string& path, double value) {
+  if (seconds_metric(path)) return readable_duration(value);
+  if (path.find("_ms") != std::string::npos) return formatted("%.1f ms", value);
+  return formatted("%.4g", value);
+}
+
+/// "1.9 to 2.7 min": a duration's two ends in the unit the larger reads best in (as
+/// readable_duration picks it); other figures each as figure_text writes them.
+std::string range_text(const std::string& path, double low, double high) {
+  if (!seconds_metric(path)) return figure_text(path, low) + " to " + figure_text(path, high);
+  struct Unit {
+    double seconds;
+    const char* name;
+  };
+  const Unit unit = high < 1e-3     ? Unit{1e-6, "us"}
+                    : high < 1.0    ? Unit{1e-3, "ms"}
+                    : high < 120.0  ? Unit{1.0, "s"}
+                    : high < 7200.0 ? Unit{60.0, "min"}
+                                    : Unit{3600.0, "h"};
+  return formatted("%.3g", low / unit.seconds) + " to " + formatted("%.3g", high / unit.seconds) + " " +
+         unit.name;
+}
+
+/// "; at those errors this run's 3.7 min would measure 6.0 to 6.1 min": what the nearest cases'
+/// errors (simulated against measured) say of this run's own value, the figure a measurement of
+/// this setup would give were rlsim as far off here as there.
+std::string implied_measurement(const std::string& path, double value, double low_error, double high_error) {
+  if (1.0 + low_error <= 0.0 || 1.0 + high_error <= 0.0) return "";
+  const double low = value / (1.0 + high_error), high = value / (1.0 + low_error);
+  const bool one = low_error == high_error;
+  return std::string("; at ") + (one ? "that error" : "those errors") + " this run's " +
+         figure_text(path, value) + " would measure " +
+         (one ? figure_text(path, low) : range_text(path, low, high));
+}
+
 }  // namespace
 
 std::string record_csv(const std::vector<ValidationRow>& rows, const std::vector<SetupFingerprint>& setups) {
@@ -90,7 +142,8 @@ std::vector<RecordedCase> read_record(const std::string& path) {
 }
 
 std::string validated_near_text(const SetupFingerprint& setup, const std::vector<RecordedCase>& cases,
-                                const std::string& record, const std::string& scenario) {
+                                const std::string& record, const std::string& scenario,
+                                const nlohmann::json* metrics) {
   std::vector<SetupFingerprint> setups;
   for (const auto& c : cases) setups.push_back(c.setup);
   const NearestCases nearest = nearest_cases(setup, setups, models_sharing_layers(setup.model));
@@ -133,6 +186,8 @@ std::string validated_near_text(const SetupFingerprint& setup, const std::vector
     if (!t.errors.empty()) {
       const auto [low, high] = std::minmax_element(t.errors.begin(), t.errors.end());
       range = t.errors.size() == 1 ? percent(*low) : percent(*low) + " to " + percent(*high);
+      if (const std::optional<double> own = metrics ? metric_value(*metrics, t.metric) : std::nullopt)
+        range += implied_measurement(t.metric, *own, *low, *high);
     }
     text += "    " + padded(t.metric, width + 2) + std::to_string(t.passed) + " of " +
             std::to_string(t.cases) + " within tolerance, " + range + "\n";
@@ -140,7 +195,8 @@ std::string validated_near_text(const SetupFingerprint& setup, const std::vector
   return text + "  run them: rlsim validation --near " + scenario + "\n";
 }
 
-std::string validated_near_from_record(const std::string& resolved_yaml, const std::string& scenario) {
+std::string validated_near_from_record(const std::string& resolved_yaml, const std::string& scenario,
+                                       const nlohmann::json* metrics) {
   const std::filesystem::path path =
       std::filesystem::path(default_data_dir()) / "scenarios" / "validation" / "record.csv";
   // Relative to the working directory when the record lies under it, else absolute: a path that
@@ -150,7 +206,7 @@ std::string validated_near_from_record(const std::string& resolved_yaml, const s
   try {
     return validated_near_text(
         fingerprint_of_resolved(resolved_yaml), read_record(path.string()),
-        (under ? relative : std::filesystem::absolute(path).lexically_normal()).string(), scenario);
+        (under ? relative : std::filesystem::absolute(path).lexically_normal()).string(), scenario, metrics);
   } catch (const InputError& e) {
     return "validated near this setup: not known (" + std::string(e.what()) + ")\n";
   }

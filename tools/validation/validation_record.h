@@ -6,6 +6,7 @@
 // prints is only as good as the closest validated case).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,12 +35,16 @@ std::vector<RecordedCase> read_record(const std::string& path);
 /// Lines for a run's summary: which recorded cases are nearest to `setup` (nearest_cases), their
 /// verdicts and, per metric, the range of their errors, and the command that runs them (`scenario`:
 /// the file and its overrides as arguments); or that no case shares its model or a card. `record`
-/// names the file the cases were read from.
+/// names the file the cases were read from. With the run's `metrics` (its metrics.json), each metric
+/// the run also has says what its value would measure at those errors (value / (1 + error)): the
+/// interval the validation record puts around this run's figure.
 std::string validated_near_text(const SetupFingerprint& setup, const std::vector<RecordedCase>& cases,
-                                const std::string& record, const std::string& scenario);
+                                const std::string& record, const std::string& scenario,
+                                const nlohmann::json* metrics = nullptr);
 /// validated_near_text for the scenario `scenario` (as arguments) resolved as `resolved_yaml`, from
 /// the committed record (scenarios/validation/record.csv under the data directory, shown relative
 /// to the working directory); when the record cannot be read, a line saying so instead.
-std::string validated_near_from_record(const std::string& resolved_yaml, const std::string& scenario);
+std::string validated_near_from_record(const std::string& resolved_yaml, const std::string& scenario,
+                                       const nlohmann::json* metrics = nullptr);
 
 }  // namespace rlsim
