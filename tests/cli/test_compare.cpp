@@ -37,8 +37,9 @@ TEST_CASE("compare runs each policy on the same workload and writes csv, svg and
       "workload.steps=2 --out '" +
       out.string() + "'");
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.out,
-             Catch::Contains("disaggregated") && Catch::Contains("labels") && Catch::Contains("advice"));
+  CHECK_THAT(r.out, Catch::Contains("disaggregated") && Catch::Contains("labels") &&
+                        Catch::Contains("measured better") &&
+                        Catch::Contains("  disaggregated: measured: labels, "));
   // How far to trust the comparison: the validated cases nearest to the scenario, here and in report.html.
   CHECK_THAT(r.out,
              Catch::Contains("validated near this setup: ") &&

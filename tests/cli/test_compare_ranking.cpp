@@ -1,6 +1,6 @@
-// The advice under each row of `rlsim compare` agrees with what the comparison measured: it says
-// how the policy applying the recommendation did, says when that measurement does not back the
-// advice, and names the best measured policy (or that the row is it).
+// The advice under each row of `rlsim compare` is what the comparison measured: the best policy
+// better beyond both intervals (or that the row is best, or that none is clearly better), then the
+// rule of thumb's pick and whether what was measured backs it.
 #include <catch2/catch.hpp>
 
 #include "tools/report/compare_ranking.h"
@@ -25,16 +25,20 @@ TEST_CASE("the advice under a compare row says what the comparison measured of i
                                          measured("streaming", 50.0, "label_scheduling"),
                                          {"colocated", nullptr, "does not fit"}};
   CHECK(rank_rows(rows, step) == std::vector<size_t>{2, 1, 0});
-  // Labels measured 20% better than disaggregated: the advice is backed; streaming is best.
+  // Labels measured 20% better than disaggregated, streaming 50%: the measured advice is streaming,
+  // and the rule of thumb's labels is backed.
   CHECK(measured_advice(rows, 0, step) ==
-        "advisor: label_scheduling; measured labels: 20.0% better; best measured: streaming, 50.0% better");
-  // The winner advised to adopt labels, which measured 60% slower: said so, and that it is the best.
+        "measured: streaming, 50.0% better; rule of thumb: label_scheduling (measured labels: 20.0% better)");
+  CHECK(measured_change(rows, 0, step) == "streaming 50.0%");
+  // The winner: the rule of thumb's labels measured 60% slower, and it says so.
   CHECK(measured_advice(rows, 2, step) ==
-        "advisor: label_scheduling; measured labels: 60.0% worse, so this comparison does not back the "
-        "advice; streaming is the best measured");
-  // A recommendation no compared policy applies: only the best measured.
+        "measured: streaming is the best measured; rule of thumb: label_scheduling (measured labels: 60.0% "
+        "worse, so this comparison does not back it)");
+  CHECK(measured_change(rows, 2, step) == "best");
+  // A recommendation no compared policy applies: only what was measured.
   CHECK(measured_advice(rows, 1, step) ==
-        "advisor: reduce_no_work_launched; best measured: streaming, 37.5% better");
+        "measured: streaming, 37.5% better; rule of thumb: reduce_no_work_launched");
+  CHECK(measured_change(rows, 3, step) == "-");  // skipped: nothing measured, nothing advised
 }
 
 namespace {
@@ -50,6 +54,22 @@ ComparedPolicy with_interval(const std::string& policy, double step_s, double ha
 }
 
 }  // namespace
+
+TEST_CASE("compare advises only a policy better beyond both 95 % intervals") {
+  const CompareObjective step = *find_compare_objective("step_time_s");
+  // 50 ± 2 against 53 ± 3: the gap is within the intervals, so nothing is advised; 40 ± 1 is beyond.
+  std::vector<ComparedPolicy> rows{with_interval("streaming", 50.0, 2.0),
+                                   with_interval("overlap", 53.0, 3.0)};
+  CHECK_FALSE(clearly_better(rows, 1, step));
+  CHECK(measured_change(rows, 1, step) == "-");
+  CHECK_THAT(measured_advice(rows, 1, step),
+             Catch::StartsWith(
+                 "measured: none clearly better (streaming is 5.7% better, within the 95 % intervals)"));
+  rows.push_back(with_interval("labels", 40.0, 1.0));
+  REQUIRE(clearly_better(rows, 1, step));
+  CHECK(*clearly_better(rows, 1, step) == 2);
+  CHECK(measured_change(rows, 1, step) == "labels 24.5%");
+}
 
 TEST_CASE("compare names a winner only when the gap exceeds both 95 % intervals") {
   const CompareObjective step = *find_compare_objective("step_time_s");

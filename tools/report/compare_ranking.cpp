@@ -171,24 +171,61 @@ std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareOb
   return out;
 }
 
+bool better_beyond_intervals(const std::vector<ComparedPolicy>& rows, size_t a, size_t b,
+                             const CompareObjective& objective) {
+  const double va = objective_value(objective, rows[a].metrics),
+               vb = objective_value(objective, rows[b].metrics);
+  if (gain(objective, va, vb) <= 0.0) return false;
+  const std::optional<double> ha = objective_half_width(objective, rows[a].metrics);
+  const std::optional<double> hb = objective_half_width(objective, rows[b].metrics);
+  return ha && hb ? std::abs(va - vb) > *ha + *hb : gain(objective, va, vb) >= kTieMargin;
+}
+
+std::optional<size_t> clearly_better(const std::vector<ComparedPolicy>& rows, size_t row,
+                                     const CompareObjective& objective) {
+  for (size_t i : rank_rows(rows, objective)) {
+    if (i != row && better_beyond_intervals(rows, i, row, objective)) return i;
+  }
+  return std::nullopt;
+}
+
+std::string measured_change(const std::vector<ComparedPolicy>& rows, size_t row,
+                            const CompareObjective& objective) {
+  const std::vector<size_t> order = rank_rows(rows, objective);
+  if (!order.empty() && order[0] == row) return "best";
+  const std::optional<size_t> better = clearly_better(rows, row, objective);
+  if (!better) return "-";
+  return rows[*better].policy + " " +
+         percent(gain(objective, objective_value(objective, rows[*better].metrics),
+                      objective_value(objective, rows[row].metrics)));
+}
+
 std::string measured_advice(const std::vector<ComparedPolicy>& rows, size_t row,
                             const CompareObjective& objective) {
   const nlohmann::json& m = rows[row].metrics;
   const double own = objective_value(objective, m);
+  const std::vector<size_t> order = rank_rows(rows, objective);
+  std::string out;
+  if (!order.empty() && order[0] == row) {
+    out = "measured: " + rows[row].policy + " is the best measured";
+  } else if (const std::optional<size_t> better = clearly_better(rows, row, objective)) {
+    out = "measured: " + rows[*better].policy + ", " +
+          percent(gain(objective, objective_value(objective, rows[*better].metrics), own)) + " better";
+  } else if (!order.empty()) {
+    out = "measured: none clearly better (" + rows[order[0]].policy + " is " +
+          percent(gain(objective, objective_value(objective, rows[order[0]].metrics), own)) +
+          " better, within the 95 % intervals)";
+  }
+  // The rule of thumb's pick, and what this comparison measured of the policy that applies it.
   const std::string recommendation = recommendation_of(m);
-  std::string out = "advisor: " + recommendation;
+  out += "; rule of thumb: " + recommendation;
   const std::string remedy = policy_applying(recommendation);
   for (size_t i = 0; i < rows.size() && !remedy.empty(); ++i) {
-    if (rows[i].policy != remedy || rows[i].metrics.is_null()) continue;
+    if (rows[i].policy != remedy || rows[i].metrics.is_null() || i == row) continue;
     const double g = gain(objective, objective_value(objective, rows[i].metrics), own);
-    out += "; measured " + remedy + ": " + percent(std::abs(g)) +
-           (g >= 0 ? " better" : " worse, so this comparison does not back the advice");
-  }
-  const std::vector<size_t> order = rank_rows(rows, objective);
-  if (!order.empty() && order[0] == row) return out + "; " + rows[row].policy + " is the best measured";
-  if (!order.empty()) {
-    const double g = gain(objective, objective_value(objective, rows[order[0]].metrics), own);
-    out += "; best measured: " + rows[order[0]].policy + ", " + percent(g) + " better";
+    out +=
+        " (measured " + remedy + ": " + percent(std::abs(g)) + (g >= 0 ? " better" : " worse") +
+        (better_beyond_intervals(rows, i, row, objective) ? ")" : ", so this comparison does not back it)");
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // Which policy of a comparison wins, and why: the rows ranked by a declared objective (steady-state
 // step time by default), the winner with its margin over the runner-up and the price it pays
-// (staleness in weight versions, TPOT), and per row the best measured alternative, checked against
-// what the advisor recommends.
+// (staleness in weight versions, TPOT), and per row the measured advice: the best policy measured
+// better beyond both intervals, with the rule of thumb's pick checked against what was measured.
 #pragma once
 
 #include <optional>
@@ -45,9 +45,20 @@ std::vector<size_t> rank_rows(const std::vector<ComparedPolicy>& rows, const Com
 /// winner's reach (the two 95 % intervals overlap) or a run with too few steady steps is said to
 /// leave the ranking open instead.
 std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareObjective& objective);
-/// For one row: the advisor's recommendation, whether the comparison measured the policy that
-/// applies it and how it did (saying so when the measurement does not back the advice), and the
-/// best measured policy, or that this row is it.
+/// Whether row `a` is better than row `b` on the objective beyond both 95 % intervals (by 0.5 %
+/// where either has none).
+bool better_beyond_intervals(const std::vector<ComparedPolicy>& rows, size_t a, size_t b,
+                             const CompareObjective& objective);
+/// The best row that is better than `row` beyond both intervals: the change this comparison
+/// measured to help it; none when no row is.
+std::optional<size_t> clearly_better(const std::vector<ComparedPolicy>& rows, size_t row,
+                                     const CompareObjective& objective);
+/// The table's advice cell: "best", "streaming 54.6%" (clearly_better and by how much) or "-".
+std::string measured_change(const std::vector<ComparedPolicy>& rows, size_t row,
+                            const CompareObjective& objective);
+/// For one row: what was measured to help it (clearly_better, or that none is beyond the intervals,
+/// or that it is the best), then the rule of thumb's recommendation and, where the comparison ran
+/// the policy that applies it, how that did (saying so when it does not back the advice).
 std::string measured_advice(const std::vector<ComparedPolicy>& rows, size_t row,
                             const CompareObjective& objective);
 

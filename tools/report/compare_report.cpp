@@ -93,7 +93,7 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
          padded("samples/s", 11) + padded("bubble", 8);
   for (const auto& cause : causes) out += padded(cause, cause.size() + 1);
   out += padded("stale", 7) + padded("TPOT ms", 9) + padded("USD/step", 10) + padded("USD/1M tok", 11) +
-         "advice\n";
+         "measured better\n";
   const std::vector<size_t> order = rank_rows(rows, objective);
   for (size_t r = 0; r < order.size(); ++r) {
     const auto& row = rows[order[r]];
@@ -111,7 +111,7 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
            padded(fixed(1e3 * json_number(m, {"inference", "tpot_s", "p50"}), 2), 9) +
            padded(fixed(json_number(m, {"cost", "usd_per_step"}), 2), 10) +
            padded(fixed(json_number(m, {"cost", "usd_per_1m_tokens"}), 2), 11) +
-           text(m, {"advice", "recommendation"}) + "\n";
+           measured_change(rows, order[r], objective) + "\n";
   }
   for (const auto& row : rows) {
     if (row.metrics.is_null())
@@ -120,11 +120,11 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
   out +=
       "step s: steady-state mean (warm-up and drain steps left out, as every figure of the row), ±95%: "
       "half its 95 % interval (- with fewer than 3 steady steps); stale: weight versions behind, mean per "
-      "trained token; TPOT: p50\n";
+      "trained token; TPOT: p50; measured better: the best policy here better beyond both intervals\n";
   out += winner_line(rows, objective);
   for (size_t i : order) {
-    out += "  " + rows[i].policy + ": " + text(rows[i].metrics, {"advice", "reason"}) + "\n    -> " +
-           measured_advice(rows, i, objective) + "\n";
+    out += "  " + rows[i].policy + ": " + measured_advice(rows, i, objective) +
+           "\n    the rule of thumb's reason: " + text(rows[i].metrics, {"advice", "reason"}) + "\n";
   }
   return out;
 }
