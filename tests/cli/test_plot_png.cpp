@@ -1,6 +1,7 @@
-// The plots a person opens (compare.svg, sweep.svg) render to PNG with librsvg's rsvg-convert, as
-// a browser would draw them: well-formed SVG of the declared size, not a blank page. Skipped with a
-// warning where rsvg-convert is not installed (Debian: apt-get install librsvg2-bin; CI installs it).
+// The plots a person opens (compare.svg, sweep.svg of each kind, plan front.svg, forecast.svg) render to PNG
+// with librsvg's rsvg-convert, as a browser would draw them: well-formed SVG of the declared size, not a
+// blank page. Skipped with a warning where rsvg-convert is not installed (Debian: apt-get install
+// librsvg2-bin; CI installs it).
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
@@ -48,4 +49,37 @@ TEST_CASE("compare and two-axis sweep plots render to PNG") {
   // A malformed SVG is refused, so the checks above can fail.
   std::ofstream(dir / "broken.svg") << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\"><g></svg>";
   CHECK(rendered_png_bytes(dir / "broken.svg") == 0);
+}
+
+TEST_CASE("every other plot kind renders to PNG, sweeps with invalid points among them") {
+  if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0) {
+    WARN("rsvg-convert not installed: plots not rendered (Debian: apt-get install librsvg2-bin)");
+    return;
+  }
+  const fs::path dir = scratch_dir("plot-png-kinds");
+  const auto ran = [&](const std::string& args) {
+    const CliResult r = run_rlsim(args);
+    INFO(args << "\n" << r.err);
+    REQUIRE(r.exit_code == 0);
+  };
+  // RL and serving sweeps with a point refused (TP 3 does not divide the heads) and skipped.
+  ran("sweep scenarios/quickstart.yaml --set workload.steps=2 --param rollout.tp=1,2,3 --skip-invalid "
+      "--quiet --out '" +
+      (dir / "rl").string() + "'");
+  ran("sweep scenarios/serve-llama3-70b.yaml --set workload.requests=60 --param serve.tp=2,3 "
+      "--param workload.concurrency=1,5 --skip-invalid --quiet --out '" +
+      (dir / "serve").string() + "'");
+  ran("plan scenarios/heterogeneous.yaml --gpus H800:16,H20:8 --rollout-tp 1,2 --train-tp 1 --quiet --out '" +
+      (dir / "plan").string() + "'");
+  ran("forecast scenarios/colocated-vs-disaggregated.yaml --steps 100 --samples 3 --policies "
+      "colocated,disaggregated "
+      "--quiet --out '" +
+      (dir / "forecast").string() + "'");
+  for (const fs::path& svg : {dir / "rl" / "sweep.svg", dir / "serve" / "sweep.svg",
+                              dir / "plan" / "front.svg", dir / "forecast" / "forecast.svg"}) {
+    INFO(svg.string());
+    CHECK(rendered_png_bytes(svg) > 10000);
+  }
+  CHECK_THAT(slurp(dir / "rl" / "sweep.svg"), Catch::Contains("1 point not simulated"));
+  CHECK_THAT(slurp(dir / "serve" / "sweep.svg"), Catch::Contains("not simulated"));
 }
