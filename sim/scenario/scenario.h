@@ -95,6 +95,14 @@ struct ReplayedTrajectory {
   std::vector<ReplayedTurn> turns;
 };
 
+/// One point of a run's length schedule: from `step` on, responses average `output_tokens_mean`
+/// (`rlsim forecast` interpolates linearly between points and holds the ends).
+struct LengthSchedulePoint {
+  int step = 0;
+  double output_tokens_mean = 0.0;
+  SourceLocation where;  ///< of the entry, for errors found later (a mean the distribution cannot reach)
+};
+
 struct WorkloadSpec {
   int steps = 3;
   int prompts_per_step = 1;                                 ///< required in YAML
@@ -112,6 +120,9 @@ struct WorkloadSpec {
   std::string trajectories_file;  ///< as written (relative to the scenario)
   std::string trajectories_path;  ///< the file as read, for errors naming its lines
   std::vector<ReplayedTrajectory> replayed;
+  /// How the mean response length grows over a long run (read by `rlsim forecast`; a run simulates
+  /// output_tokens as written). Steps strictly increase.
+  std::vector<LengthSchedulePoint> length_schedule;
 
   int trajectories_per_step() const { return prompts_per_step * samples_per_prompt; }
   /// The context a trajectory may reach: the smaller of max_context_tokens and max_model_len that

@@ -76,7 +76,7 @@ WorkloadSpec read_workload(YamlReader& r, const std::string& scenario_path) {
         input_file_beside(r, "trajectories", w.trajectories_file, scenario_path, "trajectories file");
     w.replayed = read_trajectories_jsonl(w.trajectories_path);
     for (const char* key : {"turns", "prompt_tokens", "output_tokens", "observation_tokens", "tool_latency",
-                            "max_context_tokens"}) {
+                            "max_context_tokens", "length_schedule"}) {
       if (r.has(key))
         r.fail(key, std::string("expected no ") + key +
                         " with workload.trajectories: the recordings give the lengths");
@@ -95,6 +95,25 @@ WorkloadSpec read_workload(YamlReader& r, const std::string& scenario_path) {
                         std::nullopt, d.observation_tokens, 0.0, kMaxTokensPerSequence);
   w.tool_latency_s = read_distribution(r, {"tool_latency", "time one tool call takes between two LLM calls"},
                                        Quantity::duration, d.tool_latency_s, 0.0, kMaxToolLatencySeconds);
+  int last_step = -1;
+  for (YamlReader& point : r.map_list_or_empty(
+           {"length_schedule",
+            "the mean response length at chosen steps of a long run, for `rlsim forecast` (linear between "
+            "them; `rlsim run` simulates output_tokens as written)"})) {
+    LengthSchedulePoint p;
+    p.where = point.where();
+    p.step = static_cast<int>(
+        point.integer({"step", "the training step this mean holds at", "steps"}, 0, 1'000'000));
+    if (p.step <= last_step)
+      point.fail("step", "expected steps in increasing order, found " + std::to_string(p.step) + " after " +
+                             std::to_string(last_step));
+    last_step = p.step;
+    p.output_tokens_mean = point.number(
+        {"output_tokens_mean", "the mean of output_tokens at that step (its shape and caps kept)", "tokens"},
+        1.0, kMaxTokensPerSequence);
+    point.finish();
+    w.length_schedule.push_back(p);
+  }
   w.max_context_tokens = static_cast<double>(r.integer_or(
       {"max_context_tokens", "a trajectory ends when its context would pass this (0: no limit)", "tokens"},
       static_cast<int64_t>(d.max_context_tokens), 0, 100'000'000));
