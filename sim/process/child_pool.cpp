@@ -2,10 +2,12 @@
 #include "sim/process/child_pool.h"
 
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstddef>
 #include <cstdlib>
 #include <iostream>
@@ -96,9 +98,15 @@ ChildOutcome run_in_children(const std::vector<long>& jobs, int parallel,
       if (::pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for a child process");
       std::cout.flush();
       std::cerr.flush();
+      const pid_t parent = ::getpid();
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error("cannot fork a child process");
       if (pid == 0) {
+        // A child ends with its parent, however the parent ends (a kill -9 included): it never runs
+        // on, or writes into a staging folder the parent's end removed. The parent may have ended
+        // before this line: then the child ends at once.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) std::_Exit(1);
         ::close(fds[0]);
         child_main(fds[1], jobs[next], work);
       }

@@ -1,7 +1,9 @@
 // ChildPool: runs jobs in forked child processes, at most N at once, each returning a text of any
 // size to the parent through a pipe read while the child runs. The simulator needs this (SimGrid allows one
 // engine per process); the parent stays single-threaded and never creates an engine. A child's InputError
-// comes back as such; any other failure as a runtime error naming the job.
+// comes back as such; any other failure as a runtime error naming the job. A child ends when its parent
+// does, however the parent ends (Linux's PR_SET_PDEATHSIG), so a killed sweep or compare leaves no
+// process running on.
 #pragma once
 
 #include <functional>

@@ -1,11 +1,14 @@
 // A run or comparison stopped by a signal (SIGTERM from a scheduler, Ctrl-C's SIGINT, SIGHUP)
-// dies of that signal and leaves nothing beside its --out: no staging folder, no output folder.
+// dies of that signal and leaves nothing beside its --out: no staging folder, no output folder; one
+// killed outright leaves no child process running on.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "tests/cli/cli_support.h"
@@ -81,4 +84,56 @@ TEST_CASE("a comparison stopped by SIGTERM to its process group leaves no stagin
   REQUIRE(WIFSIGNALED(status));
   CHECK(WTERMSIG(status) == SIGTERM);
   CHECK(entries_of(parent).empty());
+}
+
+namespace {
+
+/// The pids of the processes whose parent is `parent` (from /proc).
+std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> children;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    // pid (comm) state ppid ...: the fields after the last ')'.
+    std::istringstream rest(line.substr(line.rfind(')') + 1));
+    std::string state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent) children.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return children;
+}
+
+bool alive(pid_t pid) { return ::kill(pid, 0) == 0 && fs::exists("/proc/" + std::to_string(pid) + "/stat"); }
+
+}  // namespace
+
+TEST_CASE("a comparison killed outright (kill -9, only its own process) leaves no child running") {
+  const fs::path parent = scratch_dir("killed-compare");
+  // 20,000 steps: minutes for each policy's child, which outlives the test unless it ends with its parent.
+  const pid_t pid = start_rlsim(
+      "compare scenarios/quickstart.yaml --set workload.steps=20000 --policies colocated,disaggregated "
+      "--jobs 2 "
+      "--quiet --out '" +
+      (parent / "out").string() + "'");
+  REQUIRE(pid > 0);
+  wait_for_staging(parent);
+  const std::vector<pid_t> children = children_of(pid);
+  REQUIRE(!children.empty());  // its policies, each simulating in a child
+  ::kill(pid, SIGKILL);        // the parent alone: nothing signals the children
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  auto running = [&] {
+    size_t n = 0;
+    for (pid_t child : children) n += alive(child) ? 1 : 0;
+    return n;
+  };
+  while (running() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(running() == 0);
+  for (pid_t child : children) ::kill(child, SIGKILL);  // should the check fail, leave nothing behind
 }
