@@ -39,7 +39,10 @@ double decode_throughput_bound(const Scenario& s, double prefill_tokens, double 
   const double flops = 2.0 * active_params(s.model) * (prefill_tokens + tokens);
   const double bytes = kv_bytes * kv_reads + weight_bytes * tokens / std::max(1, s.rollout.max_batch);
   const double peak = std::max(flops / (gpus * best_peak(card)), bytes / (gpus * card.mem_bw_bytes_per_s));
-  const double instances = std::max(1, gpus / (tp * s.rollout.pp));
+  // A pipeline-parallel instance keeps its stages busy on micro-batches at once, which an iteration
+  // of the whole model on one TP group does not price: there the datasheet bound alone.
+  if (s.rollout.pp > 1) return peak;
+  const double instances = std::max(1, gpus / tp);
   const double batch = std::max(1.0, std::min<double>(s.rollout.max_batch, in_flight / instances));
   const double iterations = tokens / batch / instances;
   return std::max(peak, iterations * floors.iteration_s(card, tp, batch, kv_reads / tokens));

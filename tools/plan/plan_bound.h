@@ -7,7 +7,8 @@
 //                    (KV bytes read by every decoded token + active weight bytes · output tokens /
 //                     max_batch) / (G · HBM bandwidth),
 //                    output tokens / (B · instances) iterations of B sequences at their mean context,
-//                    B the most a step can run at once (max_batch, or its trajectories),
+//                    B the most a step can run at once (max_batch, or its trajectories; not for
+//                    pipeline-parallel instances, whose stages overlap micro-batches),
 //                    the slowest trajectory alone, each of its tokens an iteration of its own: at
 //                    least a decode iteration of batch 1 at its mean context as the simulation's
 //                    instances price it (kernels by the scenario's cost model, TP all-reduces, the
