@@ -174,8 +174,8 @@ TEST_CASE("plan refuses bad input with exit 2 and writes nothing") {
          "rollout: {pool: gpus}\ntraining: {pool: gpus}\npolicy: {name: colocated}\n";
   refused("'" + (dir / "one-pool.yaml").string() + "' --gpus H800:16",
           "rlsim plan arranges two pools, one for rollout and one for training");
-  refused("scenarios/serve-llama3-70b.yaml --gpus H800:16",
-          "rlsim plan arranges the pools of an RL scenario");
+  refused("scenarios/afd-step3.yaml --gpus H800:16",
+          "rlsim plan arranges the pools of an RL or a serving scenario");
 }
 
 TEST_CASE("the arrangement space counts every split of the inventory once") {
@@ -198,4 +198,39 @@ TEST_CASE("the arrangement space counts every split of the inventory once") {
   for (const Arrangement& a : arrangement_space(stock, pools, options)) CHECK(a.usd_per_hour <= 40.0);
   CHECK_THROWS_WITH(parse_inventory("H800:0", "--gpus"), Contains("expected a whole number of GPUs of H800"));
   CHECK(parse_inventory("H800:64,H20", "--gpus")[1].gpus == std::nullopt);
+}
+
+TEST_CASE("a serving plan chooses the cheapest deployment per hour whose p99 meets the SLO") {
+  const auto dir = scratch_dir("plan-serve");
+  const CliResult r = run_rlsim(
+      "plan scenarios/serve-llama3-70b.yaml --set workload.requests=120 --gpus H100:16,H20:8 --rollout-tp "
+      "1,2 "
+      "--quiet --out '" +
+      dir.string() + "'");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto rows = plan_rows(dir / "plan.csv");
+  double chosen = 1e300;
+  for (const auto& row : rows) {
+    if (row.at("status") == "meets the SLO") chosen = std::min(chosen, std::stod(row.at("usd_per_hour")));
+  }
+  REQUIRE(chosen < 1e300);
+  for (const auto& row : rows) {
+    const double usd = std::stod(row.at("usd_per_hour"));
+    INFO(row.at("card") << " " << row.at("gpus") << " tp " << row.at("tp") << ": " << row.at("status"));
+    // Every cheaper deployment was simulated and missed; only dearer ones were left out.
+    if (usd < chosen)
+      CHECK((row.at("status") == "misses the SLO" || row.at("status") == "does not fit memory"));
+    if (row.at("status") == "dearer than one that meets the SLO") CHECK(usd > chosen);
+  }
+  CHECK_THAT(r.out, Contains("chosen (the cheapest per hour that meets the SLO): "));
+  const CliResult again =
+      run_rlsim("run '" + (dir / "plan.yaml").string() + "' --out '" + (dir / "run").string() + "'");
+  CHECK(again.exit_code == 0);
+  // No SLO, nothing to meet: refused.
+  const CliResult no_slo =
+      run_rlsim("plan scenarios/serve-llama3-70b.yaml --unset workload.slo --gpus H100:8 --quiet --out '" +
+                (dir / "no-slo").string() + "'");
+  CHECK(no_slo.exit_code == 2);
+  CHECK_THAT(no_slo.err, Contains("sets none"));
 }

@@ -1,5 +1,6 @@
 // `rlsim plan S.yaml --gpus H800:64,H20:64`: the best arrangement of a GPU inventory (or budget) for
-// the scenario's model and workload. Searches which card and how many nodes each of its two pools
+// the scenario's model and workload (for a serving scenario: the cheapest deployment that meets its
+// SLO, tools/plan/serve_plan.h). Searches which card and how many nodes each of its two pools
 // get, the policy, rollout.tp and training.tp (tools/plan/plan_space.h) by branch and bound on
 // step-time lower bounds (plan_bound.h, plan_search.h), simulating only what can reach the front of
 // step time against cost; prints that front, the chosen arrangement and why it beats the runner-up,
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "models/units.h"
+#include "sim/scenario/serve_reader.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
 #include "tools/cli/scenario_args.h"
@@ -16,8 +18,10 @@
 #include "tools/plan/plan_bound.h"
 #include "tools/plan/plan_report.h"
 #include "tools/plan/plan_search.h"
+#include "tools/plan/serve_plan.h"
 #include "tools/report/output_dir.h"
 #include "tools/report/progress.h"
+#include "tools/report/text_format.h"
 #include "tools/validation/validation_record.h"
 
 namespace rlsim {
@@ -49,7 +53,9 @@ class PlanCommand : public Command {
     sub->add_option("--budget-usd-per-hour", budget_, "Spend at most this per hour on GPUs (catalog prices)");
     sub->add_option("--policies", policies_, "Policies to try: colocated, disaggregated, overlap, streaming")
         ->capture_default_str();
-    sub->add_option("--rollout-tp", rollout_tps_, "Rollout TP degrees to try")->capture_default_str();
+    sub->add_option("--rollout-tp", rollout_tps_,
+                    "Rollout (or, for a serving scenario, serving) TP degrees to try")
+        ->capture_default_str();
     sub->add_option("--train-tp", train_tps_, "Training TP degrees to try")->capture_default_str();
     sub->add_option("--max-staleness", max_staleness_,
                     "Weight versions overlap and streaming may lag (their policy.max_staleness); 0 leaves "
@@ -83,10 +89,15 @@ class PlanCommand : public Command {
         "against cost (or, with a target, cannot meet it or costs more per hour than one that did) is\n"
         "never simulated, and one that does not fit memory costs a load. --exhaustive simulates the grid.\n"
         "Writes DIR/plan.csv (every arrangement: bound, what became of it, figures), DIR/front.svg and\n"
-        "DIR/plan.yaml (the chosen arrangement, ready to run).\n\nExamples:\n"
+        "DIR/plan.yaml (the chosen arrangement, ready to run).\n"
+        "A serving scenario (kind: serve) gets the cheapest deployment per hour of the inventory whose p99\n"
+        "TTFT and TPOT meet its workload.slo: its pool's card, nodes and TP (--rollout-tp), cheapest "
+        "first.\n\n"
+        "Examples:\n"
         "  rlsim plan scenarios/heterogeneous.yaml --gpus H800:32,H20:32 --out out/plan\n"
         "  rlsim plan scenarios/heterogeneous.yaml --gpus H800,H20 --budget-usd-per-hour 60 --out out/plan\n"
-        "  rlsim plan scenarios/heterogeneous.yaml --gpus H20:64 --target-step-time 60s --out out/plan");
+        "  rlsim plan scenarios/heterogeneous.yaml --gpus H20:64 --target-step-time 60s --out out/plan\n"
+        "  rlsim plan scenarios/serve-llama3-70b.yaml --gpus H100:16,H20:16 --out out/plan-serve");
     return sub;
   }
 
@@ -102,15 +113,16 @@ class PlanCommand : public Command {
     const PlanSpaceOptions space = space_options();
     const LoadOptions base = args_.load_options();
     const std::unique_ptr<ScenarioKind> kind = scenario_kind_of(args_.file, base);
+    if (kind->name() == "serve") return plan_serving(space);
     if (kind->name() != "rl")
       throw InputError({args_.file, 0, 0},
-                       "rlsim plan arranges the pools of an RL scenario; this one is kind " + kind->name() +
-                           " (a serving plan is a sweep: rlsim sweep --help)");
+                       "rlsim plan arranges the pools of an RL or a serving scenario; this one is kind " +
+                           kind->name() + " (its alternatives are a sweep: rlsim sweep --help)");
     LoadOptions unchecked = base;
     unchecked.check_memory = false;  // each arrangement is checked on its own
     const LoadedScenario loaded = load_scenario(args_.file, unchecked);
     const PoolShape pools = pool_shape(loaded.scenario);
-    const std::vector<CardStock> stock = card_stock(loaded, space);
+    const std::vector<CardStock> stock = card_stock(loaded.catalog, loaded.scenario.cluster.pools, space);
 
     std::vector<PlanPoint> points;
     const std::vector<StepWork> work = drawn_step_work(loaded.scenario);
@@ -164,6 +176,45 @@ class PlanCommand : public Command {
   }
 
  private:
+  /// A serving scenario's plan: the cheapest deployment that meets its SLO (tools/plan/serve_plan.h).
+  int plan_serving(const PlanSpaceOptions& space) {
+    LoadOptions unchecked = args_.load_options();
+    unchecked.check_memory = false;  // each arrangement is checked on its own
+    const LoadedServeScenario loaded = load_serve_scenario(args_.file, unchecked);
+    const ServeWorkloadSpec& workload = loaded.scenario.workload;
+    if (!workload.slo_ttft_s && !workload.slo_tpot_s)
+      throw InputError({args_.file, 0, 0},
+                       "a serving plan finds the cheapest deployment that meets workload.slo; "
+                       "this scenario sets none (e.g. slo: {ttft: 1s, tpot: 50ms})");
+    const Scenario& d = loaded.scenario.deployment;
+    const PoolSpec& pool = *d.cluster.pool(d.rollout.pool);
+    std::vector<ServePoint> points;
+    for (const ServeArrangement& a :
+         serve_arrangement_space(card_stock(loaded.catalog, d.cluster.pools, space), pool.gpus_per_node,
+                                 space.rollout_tps, space.budget_usd_per_hour))
+      points.push_back(ServePoint{a, ServeStatus::not_reached, "", 0.0, 0.0, 0.0});
+    if (points.empty()) throw InputError({"--gpus", 0, 0}, "no deployment fits the inventory");
+    StagedOutput output(out_);  // checks --out before anything is simulated
+    search_serve_plan(args_.file, args_.load_options(), pool.name, points, jobs_, max_points_);
+    std::string slo;
+    if (workload.slo_ttft_s) slo += "TTFT " + readable_duration(*workload.slo_ttft_s);
+    if (workload.slo_tpot_s)
+      slo += (slo.empty() ? "" : ", ") + std::string("TPOT ") + readable_duration(*workload.slo_tpot_s);
+    output.write("plan.csv", serve_plan_csv(points));
+    if (const std::optional<size_t> chosen = chosen_serve_point(points)) {
+      LoadOptions options = args_.load_options();
+      for (const std::string& set : points[*chosen].arrangement.sets(pool.name))
+        options.overrides.push_back(set);
+      output.write("plan.yaml",
+                   "# rlsim plan's chosen deployment (the cheapest per hour that meets the SLO): " +
+                       points[*chosen].arrangement.describe() + "\n" +
+                       load_serve_scenario(args_.file, options).resolved_yaml);
+    }
+    output.commit();
+    std::cout << serve_plan_text(points, d.name, slo, pool.name, args_.as_arguments(), out_);
+    return kExitOk;
+  }
+
   double parse_target() const {
     std::string why;
     const std::optional<double> seconds = parse_quantity(target_, Quantity::duration, &why);
@@ -218,12 +269,13 @@ class PlanCommand : public Command {
 
   /// Each card of --gpus with its count and price: a pool of the scenario that has the card keeps
   /// its own price, else the catalog's.
-  std::vector<CardStock> card_stock(const LoadedScenario& loaded, const PlanSpaceOptions& space) const {
+  std::vector<CardStock> card_stock(const Catalog& catalog, const std::vector<PoolSpec>& pools,
+                                    const PlanSpaceOptions& space) const {
     std::vector<CardStock> stock;
     for (const InventoryItem& item : parse_inventory(gpus_, "--gpus")) {
-      const HardwareSpec& card = loaded.catalog.card(item.card, {"--gpus", 0, 0});
+      const HardwareSpec& card = catalog.card(item.card, {"--gpus", 0, 0});
       CardStock c{card.name, 0, card.usd_per_hour};
-      for (const PoolSpec& pool : loaded.scenario.cluster.pools) {
+      for (const PoolSpec& pool : pools) {
         if (pool.card.name == card.name) c.usd_per_gpu_hour = pool.card.usd_per_hour;
       }
       if (item.gpus) {
