@@ -19,6 +19,7 @@
 #include "tools/report/output_dir.h"
 #include "tools/report/progress.h"
 #include "tools/report/run_report.h"
+#include "tools/validation/validation_record.h"
 
 namespace rlsim {
 namespace {
@@ -170,7 +171,12 @@ class ForecastCommand : public Command {
     output.write("forecast.csv", forecast_csv(forecasts));
     output.write("forecast.svg", forecast_svg(forecasts, in));
     output.commit();
-    std::cout << forecast_text(forecasts, in);
+    // How far the validated cases nearest to the scenario put its steps (the first policy's mean step).
+    const double mean_step_s = forecasts.front().totals.step_seconds / steps_;
+    const nlohmann::json step{{"step_time_s", {{"mean", mean_step_s}, {"steady_mean", mean_step_s}}}};
+    std::cout << forecast_text(forecasts, in)
+              << validated_near_from_record(loaded.resolved_yaml, args_.as_arguments(), &step)
+              << "outputs: " << out_ << "/{forecast.json,forecast.csv,forecast.svg}\n";
     return kExitOk;
   }
 

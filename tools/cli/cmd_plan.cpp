@@ -171,7 +171,8 @@ class PlanCommand : public Command {
       trust = validated_near_from_record(resolved, out_ + "/plan.yaml", &step);
     }
     output.commit();
-    std::cout << plan_text(points, outcome, in) << trust;
+    std::cout << plan_text(points, outcome, in) << trust << "outputs: " << out_ << "/{plan.csv,front.svg"
+              << (outcome.chosen ? ",plan.yaml" : "") << "}\n";
     return kExitOk;
   }
 

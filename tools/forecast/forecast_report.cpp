@@ -101,7 +101,6 @@ std::string forecast_text(const std::vector<PolicyForecast>& policies, const For
     }
   }
   if (policies.size() > 1 && !crossed) text += "ranking: the policies keep their order all along\n";
-  text += "outputs: " + in.out_dir + "/{forecast.json,forecast.csv,forecast.svg}\n";
   return text;
 }
 

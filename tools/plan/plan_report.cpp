@@ -175,7 +175,6 @@ std::string plan_text(const std::vector<PlanPoint>& points, const PlanOutcome& o
     text += "  run it: rlsim run " + in.out_dir + "/plan.yaml\n";
     text += "     or: rlsim run " + run_arguments(in, c.arrangement) + "\n";
   }
-  text += "outputs: " + in.out_dir + "/{plan.csv,front.svg" + (outcome.chosen ? ",plan.yaml" : "") + "}\n";
   return text;
 }
 
