@@ -82,7 +82,7 @@ class CompareCommand : public Command {
     // Check everything before simulating anything: bad input writes nothing.
     std::vector<ComparedPolicy> rows;
     std::vector<LoadOptions> options;
-    std::string scenario_name, preference, setup, trust;
+    std::string scenario_name, preference, setup, resolved;
     for (const auto& policy : policies) {
       LoadOptions o = args_.load_options();
       o.policy = policy;
@@ -90,7 +90,7 @@ class CompareCommand : public Command {
       Topology topology(loaded.scenario.cluster);
       scenario_name = loaded.scenario.name;
       // The validated cases nearest to the scenario: the policies share its model and cards.
-      if (trust.empty()) trust = validated_near_from_record(loaded.resolved_yaml, args_.as_arguments());
+      if (resolved.empty()) resolved = loaded.resolved_yaml;
       const SweptSetup swept = swept_setup_of(loaded.scenario.model.name, loaded.scenario.cluster);
       setup = swept.model + ", " + swept.cards;
       preference = card_preference_note(loaded.scenario);
@@ -146,6 +146,11 @@ class CompareCommand : public Command {
                                "' failed: " + failure.text);
     }
 
+    // The validated cases nearest to the scenario, and what the best row's figures would measure at
+    // their errors.
+    const std::vector<size_t> ranked = rank_rows(rows, *objective);
+    const std::string trust = validated_near_from_record(
+        resolved, args_.as_arguments(), ranked.empty() ? nullptr : &rows[ranked.front()].metrics);
     const std::string table = compare_table(scenario_name, rows, *objective) + preference + trust;
     const std::string svg = compare_svg(scenario_name, setup, rows, *objective);
     std::string runs;

@@ -82,16 +82,16 @@ std::string range_text(const std::string& path, double low, double high) {
          unit.name;
 }
 
-/// "; at those errors this run's 3.7 min would measure 6.0 to 6.1 min": what the nearest cases'
-/// errors (simulated against measured) say of this run's own value, the figure a measurement of
-/// this setup would give were rlsim as far off here as there.
+/// "; at those errors the 3.7 min here would measure 6.0 to 6.1 min": what the nearest cases' errors
+/// (simulated against measured) say of this run's own value (or the plan's, the forecast's, the
+/// comparison's best), the figure a measurement of this setup would give were rlsim as far off here
+/// as there.
 std::string implied_measurement(const std::string& path, double value, double low_error, double high_error) {
   if (1.0 + low_error <= 0.0 || 1.0 + high_error <= 0.0) return "";
   const double low = value / (1.0 + high_error), high = value / (1.0 + low_error);
   const bool one = low_error == high_error;
-  return std::string("; at ") + (one ? "that error" : "those errors") + " this run's " +
-         figure_text(path, value) + " would measure " +
-         (one ? figure_text(path, low) : range_text(path, low, high));
+  return std::string("; at ") + (one ? "that error" : "those errors") + " the " + figure_text(path, value) +
+         " here would measure " + (one ? figure_text(path, low) : range_text(path, low, high));
 }
 
 }  // namespace
