@@ -1,4 +1,5 @@
-"""rlsim from Python: load a scenario, run it, sweep it, compare policies, price an op.
+"""rlsim from Python: load a scenario, run it, sweep it, compare policies, plan a GPU budget,
+forecast a whole run, price an op.
 
 Every call runs rlsim's own C++ command line (the module ``rlsim._rlsim``) in a child process, as
 the ``rlsim`` executable does, so figures are the same to the byte. Results come back as the dicts
@@ -26,7 +27,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _rlsim
 
-__all__ = ["InputError", "RlsimError", "Scenario", "Result", "load", "run", "sweep", "compare", "cost", "cli"]
+__all__ = ["InputError", "RlsimError", "Scenario", "Result", "load", "run", "sweep", "compare", "plan", "forecast",
+           "cost", "cli"]
 
 
 class InputError(ValueError):
@@ -209,6 +211,52 @@ def compare(scenario: Union[str, os.PathLike], set: Optional[Mapping[str, Any]] 
     try:
         _call(*args)
         return _table(_read_csv(os.path.join(folder, "compare.csv")))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _flag_args(options: Mapping[str, Any]) -> List[str]:
+    """Keyword options as flags: ``target_step_time="60s"`` -> ``--target-step-time 60s``; lists
+    joined by commas (``policies=["colocated", "streaming"]``)."""
+    args: List[str] = []
+    for name, value in options.items():
+        if isinstance(value, (list, tuple)):
+            value = ",".join(str(v) for v in value)
+        args += [f"--{name.replace('_', '-')}", _yaml_value(value)]
+    return args
+
+
+def plan(scenario: Union[str, os.PathLike], gpus: str, set: Optional[Mapping[str, Any]] = None,
+         jobs: int = 2, **options: Any):
+    """Runs ``rlsim plan``: every arrangement of the inventory ``gpus`` (``"H800:64,H20:64"``) with
+    what became of it (plan.csv: its bound, whether it was simulated, its steady step and cost), a
+    DataFrame; ``options`` are plan's flags (``target_step_time="60s"``, ``rollout_tp=[1, 2]``,
+    ``budget_usd_per_hour=60``). For a serving scenario, its deployments and whether they met the SLO."""
+    folder = tempfile.mkdtemp(prefix="rlsim-plan-")
+    args = ["plan", os.fspath(scenario), *_set_args(set), "--gpus", gpus, "--out", folder, "--jobs", str(jobs),
+            "--quiet", *_flag_args(options)]
+    try:
+        _call(*args)
+        return _table(_read_csv(os.path.join(folder, "plan.csv")))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def forecast(scenario: Union[str, os.PathLike], steps: int, set: Optional[Mapping[str, Any]] = None,
+             jobs: int = 2, **options: Any) -> Dict[str, Any]:
+    """Runs ``rlsim forecast``: a whole run of ``steps`` steps as its responses grow
+    (workload.length_schedule). Returns forecast.json (per policy hours, usd, ...) with its
+    simulated steps under ``"samples"`` (forecast.csv); ``options`` are forecast's flags
+    (``policies=["colocated", "disaggregated"]``, ``eval_every=50``, ``eval_time="3min"``)."""
+    folder = tempfile.mkdtemp(prefix="rlsim-forecast-")
+    args = ["forecast", os.fspath(scenario), *_set_args(set), "--steps", str(steps), "--out", folder,
+            "--jobs", str(jobs), "--quiet", *_flag_args(options)]
+    try:
+        _call(*args)
+        with open(os.path.join(folder, "forecast.json")) as f:
+            result = json.load(f)
+        result["samples"] = _table(_read_csv(os.path.join(folder, "forecast.csv")))
+        return result
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

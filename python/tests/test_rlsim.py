@@ -1,4 +1,4 @@
-"""The Python package rlsim: load, run, sweep, compare and cost through rlsim's own command line,
+"""The Python package rlsim: load, run, sweep, compare, plan, forecast and cost through rlsim's own command line,
 bad input raised with rlsim's located message, and the example notebook's cells run as a reader
 would run them. Run from the repository root with build/python on PYTHONPATH (CTest does)."""
 
@@ -81,6 +81,20 @@ def test_compare_and_cost():
     assert decode["seconds"] > 0
     with pytest.raises(rlsim.InputError):
         rlsim.cost("decode", model="no-such-model", hardware="H100", batch=1, context=1)
+
+
+def test_plan_and_forecast():
+    table = rows(rlsim.plan("scenarios/heterogeneous.yaml", "H800:16,H20:8", rollout_tp=[1, 2], train_tp=[1]))
+    simulated = [row for row in table if row["status"] == "simulated"]
+    assert simulated and len(simulated) <= len(table)
+    assert all(row["bound_step_s"] <= row["steady_step_s"] for row in simulated)
+    run = rlsim.forecast("scenarios/colocated-vs-disaggregated.yaml", 40, samples=3,
+                         policies=["colocated", "disaggregated"])
+    assert [p["policy"] for p in run["policies"]] == ["colocated", "disaggregated"]
+    assert all(p["hours"] > 0 and p["usd"] > 0 for p in run["policies"])
+    assert len(rows(run["samples"])) == 2 * 3
+    with pytest.raises(rlsim.InputError):
+        rlsim.plan("scenarios/heterogeneous.yaml", "H800:x")
 
 
 def test_the_example_notebook_runs_cell_by_cell():
