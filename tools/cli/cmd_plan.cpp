@@ -42,9 +42,9 @@ std::vector<int> parse_degrees(const std::string& list, const std::string& flag)
 class PlanCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& root) override {
-    CLI::App* sub = root.add_subcommand(
-        "plan",
-        "Find the best arrangement of a GPU inventory or budget for an RL scenario's model and workload");
+    CLI::App* sub = root.add_subcommand("plan",
+                                        "Find the best arrangement of a GPU inventory or budget: an RL job's "
+                                        "pools, or a serving deployment that meets its SLO");
     args_.add_to(sub);
     sub->add_option("--gpus", gpus_,
                     "The GPUs at hand: CARD:COUNT,… (a CARD without a count: as many as "
