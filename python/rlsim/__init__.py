@@ -261,10 +261,25 @@ def forecast(scenario: Union[str, os.PathLike], steps: int, set: Optional[Mappin
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def cost(op: str, **options: Any) -> Dict[str, Any]:
-    """``rlsim cost OP --json``: the predicted time of one op, e.g.
-    ``rlsim.cost("decode", model="llama-3-8b", hardware="H100", batch=32, context=2048)``."""
-    args = ["cost", op, "--json"]
-    for name, value in options.items():
-        args += [f"--{name.replace('_', '-')}", _yaml_value(value)]
-    return json.loads(_call(*args))
+class _Cost:
+    """``rlsim cost OP --json``: the predicted time of one op, called with its name or as an
+    attribute (``-`` in rlsim's op names is ``_`` here)::
+
+        rlsim.cost("decode", model="llama-3-8b", hardware="H100", batch=32, context=2048)
+        rlsim.cost.decode(model="llama-3-8b", hardware="H100", batch=32, context=2048)
+        rlsim.cost.attention_decode(...), rlsim.cost.gemm(...), rlsim.cost.all_reduce(...)
+    """
+
+    def __call__(self, op: str, **options: Any) -> Dict[str, Any]:
+        args = ["cost", op.replace("_", "-"), "--json"]
+        for name, value in options.items():
+            args += [f"--{name.replace('_', '-')}", _yaml_value(value)]
+        return json.loads(_call(*args))
+
+    def __getattr__(self, op: str):
+        if op.startswith("__"):
+            raise AttributeError(op)
+        return lambda **options: self(op, **options)
+
+
+cost = _Cost()

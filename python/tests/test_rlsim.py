@@ -79,6 +79,7 @@ def test_compare_and_cost():
     assert sorted(row["policy"] for row in table) == ["disaggregated", "overlap"]
     decode = rlsim.cost("decode", model="llama-3-8b", hardware="H100", batch=32, context=2048)
     assert decode["seconds"] > 0
+    assert rlsim.cost.decode(model="llama-3-8b", hardware="H100", batch=32, context=2048) == decode
     with pytest.raises(rlsim.InputError):
         rlsim.cost("decode", model="no-such-model", hardware="H100", batch=1, context=1)
 
