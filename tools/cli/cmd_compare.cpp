@@ -38,16 +38,11 @@ class CompareCommand : public Command {
         root.add_subcommand("compare", "Run one scenario under several policies and compare them");
     args_.add_to(sub);
     sub->add_option("--policies", policies_, "Comma-separated policies to compare")->capture_default_str();
-    sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
-        ->capture_default_str();
     std::string objectives;
     for (const auto& o : compare_objectives()) objectives += (objectives.empty() ? "" : "|") + o.name;
     sub->add_option("--objective", objective_, "What ranks the policies: " + objectives)
         ->capture_default_str();
-    sub->add_flag("--quiet,-q", quiet_, "No progress on stderr (shown only on a terminal anyway)");
-    sub->add_option("--jobs", jobs_, "Policies simulated at once (one process each)")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 64));
+    output_.add_to(sub, "Policies");
     sub->footer(
         "Same workload and seed under each policy. colocated pools both pools when they hold the same\n"
         "card; labels tags the training pool {train, rollout} unless the scenario has 'labels:'. A\n"
@@ -108,11 +103,11 @@ class CompareCommand : public Command {
     for (size_t i = 0; i < rows.size(); ++i) {
       if (rows[i].skipped.empty()) jobs.push_back(static_cast<long>(i));
     }
-    const std::filesystem::path out(out_);
+    const std::filesystem::path out(output_.out);
     StagedOutput output(out);  // checks --out before anything is simulated
-    auto progress = std::make_optional<Progress>(static_cast<long>(jobs.size()), !quiet_);
+    auto progress = std::make_optional<Progress>(static_cast<long>(jobs.size()), !output_.quiet);
     const ChildOutcome failure = run_in_children(
-        jobs, jobs_,
+        jobs, output_.jobs,
         [&](long job) {
           return timed([&]() {
             const auto i = static_cast<size_t>(job);
@@ -166,7 +161,8 @@ class CompareCommand : public Command {
                                            {"Each policy's run", "<ul>\n" + runs + "</ul>\n"}}));
     output.commit();
     std::cout << table;
-    std::cout << "outputs: " << out_ << "/{compare.csv,compare.svg,report.html,<policy>/metrics.json}\n";
+    std::cout << "outputs: " << output_.out
+              << "/{compare.csv,compare.svg,report.html,<policy>/metrics.json}\n";
     return kExitOk;
   }
 
@@ -186,10 +182,8 @@ class CompareCommand : public Command {
 
   ScenarioArgs args_;
   std::string policies_ = "colocated,disaggregated,overlap,streaming,labels";
-  std::string out_ = "out/compare";
+  ForkedOutputArgs output_{1, "out/compare"};
   std::string objective_ = compare_objectives().front().name;
-  int jobs_ = 1;
-  bool quiet_ = false;
 };
 
 }  // namespace

@@ -69,12 +69,7 @@ class ForecastCommand : public Command {
         ->check(CLI::Range(0, 1000000));
     sub->add_option("--checkpoint-time", checkpoint_time_, "How long one checkpoint save takes (e.g. 1min)")
         ->capture_default_str();
-    sub->add_option("--jobs", jobs_, "Simulations at once (one process each)")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 64));
-    sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
-        ->capture_default_str();
-    sub->add_flag("--quiet,-q", quiet_, "No progress on stderr (shown only on a terminal anyway)");
+    output_.add_to(sub, "Steps");
     sub->footer(
         "The scenario's workload.length_schedule gives the mean response length at chosen steps, e.g.\n"
         "  length_schedule: [{step: 0, output_tokens_mean: 1500}, {step: 500, output_tokens_mean: 4000}]\n"
@@ -137,11 +132,11 @@ class ForecastCommand : public Command {
       return forecasts[static_cast<size_t>(job) / steps.size()]
           .samples[static_cast<size_t>(job) % steps.size()];
     };
-    StagedOutput output(out_);  // checks --out before anything is simulated
+    StagedOutput output(output_.out);  // checks --out before anything is simulated
     {
-      Progress progress(static_cast<long>(jobs.size()), !quiet_);
+      Progress progress(static_cast<long>(jobs.size()), !output_.quiet);
       const ChildOutcome failure = run_in_children(
-          jobs, jobs_,
+          jobs, output_.jobs,
           [&](long job) {
             return timed([&]() {
               return simulate_sample(args_.file, base,
@@ -166,7 +161,7 @@ class ForecastCommand : public Command {
       }
     }
     for (PolicyForecast& f : forecasts) f.totals = forecast_totals(f.samples, steps_, extras);
-    const ForecastReportInput in{s.name, s.model.name, steps_, !schedule.empty(), extras, out_};
+    const ForecastReportInput in{s.name, s.model.name, steps_, !schedule.empty(), extras, output_.out};
     output.write("forecast.json", forecast_json(forecasts, in));
     output.write("forecast.csv", forecast_csv(forecasts));
     output.write("forecast.svg", forecast_svg(forecasts, in));
@@ -176,7 +171,7 @@ class ForecastCommand : public Command {
     const nlohmann::json step{{"step_time_s", {{"mean", mean_step_s}, {"steady_mean", mean_step_s}}}};
     std::cout << forecast_text(forecasts, in)
               << validated_near_from_record(loaded.resolved_yaml, args_.as_arguments(), &step)
-              << "outputs: " << out_ << "/{forecast.json,forecast.csv,forecast.svg}\n";
+              << "outputs: " << output_.out << "/{forecast.json,forecast.csv,forecast.svg}\n";
     return kExitOk;
   }
 
@@ -196,9 +191,7 @@ class ForecastCommand : public Command {
   std::string eval_time_ = "0s";
   int checkpoint_every_ = 0;
   std::string checkpoint_time_ = "0s";
-  int jobs_ = 2;
-  std::string out_ = "out/forecast";
-  bool quiet_ = false;
+  ForkedOutputArgs output_{2, "out/forecast"};
 };
 
 }  // namespace

@@ -74,12 +74,7 @@ class PlanCommand : public Command {
     sub->add_flag(
         "--exhaustive", exhaustive_,
         "Simulate every arrangement (the grid, no bounds): to check the search, or for plan.csv in full");
-    sub->add_option("--jobs", jobs_, "Arrangements simulated at once (one process each)")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 64));
-    sub->add_option("--out", out_, "Output folder (created; files in it are replaced)")
-        ->capture_default_str();
-    sub->add_flag("--quiet,-q", quiet_, "No progress on stderr (shown only on a terminal anyway)");
+    output_.add_to(sub, "Arrangements");
     sub->footer(
         "The scenario gives the model, the workload and the rest of the setup; it must have two pools,\n"
         "one for rollout and one for training (see scenarios/heterogeneous.yaml): the plan sets each\n"
@@ -103,7 +98,7 @@ class PlanCommand : public Command {
 
   int run() override {
     PlanSearchOptions search;
-    search.jobs = jobs_;
+    search.jobs = output_.jobs;
     search.max_points = max_points_;
     search.exhaustive = exhaustive_;
     if (!target_.empty()) search.target_step_s = parse_target();
@@ -143,9 +138,9 @@ class PlanCommand : public Command {
                                              std::string(budget_ ? " and the budget" : "") +
                                              ": each pool needs at least one node");
 
-    StagedOutput output(out_);  // checks --out before anything is simulated
+    StagedOutput output(output_.out);  // checks --out before anything is simulated
     {
-      Progress progress(0, !quiet_);
+      Progress progress(0, !output_.quiet);
       long done = 0;
       search_plan(args_.file, base, pools, points, search, [&](long at_most_left, double job_s) {
         // The total shrinks as bounds leave arrangements out: the ETA is an upper bound.
@@ -153,8 +148,8 @@ class PlanCommand : public Command {
         progress.finished("arrangement", job_s);
       });
     }
-    PlanReportInput in{loaded.scenario,      stock, space, search, objective_ == "usd_per_step", pools,
-                       args_.as_arguments(), out_};
+    PlanReportInput in{loaded.scenario,      stock,      space, search, objective_ == "usd_per_step", pools,
+                       args_.as_arguments(), output_.out};
     const PlanOutcome outcome = plan_outcome(points, in);
     output.write("plan.csv", plan_csv(points, pools));
     output.write("front.svg", plan_front_svg(points, outcome, in));
@@ -168,11 +163,11 @@ class PlanCommand : public Command {
       // How far the validated cases nearest to the chosen arrangement put its step.
       const nlohmann::json step{
           {"step_time_s", {{"mean", c.figures.steady_step_s}, {"steady_mean", c.figures.steady_step_s}}}};
-      trust = validated_near_from_record(resolved, out_ + "/plan.yaml", &step);
+      trust = validated_near_from_record(resolved, output_.out + "/plan.yaml", &step);
     }
     output.commit();
-    std::cout << plan_text(points, outcome, in) << trust << "outputs: " << out_ << "/{plan.csv,front.svg"
-              << (outcome.chosen ? ",plan.yaml" : "") << "}\n";
+    std::cout << plan_text(points, outcome, in) << trust << "outputs: " << output_.out
+              << "/{plan.csv,front.svg" << (outcome.chosen ? ",plan.yaml" : "") << "}\n";
     return kExitOk;
   }
 
@@ -195,8 +190,8 @@ class PlanCommand : public Command {
                                  space.rollout_tps, space.budget_usd_per_hour))
       points.push_back(ServePoint{a, ServeStatus::not_reached, "", 0.0, 0.0, 0.0});
     if (points.empty()) throw InputError({"--gpus", 0, 0}, "no deployment fits the inventory");
-    StagedOutput output(out_);  // checks --out before anything is simulated
-    search_serve_plan(args_.file, args_.load_options(), pool.name, points, jobs_, max_points_);
+    StagedOutput output(output_.out);  // checks --out before anything is simulated
+    search_serve_plan(args_.file, args_.load_options(), pool.name, points, output_.jobs, max_points_);
     std::string slo;
     if (workload.slo_ttft_s) slo += "TTFT " + readable_duration(*workload.slo_ttft_s);
     if (workload.slo_tpot_s)
@@ -212,7 +207,7 @@ class PlanCommand : public Command {
                        load_serve_scenario(args_.file, options).resolved_yaml);
     }
     output.commit();
-    std::cout << serve_plan_text(points, d.name, slo, pool.name, args_.as_arguments(), out_);
+    std::cout << serve_plan_text(points, d.name, slo, pool.name, args_.as_arguments(), output_.out);
     return kExitOk;
   }
 
@@ -305,9 +300,7 @@ class PlanCommand : public Command {
   std::string objective_ = "step_time";
   int max_points_ = 3000;
   bool exhaustive_ = false;
-  int jobs_ = 2;
-  std::string out_ = "out/plan";
-  bool quiet_ = false;
+  ForkedOutputArgs output_{2, "out/plan"};
 };
 
 }  // namespace

@@ -60,4 +60,12 @@ LoadOptions ScenarioArgs::load_options() const {
   return options;
 }
 
+void ForkedOutputArgs::add_to(CLI::App* app, const std::string& job) {
+  app->add_option("--jobs", jobs, job + " simulated at once (one process each)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  app->add_option("--out", out, "Output folder (created; files in it are replaced)")->capture_default_str();
+  app->add_flag("--quiet,-q", quiet, "No progress on stderr (shown only on a terminal anyway)");
+}
+
 }  // namespace rlsim

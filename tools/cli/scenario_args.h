@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/scenario/scenario_loader.h"
@@ -27,6 +28,19 @@ struct ScenarioArgs {
   LoadOptions load_options() const;
   /// The file and its removals and overrides: scenario_arguments(file, unsets, sets).
   std::string as_arguments() const { return scenario_arguments(file, unsets, sets); }
+};
+
+/// The flags of a command that simulates in child processes into an output folder (compare, plan,
+/// forecast): --jobs (`job` says what one is, "Policies"), --out and --quiet.
+struct ForkedOutputArgs {
+  /// `jobs` and `out` are the defaults: one process, or more; the command's folder under out/.
+  ForkedOutputArgs(int default_jobs, std::string default_out)
+      : jobs(default_jobs), out(std::move(default_out)) {}
+  int jobs;
+  std::string out;
+  bool quiet = false;
+
+  void add_to(CLI::App* app, const std::string& job);
 };
 
 }  // namespace rlsim
