@@ -234,3 +234,26 @@ TEST_CASE("a serving plan chooses the cheapest deployment per hour whose p99 mee
   CHECK(no_slo.exit_code == 2);
   CHECK_THAT(no_slo.err, Contains("sets none"));
 }
+
+TEST_CASE("a plan run again into its folder reuses what it simulated, and finds the same front") {
+  const auto dir = scratch_dir("plan-reuse");
+  const std::string space = kSmallSpace + " --out '";
+  const CliResult capped =
+      run_rlsim(kSmallSpace + " --max-points 10 --out '" + (dir / "again").string() + "'");
+  INFO(capped.out << capped.err);
+  REQUIRE(capped.exit_code == 0);
+  CHECK_THAT(capped.out, Contains("stopped at --max-points 10"));
+  const CliResult again = run_rlsim(space + (dir / "again").string() + "'");
+  REQUIRE(again.exit_code == 0);
+  CHECK_THAT(again.out, Contains("reused      10 of them from an earlier plan in "));
+  const CliResult fresh = run_rlsim(space + (dir / "fresh").string() + "'");
+  REQUIRE(fresh.exit_code == 0);
+  CHECK_THAT(fresh.out, !Contains("reused"));
+  const auto a = plan_rows(dir / "again" / "plan.csv"), f = plan_rows(dir / "fresh" / "plan.csv");
+  CHECK(front_of(a) == front_of(f));
+  CHECK(slurp(dir / "again" / "plan.yaml") == slurp(dir / "fresh" / "plan.yaml"));
+  // Another scenario (here another seed): nothing is reused.
+  const CliResult other = run_rlsim(kSmallSpace + " --seed 5 --out '" + (dir / "again").string() + "'");
+  REQUIRE(other.exit_code == 0);
+  CHECK_THAT(other.out, !Contains("reused"));
+}

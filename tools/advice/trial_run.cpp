@@ -42,6 +42,16 @@ std::string simulate_trial(const std::string& file, LoadOptions options,
   }
 }
 
+nlohmann::json trial_json(const TrialFigures& f) {
+  if (!f.ran) return {{"ran", false}, {"memory", f.memory}, {"why", f.why_not}};
+  return {{"ran", true},
+          {"steady", f.steady_step_s},
+          {"half", f.steady_half_width_s},
+          {"usd", f.usd_per_step},
+          {"staleness", f.staleness},
+          {"phases", {{"rollout", f.rollout_s}, {"train", f.train_s}, {"weight_sync", f.weight_sync_s}}}};
+}
+
 TrialFigures trial_figures(const std::string& json_text) {
   const nlohmann::json j = nlohmann::json::parse(json_text);
   TrialFigures f;

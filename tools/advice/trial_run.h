@@ -33,6 +33,8 @@ std::string simulate_trial(const std::string& file, LoadOptions options,
 
 /// The figures a child's simulate_trial sent.
 TrialFigures trial_figures(const std::string& json_text);
+/// `figures` as the JSON simulate_trial sends (trial_figures reads it back).
+nlohmann::json trial_json(const TrialFigures& figures);
 
 /// A metrics.json's steady mean step time and its 95 % half width (0 without an interval).
 std::pair<double, double> steady_step(const nlohmann::json& metrics);

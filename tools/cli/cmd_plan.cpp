@@ -17,6 +17,7 @@
 #include "tools/kinds/scenario_kind.h"
 #include "tools/plan/plan_bound.h"
 #include "tools/plan/plan_report.h"
+#include "tools/plan/plan_reuse.h"
 #include "tools/plan/plan_search.h"
 #include "tools/plan/serve_plan.h"
 #include "tools/report/output_dir.h"
@@ -83,8 +84,9 @@ class PlanCommand : public Command {
         "phases simulations of the same pool measured); one that cannot reach the front of step time\n"
         "against cost (or, with a target, cannot meet it or costs more per hour than one that did) is\n"
         "never simulated, and one that does not fit memory costs a load. --exhaustive simulates the grid.\n"
-        "Writes DIR/plan.csv (every arrangement: bound, what became of it, figures), DIR/front.svg and\n"
-        "DIR/plan.yaml (the chosen arrangement, ready to run).\n"
+        "Writes DIR/plan.csv (every arrangement: bound, what became of it, figures), DIR/front.svg,\n"
+        "DIR/plan.yaml (the chosen arrangement, ready to run) and DIR/plan-points.json (what was simulated:\n"
+        "a plan run again into DIR from the same scenario simulates only what it has not before).\n"
         "A serving scenario (kind: serve) gets the cheapest deployment per hour of the inventory whose p99\n"
         "TTFT and TPOT meet its workload.slo: its pool's card, nodes and TP (--rollout-tp), cheapest "
         "first.\n\n"
@@ -139,6 +141,9 @@ class PlanCommand : public Command {
                                              ": each pool needs at least one node");
 
     StagedOutput output(output_.out);  // checks --out before anything is simulated
+    // What a plan into this folder simulated before, from the same scenario, is not simulated again.
+    const std::string key = plan_base_key(loaded.resolved_yaml);
+    reuse_plan_points(output_.out + "/plan-points.json", key, pools, points);
     {
       Progress progress(0, !output_.quiet);
       long done = 0;
@@ -152,6 +157,7 @@ class PlanCommand : public Command {
                        args_.as_arguments(), output_.out};
     const PlanOutcome outcome = plan_outcome(points, in);
     output.write("plan.csv", plan_csv(points, pools));
+    output.write("plan-points.json", plan_points_json(points, pools, key));
     output.write("front.svg", plan_front_svg(points, outcome, in));
     std::string trust;
     if (outcome.chosen) {
@@ -167,7 +173,7 @@ class PlanCommand : public Command {
     }
     output.commit();
     std::cout << plan_text(points, outcome, in) << trust << "outputs: " << output_.out
-              << "/{plan.csv,front.svg" << (outcome.chosen ? ",plan.yaml" : "") << "}\n";
+              << "/{plan.csv,front.svg" << (outcome.chosen ? ",plan.yaml" : "") << ",plan-points.json}\n";
     return kExitOk;
   }
 

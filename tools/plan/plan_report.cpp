@@ -117,12 +117,18 @@ std::string plan_text(const std::vector<PlanPoint>& points, const PlanOutcome& o
   std::map<PointStatus, size_t> counts;
   for (const PlanPoint& p : points) ++counts[p.status];
   const auto count = [&](PointStatus st) { return counts.count(st) ? counts.at(st) : size_t{0}; };
+  size_t reused = 0;
+  for (const PlanPoint& p : points) reused += p.reused;
   text += "  searched    " + count_text(count(PointStatus::simulated)) + " simulated, " +
           count_text(count(PointStatus::refused_memory)) + " did not fit memory (loaded, not simulated), " +
           count_text(count(PointStatus::refused)) + " refused by the scenario's checks, " +
           count_text(count(PointStatus::dominated) + count(PointStatus::misses_target) +
                      count(PointStatus::dearer)) +
           " left out by their lower bounds" + (in.search.exhaustive ? " (--exhaustive: none)" : "") + "\n";
+  if (reused > 0) {
+    text += "  reused      " + count_text(reused) + " of them from an earlier plan in " + in.out_dir +
+            " (plan-points.json: the same scenario, simulated or refused then)\n";
+  }
   if (count(PointStatus::not_reached) > 0) {
     text +=
         "  stopped at --max-points " + std::to_string(in.search.max_points) + ": " +

@@ -71,12 +71,14 @@ void search_plan(const std::string& file, const LoadOptions& base, const PoolSha
                  const std::function<void(long at_most_left, double job_s)>& finished) {
   const std::vector<size_t> order = search_order(points, options);
   ComponentMemo memo(pools);
+  for (const PlanPoint& p : points) memo.record(p);  // reused from an earlier plan
   size_t next = 0;
   int loaded = 0;
   while (next < order.size()) {
     std::vector<long> batch;
     while (next < order.size() && batch.size() < static_cast<size_t>(kPlanBatch)) {
       PlanPoint& p = points[order[next++]];
+      if (p.reused) continue;
       p.estimate_s = options.exhaustive ? p.bound_s : memo.estimate(p);
       p.status = prune(p, points, options);
       if (p.status != PointStatus::not_reached) continue;

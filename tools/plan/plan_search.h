@@ -43,6 +43,7 @@ struct PlanPoint {
   double estimate_s = 0.0;
   PointStatus status = PointStatus::not_reached;
   TrialFigures figures;  ///< when simulated or refused
+  bool reused = false;   ///< its figures come from an earlier plan in the folder (plan_reuse.h)
 
   /// The steady step's GPU cost: the arrangement's price per hour over the steady step time.
   double usd_per_step() const { return arrangement.usd_per_hour * figures.steady_step_s / 3600.0; }
@@ -58,7 +59,9 @@ struct PlanSearchOptions {
 /// Arrangements handed to the children at once; fixed, so that pruning does not depend on --jobs.
 constexpr int kPlanBatch = 8;
 
-/// Searches `points` (their bounds set, status not_reached) for `file` loaded with `base` and each
+/// Searches `points` (their bounds set; status not_reached, or simulated or refused when an earlier
+/// plan's figures were reused: those count as simulated and are not simulated again) for `file`
+/// loaded with `base` and each
 /// arrangement's overrides; `finished` is called as each arrangement is done, with how many may still
 /// be loaded at most (those not yet reached, within --max-points) and the arrangement's wall time.
 void search_plan(const std::string& file, const LoadOptions& base, const PoolShape& pools,
