@@ -245,7 +245,7 @@ TEST_CASE("a plan run again into its folder reuses what it simulated, and finds 
   CHECK_THAT(capped.out, Contains("stopped at --max-points 10"));
   const CliResult again = run_rlsim(space + (dir / "again").string() + "'");
   REQUIRE(again.exit_code == 0);
-  CHECK_THAT(again.out, Contains("reused      10 of them from an earlier plan in "));
+  CHECK_THAT(again.out, Contains("reused      10 of them from earlier plans of the same scenario"));
   const CliResult fresh = run_rlsim(space + (dir / "fresh").string() + "'");
   REQUIRE(fresh.exit_code == 0);
   CHECK_THAT(fresh.out, !Contains("reused"));
@@ -256,4 +256,33 @@ TEST_CASE("a plan run again into its folder reuses what it simulated, and finds 
   const CliResult other = run_rlsim(kSmallSpace + " --seed 5 --out '" + (dir / "again").string() + "'");
   REQUIRE(other.exit_code == 0);
   CHECK_THAT(other.out, !Contains("reused"));
+}
+
+TEST_CASE("a plan's shards, joined with --reuse, give the grid's front without simulating again") {
+  const auto dir = scratch_dir("plan-shards");
+  for (const char* shard : {"1/2", "2/2"}) {
+    const CliResult r = run_rlsim(kSmallSpace + " --shard " + shard + " --out '" +
+                                  (dir / ("shard-" + std::string(1, shard[0]))).string() + "'");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains(std::string("shard ") + shard + ": "));
+  }
+  const CliResult joined = run_rlsim(
+      kSmallSpace + " --reuse '" + (dir / "shard-1" / "plan-points.json").string() + "' --reuse '" +
+      (dir / "shard-2" / "plan-points.json").string() + "' --out '" + (dir / "joined").string() + "'");
+  INFO(joined.out << joined.err);
+  REQUIRE(joined.exit_code == 0);
+  const auto rows = plan_rows(dir / "joined" / "plan.csv");
+  size_t reused = 0;
+  for (const auto& row : rows) reused += row.at("status") == "simulated";
+  CHECK_THAT(joined.out, Contains("reused      " + std::to_string(reused) + " of them"));
+  const CliResult grid = run_rlsim(kSmallSpace + " --exhaustive --out '" + (dir / "grid").string() + "'");
+  REQUIRE(grid.exit_code == 0);
+  CHECK(front_of(rows) == front_of(plan_rows(dir / "grid" / "plan.csv")));
+  // A file of another scenario is refused, not silently ignored.
+  const CliResult other =
+      run_rlsim(kSmallSpace + " --seed 9 --reuse '" + (dir / "shard-1" / "plan-points.json").string() +
+                "' --out '" + (dir / "other").string() + "'");
+  CHECK(other.exit_code == 2);
+  CHECK_THAT(other.err, Contains("is not the plan-points.json of a plan of this scenario"));
 }

@@ -23,6 +23,7 @@
 #include "tools/report/output_dir.h"
 #include "tools/report/progress.h"
 #include "tools/report/text_format.h"
+#include "tools/sweep/sweep_grid.h"
 #include "tools/validation/validation_record.h"
 
 namespace rlsim {
@@ -76,6 +77,13 @@ class PlanCommand : public Command {
         "--exhaustive", exhaustive_,
         "Simulate every arrangement (the grid, no bounds): to check the search, or for plan.csv in full");
     output_.add_to(sub, "Arrangements");
+    sub->add_option(
+        "--shard", shard_,
+        "Simulate every arrangement numbered I-1 mod N (I/N: a Slurm array task's part; no bounds)");
+    sub->add_option(
+        "--reuse", reuse_,
+        "Reuse what another plan of the same scenario simulated: its plan-points.json (repeatable; "
+        "the shards' files, to join them)");
     sub->footer(
         "The scenario gives the model, the workload and the rest of the setup; it must have two pools,\n"
         "one for rollout and one for training (see scenarios/heterogeneous.yaml): the plan sets each\n"
@@ -86,7 +94,9 @@ class PlanCommand : public Command {
         "never simulated, and one that does not fit memory costs a load. --exhaustive simulates the grid.\n"
         "Writes DIR/plan.csv (every arrangement: bound, what became of it, figures), DIR/front.svg,\n"
         "DIR/plan.yaml (the chosen arrangement, ready to run) and DIR/plan-points.json (what was simulated:\n"
-        "a plan run again into DIR from the same scenario simulates only what it has not before).\n"
+        "a plan run again into DIR from the same scenario simulates only what it has not before). On a\n"
+        "Slurm array, each task runs --shard I/N into its own folder, and a last plan joins them with\n"
+        "--reuse 'DIR-*/plan-points.json' (docs/guide-plan.md).\n"
         "A serving scenario (kind: serve) gets the cheapest deployment per hour of the inventory whose p99\n"
         "TTFT and TPOT meet its workload.slo: its pool's card, nodes and TP (--rollout-tp), cheapest "
         "first.\n\n"
@@ -140,10 +150,30 @@ class PlanCommand : public Command {
                                              std::string(budget_ ? " and the budget" : "") +
                                              ": each pool needs at least one node");
 
+    // A shard simulates its part of the grid, bounds aside: what one shard simulated cannot prune
+    // another's.
+    const size_t whole = points.size();
+    if (!shard_.empty()) {
+      const SweepShard shard = parse_sweep_shard(shard_);
+      std::vector<PlanPoint> part;
+      for (size_t i = 0; i < points.size(); ++i) {
+        if (shard.holds(static_cast<long>(i))) part.push_back(points[i]);
+      }
+      points = std::move(part);
+      search.exhaustive = true;
+    }
     StagedOutput output(output_.out);  // checks --out before anything is simulated
-    // What a plan into this folder simulated before, from the same scenario, is not simulated again.
+    // What a plan into this folder simulated before, from the same scenario, is not simulated again;
+    // nor what the plans named by --reuse did (their shards, say).
     const std::string key = plan_base_key(loaded.resolved_yaml);
     reuse_plan_points(output_.out + "/plan-points.json", key, pools, points);
+    for (const std::string& file : reuse_) {
+      if (!reuse_plan_points(file, key, pools, points))
+        throw InputError({"--reuse", 0, 0},
+                         "'" + file +
+                             "' is not the plan-points.json of a plan of this scenario (same "
+                             "file, --set and --seed)");
+    }
     {
       Progress progress(0, !output_.quiet);
       long done = 0;
@@ -172,6 +202,11 @@ class PlanCommand : public Command {
       trust = validated_near_from_record(resolved, output_.out + "/plan.yaml", &step);
     }
     output.commit();
+    if (!shard_.empty()) {
+      std::cout << "shard " << shard_ << ": " << points.size() << " of the " << whole
+                << " arrangements; a last plan without --shard joins the shards: --reuse each shard's "
+                   "plan-points.json\n";
+    }
     std::cout << plan_text(points, outcome, in) << trust << "outputs: " << output_.out
               << "/{plan.csv,front.svg" << (outcome.chosen ? ",plan.yaml" : "") << ",plan-points.json}\n";
     return kExitOk;
@@ -307,6 +342,8 @@ class PlanCommand : public Command {
   int max_points_ = 3000;
   bool exhaustive_ = false;
   ForkedOutputArgs output_{2, "out/plan"};
+  std::string shard_;
+  std::vector<std::string> reuse_;
 };
 
 }  // namespace

@@ -126,8 +126,9 @@ std::string plan_text(const std::vector<PlanPoint>& points, const PlanOutcome& o
                      count(PointStatus::dearer)) +
           " left out by their lower bounds" + (in.search.exhaustive ? " (--exhaustive: none)" : "") + "\n";
   if (reused > 0) {
-    text += "  reused      " + count_text(reused) + " of them from an earlier plan in " + in.out_dir +
-            " (plan-points.json: the same scenario, simulated or refused then)\n";
+    text +=
+        "  reused      " + count_text(reused) +
+        " of them from earlier plans of the same scenario (plan-points.json: this folder's, and --reuse's)\n";
   }
   if (count(PointStatus::not_reached) > 0) {
     text +=

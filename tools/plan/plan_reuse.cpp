@@ -44,18 +44,18 @@ std::string plan_points_json(const std::vector<PlanPoint>& points, const PoolSha
   return out.dump(1) + "\n";
 }
 
-size_t reuse_plan_points(const std::string& path, const std::string& key, const PoolShape& pools,
-                         std::vector<PlanPoint>& points) {
+std::optional<size_t> reuse_plan_points(const std::string& path, const std::string& key,
+                                        const PoolShape& pools, std::vector<PlanPoint>& points) {
   std::ifstream in(path);
-  if (!in) return 0;
+  if (!in) return std::nullopt;
   std::map<std::string, TrialFigures> earlier;
   try {
     const nlohmann::json j = nlohmann::json::parse(in);
-    if (j.value("scenario_key", "") != key) return 0;
+    if (j.value("scenario_key", "") != key) return std::nullopt;
     for (const nlohmann::json& p : j.at("points"))
       earlier[sets_key(p.at("sets").get<std::vector<std::string>>())] = trial_figures(p.at("figures").dump());
   } catch (const std::exception&) {
-    return 0;  // not a plan's file: simulate afresh (the new plan replaces it)
+    return std::nullopt;  // not a plan's file
   }
   size_t reused = 0;
   for (PlanPoint& p : points) {
