@@ -49,7 +49,7 @@ std::vector<std::map<std::string, std::string>> plan_rows(const std::filesystem:
 std::string arrangement_of(const std::map<std::string, std::string>& row) {
   return row.at("policy") + " " + row.at("rollout_card") + "x" + row.at("rollout_gpus") + " tp" +
          row.at("rollout_tp") + " / " + row.at("train_card") + "x" + row.at("train_gpus") + " tp" +
-         row.at("train_tp");
+         row.at("train_tp") + " " + row.at("train_sharding");
 }
 
 /// The simulated rows no other simulated row beats on both step time and cost per step.
@@ -194,6 +194,13 @@ TEST_CASE("the arrangement space counts every split of the inventory once") {
     CHECK(a.usd_per_hour == Approx(8.0 * (a.rollout_nodes * (a.rollout_card == "H800" ? 2.0 : 1.0) +
                                           a.train_nodes * (a.train_card == "H800" ? 2.0 : 1.0))));
   }
+  // Training shardings multiply the space, each arrangement setting its own.
+  PlanSpaceOptions sharded = options;
+  sharded.train_shardings = {"zero1", "zero3"};
+  const std::vector<Arrangement> both = arrangement_space(stock, pools, sharded);
+  CHECK(both.size() == 2 * space.size());
+  CHECK(both.front().sets(pools).back() == "training.sharding=zero1");
+  CHECK(space.front().sets(pools).back().rfind("training.sharding", 0) != 0);
   options.budget_usd_per_hour = 40.0;  // at most 2.5 nodes of H800
   for (const Arrangement& a : arrangement_space(stock, pools, options)) CHECK(a.usd_per_hour <= 40.0);
   CHECK_THROWS_WITH(parse_inventory("H800:0", "--gpus"), Contains("expected a whole number of GPUs of H800"));
@@ -285,4 +292,22 @@ TEST_CASE("a plan's shards, joined with --reuse, give the grid's front without s
                 "' --out '" + (dir / "other").string() + "'");
   CHECK(other.exit_code == 2);
   CHECK_THAT(other.err, Contains("is not the plan-points.json of a plan of this scenario"));
+}
+
+TEST_CASE("plan searches training shardings too, and still finds the grid's front") {
+  const auto dir = scratch_dir("plan-sharding");
+  const std::string space =
+      "plan scenarios/heterogeneous.yaml --gpus H800:16,H20:8 --rollout-tp 1 --train-tp 1 "
+      "--train-sharding zero1,zero3 --quiet";
+  const CliResult searched = run_rlsim(space + " --out '" + (dir / "search").string() + "'");
+  INFO(searched.out << searched.err);
+  REQUIRE(searched.exit_code == 0);
+  const CliResult grid = run_rlsim(space + " --exhaustive --out '" + (dir / "grid").string() + "'");
+  REQUIRE(grid.exit_code == 0);
+  const auto rows = plan_rows(dir / "grid" / "plan.csv");
+  for (const auto& row : rows) {
+    INFO(arrangement_of(row) << " " << row.at("train_sharding"));
+    CHECK(std::stod(row.at("bound_step_s")) <= std::stod(row.at("steady_step_s")));
+  }
+  CHECK(front_of(plan_rows(dir / "search" / "plan.csv")) == front_of(rows));
 }

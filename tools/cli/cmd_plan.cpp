@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "models/memory/training_memory.h"
 #include "models/units.h"
 #include "sim/scenario/serve_reader.h"
 #include "tools/cli/catalog_args.h"
@@ -28,6 +29,12 @@
 
 namespace rlsim {
 namespace {
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
 
 std::vector<int> parse_degrees(const std::string& list, const std::string& flag) {
   std::vector<int> degrees;
@@ -59,6 +66,8 @@ class PlanCommand : public Command {
                     "Rollout (or, for a serving scenario, serving) TP degrees to try")
         ->capture_default_str();
     sub->add_option("--train-tp", train_tps_, "Training TP degrees to try")->capture_default_str();
+    sub->add_option("--train-sharding", train_shardings_,
+                    "Training shardings to try, e.g. zero1,zero3 (default: the scenario's own)");
     sub->add_option("--max-staleness", max_staleness_,
                     "Weight versions overlap and streaming may lag (their policy.max_staleness); 0 leaves "
                     "them out")
@@ -278,6 +287,13 @@ class PlanCommand : public Command {
     if (space.policies.empty()) throw InputError({"--policies", 0, 0}, "no policy to try");
     space.rollout_tps = parse_degrees(rollout_tps_, "--rollout-tp");
     space.train_tps = parse_degrees(train_tps_, "--train-tp");
+    for (const std::string& sharding : comma_separated(train_shardings_)) {
+      if (!parse_enum<Sharding>(sharding))
+        throw InputError({"--train-sharding", 0, 0}, "expected training shardings among " +
+                                                         join(enum_names<Sharding>(), ", ") + ", found '" +
+                                                         sharding + "'");
+      space.train_shardings.push_back(sharding);
+    }
     space.max_staleness = max_staleness_;
     if (budget_) {
       if (!(*budget_ > 0.0)) throw InputError({"--budget-usd-per-hour", 0, 0}, "expected a positive amount");
@@ -336,6 +352,7 @@ class PlanCommand : public Command {
   std::string policies_ = "colocated,disaggregated,overlap,streaming";
   std::string rollout_tps_ = "1,2,4,8";
   std::string train_tps_ = "1,2,4,8";
+  std::string train_shardings_;
   int max_staleness_ = 1;
   std::string target_;
   std::string objective_ = "step_time";

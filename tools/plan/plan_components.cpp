@@ -9,13 +9,13 @@ ComponentMemo::Key ComponentMemo::rollout_key(const Arrangement& a) const {
   // Colocated: the rollout runs on both pools' GPUs.
   const int gpus = a.rollout_nodes * pools_.rollout_gpus_per_node +
                    (a.policy == "colocated" ? a.train_nodes * pools_.train_gpus_per_node : 0);
-  return {a.policy, a.rollout_card, gpus, a.rollout_tp};
+  return {a.policy, a.rollout_card, gpus, a.rollout_tp, ""};
 }
 
 ComponentMemo::Key ComponentMemo::train_key(const Arrangement& a) const {
   const int gpus = a.train_nodes * pools_.train_gpus_per_node +
                    (a.policy == "colocated" ? a.rollout_nodes * pools_.rollout_gpus_per_node : 0);
-  return {a.policy, a.train_card, gpus, a.train_tp};
+  return {a.policy, a.train_card, gpus, a.train_tp, a.train_sharding};
 }
 
 void ComponentMemo::record(const PlanPoint& p) {

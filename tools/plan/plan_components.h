@@ -33,7 +33,8 @@ class ComponentMemo {
   double estimate(const PlanPoint& p) const;
 
  private:
-  using Key = std::tuple<std::string, std::string, int, int>;  ///< policy, card, GPUs, TP
+  using Key =
+      std::tuple<std::string, std::string, int, int, std::string>;  ///< policy, card, GPUs, TP, sharding
   Key rollout_key(const Arrangement& a) const;
   Key train_key(const Arrangement& a) const;
   const PoolShape& pools_;

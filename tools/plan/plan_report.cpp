@@ -27,6 +27,12 @@ std::string join_ints(const std::vector<int>& values) {
   return out;
 }
 
+std::string comma_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string out = "\"";
@@ -58,6 +64,7 @@ std::string differences(const Arrangement& a, const Arrangement& b) {
   note("train card", a.train_card, b.train_card);
   note("train nodes", std::to_string(a.train_nodes), std::to_string(b.train_nodes));
   note("train tp", std::to_string(a.train_tp), std::to_string(b.train_tp));
+  note("train sharding", a.train_sharding, b.train_sharding);
   std::string text;
   for (const std::string& d : out) text += (text.empty() ? "" : ", ") + d;
   return text;
@@ -110,10 +117,12 @@ std::string plan_text(const std::vector<PlanPoint>& points, const PlanOutcome& o
   text += "\n";
   std::string policies;
   for (const std::string& p : in.space.policies) policies += (policies.empty() ? "" : ", ") + p;
-  text += "  space       " + count_text(points.size()) + " arrangements: policies " + policies +
-          " (max staleness " + std::to_string(in.space.max_staleness) + "), rollout tp " +
-          join_ints(in.space.rollout_tps) + ", train tp " + join_ints(in.space.train_tps) +
-          ", whole nodes of " + std::to_string(in.pools.rollout_gpus_per_node) + " GPUs per pool\n";
+  text +=
+      "  space       " + count_text(points.size()) + " arrangements: policies " + policies +
+      " (max staleness " + std::to_string(in.space.max_staleness) + "), rollout tp " +
+      join_ints(in.space.rollout_tps) + ", train tp " + join_ints(in.space.train_tps) +
+      (in.space.train_shardings.empty() ? "" : ", train sharding " + comma_list(in.space.train_shardings)) +
+      ", whole nodes of " + std::to_string(in.pools.rollout_gpus_per_node) + " GPUs per pool\n";
   std::map<PointStatus, size_t> counts;
   for (const PlanPoint& p : points) ++counts[p.status];
   const auto count = [&](PointStatus st) { return counts.count(st) ? counts.at(st) : size_t{0}; };
@@ -187,7 +196,8 @@ std::string plan_text(const std::vector<PlanPoint>& points, const PlanOutcome& o
 
 std::string plan_csv(const std::vector<PlanPoint>& points, const PoolShape& pools) {
   std::string csv =
-      "policy,rollout_card,rollout_gpus,rollout_tp,train_card,train_gpus,train_tp,max_staleness,gpus,usd_per_"
+      "policy,rollout_card,rollout_gpus,rollout_tp,train_card,train_gpus,train_tp,train_sharding,max_"
+      "staleness,gpus,usd_per_"
       "hour,"
       "bound_step_s,estimate_step_s,status,steady_step_s,steady_half_width_s,usd_per_step,staleness_versions,"
       "why_not\n";
@@ -198,8 +208,8 @@ std::string plan_csv(const std::vector<PlanPoint>& points, const PoolShape& pool
            std::to_string(a.rollout_nodes * pools.rollout_gpus_per_node) + "," +
            std::to_string(a.rollout_tp) + "," + a.train_card + "," +
            std::to_string(a.train_nodes * pools.train_gpus_per_node) + "," + std::to_string(a.train_tp) +
-           "," + std::to_string(a.max_staleness) + "," + std::to_string(a.gpus) + "," +
-           format_number(a.usd_per_hour) + "," + format_number(p.bound_s) + "," +
+           "," + a.train_sharding + "," + std::to_string(a.max_staleness) + "," + std::to_string(a.gpus) +
+           "," + format_number(a.usd_per_hour) + "," + format_number(p.bound_s) + "," +
            (p.status == PointStatus::not_reached ? "" : format_number(p.estimate_s)) + "," +
            csv_field(status_name(p.status)) + "," + (ran ? format_number(p.figures.steady_step_s) : "") +
            "," + (ran ? format_number(p.figures.steady_half_width_s) : "") + "," +

@@ -66,12 +66,13 @@ std::vector<std::string> Arrangement::sets(const PoolShape& pools) const {
                                "training.tp=" + std::to_string(train_tp),
                                "policy.name=" + policy};
   if (takes_staleness(policy)) out.push_back("policy.max_staleness=" + std::to_string(max_staleness));
+  if (!train_sharding.empty()) out.push_back("training.sharding=" + train_sharding);
   return out;
 }
 
 std::string Arrangement::describe(const PoolShape& pools) const {
-  const std::string tps =
-      "rollout tp " + std::to_string(rollout_tp) + ", train tp " + std::to_string(train_tp);
+  const std::string tps = "rollout tp " + std::to_string(rollout_tp) + ", train tp " +
+                          std::to_string(train_tp) + (train_sharding.empty() ? "" : " " + train_sharding);
   if (policy == "colocated") {
     return "colocated: " + std::to_string(rollout_nodes + train_nodes) + "x" +
            std::to_string(pools.rollout_gpus_per_node) + " " + rollout_card + ", " + tps;
@@ -80,7 +81,7 @@ std::string Arrangement::describe(const PoolShape& pools) const {
          ": rollout " + std::to_string(rollout_nodes) + "x" + std::to_string(pools.rollout_gpus_per_node) +
          " " + rollout_card + " tp " + std::to_string(rollout_tp) + ", train " + std::to_string(train_nodes) +
          "x" + std::to_string(pools.train_gpus_per_node) + " " + train_card + " tp " +
-         std::to_string(train_tp);
+         std::to_string(train_tp) + (train_sharding.empty() ? "" : " " + train_sharding);
 }
 
 std::vector<Arrangement> arrangement_space(const std::vector<CardStock>& stock, const PoolShape& pools,
@@ -97,11 +98,16 @@ std::vector<Arrangement> arrangement_space(const std::vector<CardStock>& stock, 
     a.train_usd_per_gpu_hour = t.usd_per_gpu_hour;
     a.usd_per_hour = rollout_gpus * r.usd_per_gpu_hour + train_gpus * t.usd_per_gpu_hour;
     if (!within_budget(a.usd_per_hour)) return;
+    const std::vector<std::string> shardings =
+        options.train_shardings.empty() ? std::vector<std::string>{""} : options.train_shardings;
     for (int rollout_tp : options.rollout_tps) {
       for (int train_tp : options.train_tps) {
-        a.rollout_tp = rollout_tp;
-        a.train_tp = train_tp;
-        out.push_back(a);
+        for (const std::string& sharding : shardings) {
+          a.rollout_tp = rollout_tp;
+          a.train_tp = train_tp;
+          a.train_sharding = sharding;
+          out.push_back(a);
+        }
       }
     }
   };

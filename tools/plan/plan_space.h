@@ -2,9 +2,10 @@
 // how many of each; a card without a count is limited by `--budget-usd-per-hour` alone), the
 // policies, and the rollout's and the trainer's TP degrees make a grid of arrangements: which card
 // and how many nodes for the scenario's rollout pool and its training pool, rollout.tp, training.tp
-// and the policy. Each arrangement is the `--set` overrides that make it from the scenario, so
-// every one runs as `rlsim run S.yaml --set …` would. A colocated arrangement is one card and one
-// node count (both pools the same card; the colocated policy pools them). Nothing here simulates.
+// (and training.sharding when asked) and the policy. Each arrangement is the `--set` overrides that make it
+// from the scenario, so every one runs as `rlsim run S.yaml --set …` would. A colocated arrangement is one
+// card and one node count (both pools the same card; the colocated policy pools them). Nothing here
+// simulates.
 #pragma once
 
 #include <optional>
@@ -38,6 +39,8 @@ struct PoolShape {
 struct PlanSpaceOptions {
   std::vector<std::string> policies;  ///< colocated, disaggregated, overlap, streaming
   std::vector<int> rollout_tps, train_tps;
+  /// Training's ZeRO/FSDP sharding to try (training.sharding values); empty: the scenario's own.
+  std::vector<std::string> train_shardings;
   int max_staleness = 1;  ///< for the policies that take one
   std::optional<double> budget_usd_per_hour;
 };
@@ -53,7 +56,8 @@ struct Arrangement {
   int rollout_nodes = 0, rollout_tp = 1;
   std::string train_card;
   int train_nodes = 0, train_tp = 1;
-  int max_staleness = 0;  ///< overlap and streaming only
+  std::string train_sharding;  ///< empty: the scenario's own
+  int max_staleness = 0;       ///< overlap and streaming only
   int gpus = 0;
   double usd_per_hour = 0.0;
   /// Each pool's price per GPU-hour, set with the card (a pool's own price follows its card).
