@@ -53,10 +53,13 @@ TEST_CASE("a forecast sums the steps on the line between samples and adds evalua
 
 TEST_CASE("forecast from a few sampled steps is within 3 % of simulating every step") {
   const auto dir = scratch_dir("forecast-every-step");
+  // Small runs (4 steps of 8 prompts each), so that simulating all 20 steps takes seconds, also
+  // under the sanitizers.
   const std::string base =
-      "forecast scenarios/colocated-vs-disaggregated.yaml --set workload.length_schedule.1.step=19 --steps "
-      "20 "
-      "--policies colocated,streaming --eval-every 10 --eval-time 1min --quiet";
+      "forecast scenarios/colocated-vs-disaggregated.yaml --set workload.steps=4 --set "
+      "workload.prompts_per_step=8 "
+      "--set workload.length_schedule.1.step=19 --steps 20 --policies colocated,streaming --eval-every 10 "
+      "--eval-time 1min --quiet";
   const CliResult every = run_rlsim(base + " --samples 20 --out '" + (dir / "every").string() + "'");
   INFO(every.out << every.err);
   REQUIRE(every.exit_code == 0);

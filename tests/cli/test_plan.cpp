@@ -69,8 +69,10 @@ std::set<std::string> front_of(const std::vector<std::map<std::string, std::stri
   return front;
 }
 
+// Small enough to simulate whole in seconds, also under the sanitizers: 4 steps of 8 prompts.
 const std::string kSmallSpace =
-    "plan scenarios/heterogeneous.yaml --gpus H800:16,H20:16 --rollout-tp 1,4 --train-tp 1,2 --quiet";
+    "plan scenarios/heterogeneous.yaml --set workload.steps=4 --set workload.prompts_per_step=8 "
+    "--gpus H800:16,H20:16 --rollout-tp 1,4 --train-tp 1,2 --quiet";
 
 }  // namespace
 
@@ -297,8 +299,8 @@ TEST_CASE("a plan's shards, joined with --reuse, give the grid's front without s
 TEST_CASE("plan searches training shardings too, and still finds the grid's front") {
   const auto dir = scratch_dir("plan-sharding");
   const std::string space =
-      "plan scenarios/heterogeneous.yaml --gpus H800:16,H20:8 --rollout-tp 1 --train-tp 1 "
-      "--train-sharding zero1,zero3 --quiet";
+      "plan scenarios/heterogeneous.yaml --set workload.steps=4 --set workload.prompts_per_step=8 "
+      "--gpus H800:16,H20:8 --rollout-tp 1 --train-tp 1 --train-sharding zero1,zero3 --quiet";
   const CliResult searched = run_rlsim(space + " --out '" + (dir / "search").string() + "'");
   INFO(searched.out << searched.err);
   REQUIRE(searched.exit_code == 0);
