@@ -30,12 +30,6 @@
 namespace rlsim {
 namespace {
 
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
-}
-
 std::vector<int> parse_degrees(const std::string& list, const std::string& flag) {
   std::vector<int> degrees;
   for (const std::string& item : comma_separated(list)) {
@@ -290,7 +284,7 @@ class PlanCommand : public Command {
     for (const std::string& sharding : comma_separated(train_shardings_)) {
       if (!parse_enum<Sharding>(sharding))
         throw InputError({"--train-sharding", 0, 0}, "expected training shardings among " +
-                                                         join(enum_names<Sharding>(), ", ") + ", found '" +
+                                                         joined(enum_names<Sharding>(), ", ") + ", found '" +
                                                          sharding + "'");
       space.train_shardings.push_back(sharding);
     }

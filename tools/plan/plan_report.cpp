@@ -27,12 +27,6 @@ std::string join_ints(const std::vector<int>& values) {
   return out;
 }
 
-std::string comma_list(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
-  return out;
-}
-
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string out = "\"";
@@ -65,9 +59,7 @@ std::string differences(const Arrangement& a, const Arrangement& b) {
   note("train nodes", std::to_string(a.train_nodes), std::to_string(b.train_nodes));
   note("train tp", std::to_string(a.train_tp), std::to_string(b.train_tp));
   note("train sharding", a.train_sharding, b.train_sharding);
-  std::string text;
-  for (const std::string& d : out) text += (text.empty() ? "" : ", ") + d;
-  return text;
+  return joined(out, ", ");
 }
 
 /// The scenario's own arguments and the arrangement's overrides, as `rlsim run` takes them (the
@@ -121,7 +113,7 @@ std::string plan_text(const std::vector<PlanPoint>& points, const PlanOutcome& o
       "  space       " + count_text(points.size()) + " arrangements: policies " + policies +
       " (max staleness " + std::to_string(in.space.max_staleness) + "), rollout tp " +
       join_ints(in.space.rollout_tps) + ", train tp " + join_ints(in.space.train_tps) +
-      (in.space.train_shardings.empty() ? "" : ", train sharding " + comma_list(in.space.train_shardings)) +
+      (in.space.train_shardings.empty() ? "" : ", train sharding " + joined(in.space.train_shardings, ",")) +
       ", whole nodes of " + std::to_string(in.pools.rollout_gpus_per_node) + " GPUs per pool\n";
   std::map<PointStatus, size_t> counts;
   for (const PlanPoint& p : points) ++counts[p.status];

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace rlsim {
 
@@ -46,6 +47,13 @@ inline std::string xml_escape(const std::string& text) {
     else
       out += c;
   }
+  return out;
+}
+
+/// `items` joined by `separator` ("a, b, c").
+inline std::string joined(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
   return out;
 }
 
