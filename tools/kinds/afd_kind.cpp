@@ -90,20 +90,6 @@ class CheckedAfdScenario : public CheckedScenario {
   std::shared_ptr<const LoadedAfdScenario> loaded_;  // shared with the runs it simulates
 };
 
-/// The model and cards of the swept scenario (with the sweep's --set), for the plot's title.
-SweptSetup swept_setup(const SweepManifest& manifest) {
-  try {
-    LoadOptions options;
-    options.unsets = manifest.unsets;
-    options.overrides = manifest.sets;
-    options.check_memory = false;  // the base batch need not fit: each point was checked
-    const LoadedAfdScenario loaded = load_afd_scenario(manifest.scenario, options);
-    return swept_setup_of(loaded.scenario.model.name, loaded.scenario.cluster);
-  } catch (const std::exception&) {
-    return {manifest.scenario, "scenario no longer loads"};  // the table still plots
-  }
-}
-
 class AfdKind : public ScenarioKind {
  public:
   using ScenarioKind::ScenarioKind;
@@ -136,7 +122,8 @@ class AfdKind : public ScenarioKind {
     }
     const auto series = analyse_afd_sweep(table, manifest);
     report.findings = afd_findings_text(table, series);
-    report.plot = afd_sweep_plot(table, manifest, series, swept_setup(manifest), objective);
+    report.plot = afd_sweep_plot(table, manifest, series, swept_setup_loaded_by(manifest, load_afd_scenario),
+                                 objective);
     return report;
   }
 };

@@ -90,20 +90,6 @@ class CheckedRlScenario : public CheckedScenario {
   std::shared_ptr<const LoadedScenario> loaded_;  // shared with the runs it simulates
 };
 
-/// The model and cards of the swept scenario (with the sweep's --set), for the plot's title.
-SweptSetup swept_setup(const SweepManifest& manifest) {
-  try {
-    LoadOptions options;
-    options.unsets = manifest.unsets;
-    options.overrides = manifest.sets;
-    options.check_memory = false;  // the base values of swept fields need not fit
-    const LoadedScenario loaded = load_scenario(manifest.scenario, options);
-    return swept_setup_of(loaded.scenario.model.name, loaded.scenario.cluster);
-  } catch (const std::exception&) {
-    return {manifest.scenario, "scenario no longer loads"};  // the table still plots
-  }
-}
-
 class RlKind : public ScenarioKind {
  public:
   using ScenarioKind::ScenarioKind;
@@ -125,7 +111,7 @@ class RlKind : public ScenarioKind {
     for (const char* c :
          {"step_time_s", "samples_per_s", "bubble_fraction", "usd_per_step", "usd_per_1m_tokens"})
       report.columns.emplace_back(c);
-    report.plot = rl_sweep_plot(table, manifest, swept_setup(manifest), objective);
+    report.plot = rl_sweep_plot(table, manifest, swept_setup_loaded_by(manifest, load_scenario), objective);
     report.findings = sweep_setup_notes(table, manifest, "rollout", [&](const LoadOptions& options) {
       return load_scenario(manifest.scenario, options).scenario;
     });

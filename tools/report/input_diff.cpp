@@ -12,7 +12,7 @@ namespace {
 using Json = nlohmann::json;
 
 /// A node as one line: a scalar as written, anything else as flow JSON.
-std::string shown(const Json& n) {
+std::string as_written(const Json& n) {
   if (n.is_null()) return "(absent)";
   if (n.is_string()) return n.get<std::string>();
   return n.dump();
@@ -24,7 +24,7 @@ std::string item_key(const Json& item, size_t index) {
     if (item.contains("name") && item["name"].is_string()) return item["name"].get<std::string>();
     if (item.contains("between") && item["between"].is_array()) {
       std::string ends;
-      for (const auto& end : item["between"]) ends += (ends.empty() ? "" : ",") + shown(end);
+      for (const auto& end : item["between"]) ends += (ends.empty() ? "" : ",") + as_written(end);
       return ends;
     }
   }
@@ -67,7 +67,7 @@ void compare(const Json& a, const Json& b, const std::string& path, std::vector<
       if (!find(items_a, key)) compare(Json(), node, path + "[" + key + "]", out);
     return;
   }
-  const std::string before = shown(a), after = shown(b);
+  const std::string before = as_written(a), after = as_written(b);
   if (before == after) return;
   FigureChange change{path, before, after, 0.0};
   double x = 0.0, y = 0.0;

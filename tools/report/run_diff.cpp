@@ -22,7 +22,7 @@ void flatten(const nlohmann::json& j, const std::string& path, std::map<std::str
   }
 }
 
-std::string shown(const nlohmann::json& v) {
+std::string figure_text(const nlohmann::json& v) {
   if (v.is_null()) return "(absent)";
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_float()) return formatted("%.6g", v.get<double>());
@@ -42,7 +42,7 @@ std::vector<FigureChange> diff_metrics(const nlohmann::json& a, const nlohmann::
   for (const auto& path : paths) {
     const nlohmann::json va = fa.count(path) ? fa[path] : nlohmann::json();
     const nlohmann::json vb = fb.count(path) ? fb[path] : nlohmann::json();
-    FigureChange c{path, shown(va), shown(vb), 0.0};
+    FigureChange c{path, figure_text(va), figure_text(vb), 0.0};
     if (va.is_number() && vb.is_number()) {
       const double x = va.get<double>(), y = vb.get<double>();
       if (std::abs(y - x) <= 1e-12 * std::max(std::abs(x), std::abs(y))) continue;

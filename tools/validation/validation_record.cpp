@@ -11,6 +11,7 @@
 #include "sim/scenario/catalog.h"
 #include "tools/report/text_format.h"
 #include "tools/sweep/sweep_csv.h"
+#include "tools/validation/validation_verdict.h"
 
 namespace rlsim {
 namespace {
@@ -38,20 +39,6 @@ double number_cell(const std::string& cell, const SourceLocation& where, const s
   const std::optional<double> value = parse_number(cell);
   if (!value) throw InputError(where, "expected a number in column " + column + ", got '" + cell + "'");
   return *value;
-}
-
-std::string percent(double fraction) { return formatted("%+.1f %%", 100.0 * fraction); }
-
-/// The value at dotted `path` ("step_time_s.steady_mean") of a metrics.json, if it is a number.
-std::optional<double> metric_value(const nlohmann::json& metrics, const std::string& path) {
-  const nlohmann::json* node = &metrics;
-  std::stringstream parts(path);
-  for (std::string part; std::getline(parts, part, '.');) {
-    if (!node->is_object() || !node->contains(part)) return std::nullopt;
-    node = &(*node)[part];
-  }
-  if (!node->is_number()) return std::nullopt;
-  return node->get<double>();
 }
 
 /// A figure of metric `path` as people read it: durations of a "_s" metric in their best unit.
@@ -185,8 +172,9 @@ std::string validated_near_text(const SetupFingerprint& setup, const std::vector
     std::string range = "not run";
     if (!t.errors.empty()) {
       const auto [low, high] = std::minmax_element(t.errors.begin(), t.errors.end());
-      range = t.errors.size() == 1 ? percent(*low) : percent(*low) + " to " + percent(*high);
-      if (const std::optional<double> own = metrics ? metric_value(*metrics, t.metric) : std::nullopt)
+      range =
+          t.errors.size() == 1 ? signed_percent(*low) : signed_percent(*low) + " to " + signed_percent(*high);
+      if (const std::optional<double> own = metrics ? metric_at(*metrics, t.metric) : std::nullopt)
         range += implied_measurement(t.metric, *own, *low, *high);
     }
     text += "    " + padded(t.metric, width + 2) + std::to_string(t.passed) + " of " +

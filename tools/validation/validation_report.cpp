@@ -9,7 +9,7 @@
 namespace rlsim {
 namespace {
 
-std::string percent(double fraction) { return formatted("%+.1f%%", 100.0 * fraction); }
+std::string percent_cell(double fraction) { return formatted("%+.1f%%", 100.0 * fraction); }
 
 std::string verdict_text(const ValidationRow& row) {
   switch (row.verdict) {
@@ -61,7 +61,7 @@ std::string validation_table(const std::string& manifest, const std::vector<Vali
     out += "  " + padded(row.spec.name, name_width + 1) + padded(row.spec.metric, metric_width + 1) +
            padded(formatted("%.6g", row.spec.published), 12) +
            padded(ran ? formatted("%.5g", *row.simulated) : "-", 12) +
-           padded(ran ? percent(row.error) : "-", 9) +
+           padded(ran ? percent_cell(row.error) : "-", 9) +
            padded(formatted("%.0f%%", 100.0 * row.spec.tolerance), 6) + verdict_text(row) + "\n";
   }
   out += count_line(rows);
@@ -69,12 +69,12 @@ std::string validation_table(const std::string& manifest, const std::vector<Vali
     const std::string figures = row.simulated
                                     ? formatted("%.4g", *row.simulated) + " vs published " +
                                           formatted("%.4g", row.spec.published) + " " + row.spec.unit + " (" +
-                                          percent(row.error) + ", tolerance " +
+                                          percent_cell(row.error) + ", tolerance " +
                                           formatted("%.0f%%", 100.0 * row.spec.tolerance) + ")"
                                     : "";
     if (row.verdict == Verdict::known_gap) {
       const std::string first_run =
-          row.spec.first_run_error ? " (first run " + percent(*row.spec.first_run_error) + ")" : "";
+          row.spec.first_run_error ? " (first run " + percent_cell(*row.spec.first_run_error) + ")" : "";
       out += "known gap, not yet within tolerance: " + row.spec.name + ": simulated " + figures + first_run +
              " - " + row.spec.known_gap + "\n";
     } else if (row.verdict == Verdict::fail) {

@@ -29,15 +29,11 @@ std::optional<double> metric_at(const nlohmann::json& metrics, const std::string
   return node->get<double>();
 }
 
-namespace {
-
 std::string signed_percent(double fraction) {
   char text[32];
   std::snprintf(text, sizeof text, "%+.1f %%", 100.0 * fraction);
   return text;
 }
-
-}  // namespace
 
 double relative_error(double simulated, double published) { return (simulated - published) / published; }
 

@@ -27,6 +27,8 @@ struct ValidationRow {
 
 /// The number at dotted `path` ("serving.tpot_ms.p50") in `metrics`; nullopt when there is none.
 std::optional<double> metric_at(const nlohmann::json& metrics, const std::string& path);
+/// A relative error as "+12.3 %".
+std::string signed_percent(double fraction);
 /// (simulated - published) / published; `published` is never 0 (the manifest refuses it).
 double relative_error(double simulated, double published);
 /// The row for a case that ran and gave `simulated`.
