@@ -3,6 +3,8 @@
 
 #include <memory>
 
+#include "models/arch_params.h"
+
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
 namespace {
@@ -60,6 +62,11 @@ double sync_weights(sg4::Host* source, const std::vector<sg4::Host*>& destinatio
     tree_broadcast(source, destinations, bytes);
   }
   return sg4::Engine::get_clock() - start;
+}
+
+double engine_load_pause_s(const Scenario& scenario) {
+  return engine_load_s(scenario.model, weight_bytes(scenario.model, scenario.weight_sync.precision),
+                       scenario.weight_sync.engine_load);
 }
 
 }  // namespace rlsim

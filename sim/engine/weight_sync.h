@@ -8,11 +8,16 @@
 #include <vector>
 
 #include "sim/scenario/choices.h"
+#include "sim/scenario/scenario.h"
 
 namespace rlsim {
 
 /// Blocks the calling actor until every destination holds `bytes`; returns the elapsed seconds.
 double sync_weights(simgrid::s4u::Host* source, const std::vector<simgrid::s4u::Host*>& destinations,
                     double bytes, WeightSyncMethod method);
+
+/// Seconds every instance pauses to load one update into its engine beyond the bytes' transfer
+/// (`weight_sync.engine_load`, models/timing/engine_weight_load.h); 0 unless the scenario sets it.
+double engine_load_pause_s(const Scenario& scenario);
 
 }  // namespace rlsim

@@ -21,6 +21,7 @@
 #include "models/registry/registry.h"
 #include "models/timing/attention_kernels.h"
 #include "models/timing/engine_overhead.h"
+#include "models/timing/engine_weight_load.h"
 #include "models/timing/rank_balance.h"
 #include "sim/scenario/choices.h"
 #include "sim/scenario/distribution.h"
@@ -235,6 +236,8 @@ struct ColocationSpec {
 struct WeightSyncSpec {
   WeightSyncMethod method = WeightSyncMethod::broadcast;
   Precision precision = Precision::bf16;
+  /// What each instance's engine spends loading an update beyond its bytes (calls × per call).
+  EngineLoadSpec engine_load;
 };
 
 /// The orchestration policy (sim/engine/policies/) and its own parameters (`rlsim list policies`).

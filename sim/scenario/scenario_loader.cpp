@@ -276,6 +276,35 @@ std::string dp_mismatch(const TrainingSpec& s, int gpus, const std::string& pool
          std::to_string(gpus) + " GPUs of " + pools;
 }
 
+/// `weight_sync.engine_load`, `.bucket` and `.per_call` (models/timing/engine_weight_load.h): the
+/// per-call time defaults to the mode's published measurement.
+EngineLoadSpec read_engine_load(YamlReader& sync) {
+  EngineLoadSpec spec;
+  spec.mode = sync.choice_or({"engine_load",
+                              "how the engine takes each update: none (its bytes only), per_tensor (a call "
+                              "per checkpoint tensor) or "
+                              "bucketed (a call per bucket of packed tensors)"},
+                             spec.mode);
+  const bool per_tensor = spec.mode == EngineLoadMode::per_tensor;
+  if (spec.mode == EngineLoadMode::none) {
+    for (const char* key : {"bucket", "per_call"}) {
+      if (sync.has(key)) sync.fail(key, "applies to engine_load per_tensor or bucketed; engine_load is none");
+    }
+  } else if (per_tensor && sync.has("bucket")) {
+    sync.fail("bucket", "applies to engine_load bucketed; a per_tensor update makes one call per tensor");
+  }
+  spec.bucket_bytes =
+      sync.quantity_or({"bucket", "engine_load bucketed: bytes packed into one call", "", "512 MiB"},
+                       Quantity::bytes, spec.bucket_bytes);
+  spec.per_call_s =
+      sync.quantity_or({"per_call", "what one call of the engine's load costs beyond its bytes", "",
+                        "32 ms per_tensor (SGLang's update_weights_from_distributed), 0.30 s bucketed (verl "
+                        "pull request 2418)"},
+                       Quantity::duration, per_tensor ? kPerTensorCallS : kBucketCallS, true);
+  if (spec.mode == EngineLoadMode::none) spec.per_call_s = 0.0;
+  return spec;
+}
+
 /// `rollout_pool`: under `colocated` over two pools, training runs on the GPUs of both, so dp may
 /// count them (checked against the policy once it is read: check_training_dp).
 TrainingSpec read_training(YamlReader& r, const ClusterSpec& cluster, const std::string& rollout_pool) {
@@ -549,6 +578,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
       d.weight_sync.method);
   s.weight_sync.precision = read_precision(
       sync, {"precision", "precision of the weights sent", "", "training.precision"}, s.training.weights);
+  s.weight_sync.engine_load = read_engine_load(sync);
   sync.finish();
 
   YamlReader colocation =

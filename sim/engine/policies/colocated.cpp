@@ -10,6 +10,7 @@
 #include "sim/engine/policies/policy.h"
 #include "sim/engine/policies/rl_step.h"
 #include "sim/engine/trainer.h"
+#include "sim/engine/weight_sync.h"
 
 namespace rlsim {
 namespace sg4 = simgrid::s4u;
@@ -84,7 +85,7 @@ class ColocatedPolicy : public Policy {
       trainer.train(batch.sequence_tokens(), s.training.mini_batches, step);
       const double train_end = sg4::Engine::get_clock();
       run_switch(ctx, ctx.trainer, switches.to_rollout_s, step);
-      service.update_weights(step + 1, 0.0);
+      service.update_weights(step + 1, engine_load_pause_s(s));
 
       record.end_s = sg4::Engine::get_clock();
       record.rollout_s = rollout_end - record.start_s;

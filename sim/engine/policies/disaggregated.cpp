@@ -44,7 +44,7 @@ class DisaggregatedPolicy : public Policy {
                    ctx.scenario.weight_sync.method);
       const double sync_end = sg4::Engine::get_clock();
       ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
-      service.update_weights(step + 1, 0.0);
+      service.update_weights(step + 1, engine_load_pause_s(ctx.scenario));
 
       record.end_s = sync_end;
       record.rollout_s = rollout_end - record.start_s;

@@ -177,9 +177,9 @@ class LabelsPolicy : public Policy {
       const double sync_end = sg4::Engine::get_clock();
       ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
       version = step + 1;
-      service.update_weights(version, lag_.weight_swap_s, layout.rollout_only);
+      service.update_weights(version, lag_.weight_swap_s + engine_load_pause_s(s), layout.rollout_only);
       run_switch(ctx, layout.lent_trainers, costs.to_rollout_s, step);
-      service.resume(layout.flexible, version, 0.0);
+      service.resume(layout.flexible, version, engine_load_pause_s(s));
       // Launched after the resume, so the router spreads the new work over every instance.
       launcher.launch_allowed(version);
 

@@ -74,7 +74,7 @@ class OverlapPolicy : public Policy {
                    s.weight_sync.method);
       const double sync_end = sg4::Engine::get_clock();
       ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
-      service.update_weights(step + 1, lag_.weight_swap_s);
+      service.update_weights(step + 1, lag_.weight_swap_s + engine_load_pause_s(s));
       {
         std::unique_lock lock(*mutex);
         version = step + 1;

@@ -86,7 +86,7 @@ class StreamingPolicy : public Policy {
                      s.weight_sync.method);
         const double sync_end = sg4::Engine::get_clock();
         ctx.record(ctx.trainer, GpuState::busy(Phase::weight_sync), train_end, sync_end, step);
-        service.update_weights(++version, lag_.weight_swap_s);
+        service.update_weights(++version, lag_.weight_swap_s + engine_load_pause_s(s));
         record.train_s += train_end - train_start;
         record.weight_sync_s += sync_end - train_end;
         record.samples += batch.samples;
