@@ -66,6 +66,27 @@ TEST_CASE("a known gap fails once its error grows more than 2 points past the er
   CHECK(grown.note == "known gap grew from -30.0 % to -33.0 %, more than 2 points");
 }
 
+TEST_CASE("a known gap's text that quotes the gap it was marked at fails once the error moves past it") {
+  CHECK(quoted_gap_percent("rlsim is 24 % slow (23 % before)", 0.244) == Approx(24));
+  CHECK(quoted_gap_percent("its step is -61.8 % short", -0.6177) == Approx(61.8));
+  CHECK(quoted_gap_percent("its step is +61.8% long", 0.6177) == Approx(61.8));
+  CHECK_FALSE(quoted_gap_percent("rlsim is 24 % slow", 0.256));         // 24 quotes 23.5 to 24.5
+  CHECK_FALSE(quoted_gap_percent("a 124 % load, 2.4 %, 24 GB", 0.24));  // no number is 24 before a %
+  CHECK_FALSE(quoted_gap_percent("the roofline is too optimistic", 0.3));
+
+  ValidationCase c = a_case(100, 0.15, "rlsim is 30 % short: no offload in the trainer");
+  c.gap_error = -0.30;
+  CHECK(judge_case(c, 69).verdict == Verdict::known_gap);  // -31 %: the text still holds
+  const ValidationRow narrower = judge_case(c, 75);        // -25 %: the text's 30 % is stale
+  CHECK(narrower.verdict == Verdict::fail);
+  CHECK(narrower.note ==
+        "stale mark: its text quotes the gap it was marked at (-30.0 %), the case now measures -25.0 %: "
+        "rewrite "
+        "the text and gap_error");
+  c.known_gap = "no offload in the trainer";  // quotes no figure: a narrower gap stays a known gap
+  CHECK(judge_case(c, 75).verdict == Verdict::known_gap);
+}
+
 TEST_CASE("only a failed case fails the run and known gaps and skipped cases are listed by name") {
   std::vector<ValidationRow> rows = {judge_case(a_case(100, 0.2), 101),
                                      judge_case(a_case(100, 0.2, "known cause"), 160),

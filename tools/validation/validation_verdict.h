@@ -27,6 +27,10 @@ struct ValidationRow {
 
 /// The number at dotted `path` ("serving.tpot_ms.p50") in `metrics`; nullopt when there is none.
 std::optional<double> metric_at(const nlohmann::json& metrics, const std::string& path);
+/// The figure `text` (a known gap's mark) quotes as the gap it was marked at: a number before a
+/// per-cent sign that is |gap_error| as written to its own precision ("24 %" for -0.244); none when
+/// the text quotes no such figure. A mark that quotes it goes stale when the error moves.
+std::optional<double> quoted_gap_percent(const std::string& text, double gap_error);
 /// A relative error as "+12.3 %".
 std::string signed_percent(double fraction);
 /// (simulated - published) / published; `published` is never 0 (the manifest refuses it).
