@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -18,6 +21,17 @@ constexpr int kTerms = 5;
 constexpr double kScale[kTerms] = {1e-4, 1e-5, 1e-6, 1e-5, 1e-6};
 constexpr const char* kTermNames[kTerms] = {"cpu_fixed_s", "cpu_per_sequence_s", "cpu_per_token_s",
                                             "launch_gap_per_layer_s", "graph_gap_per_layer_s"};
+// The largest value each term may take, and why: beyond it the term is not overhead but a
+// measurement the model's terms cannot explain (a stall, another workload, a wrong row).
+constexpr double kBound[kTerms] = {20e-3, 1e-3, 1e-4, 1e-3, 1e-4};
+constexpr const char* kBoundReason[kTerms] = {
+    "an iteration's fixed CPU work past 20 ms caps decoding below 50 tokens/s a sequence, slower than any "
+    "engine "
+    "measured in docs/validation.md",
+    "8x vLLM V0's 0.127 ms per sequence (vidur's CPU profile), the slowest per-sequence CPU time published",
+    "a tenth of a millisecond per token: a 2,048-token prefill would spend 0.2 s on the CPU",
+    "30 kernels a layer at PyTorch eager's slowest dispatch, about 30 us each",
+    "200x the 0.5 us a CUDA-graph replay leaves between kernels (NVIDIA, Getting Started with CUDA Graphs)"};
 
 double& term(EngineOverhead& e, int i) {
   double* terms[kTerms] = {&e.cpu_fixed_s, &e.cpu_per_sequence_s, &e.cpu_per_token_s,
@@ -27,7 +41,9 @@ double& term(EngineOverhead& e, int i) {
 
 /// `preset` with the `free` terms set from the simplex's coordinates `x` (the others as they are).
 EngineOverhead with_terms(EngineOverhead e, const std::vector<int>& free, const std::vector<double>& x) {
-  for (size_t k = 0; k < free.size(); ++k) term(e, free[k]) = std::abs(x[k]) * kScale[free[k]];
+  for (size_t k = 0; k < free.size(); ++k) {
+    term(e, free[k]) = std::min(std::abs(x[k]) * kScale[free[k]], kBound[free[k]]);
+  }
   return e;
 }
 
@@ -129,17 +145,62 @@ double predicted_seconds(const EngineOverhead& engine, const ServingSample& samp
   return total;
 }
 
+HeldOutSplit held_out_split(const std::vector<ServingSample>& samples) {
+  struct Axis {
+    const char* name;
+    std::function<int64_t(const ServingSample&)> value;
+  };
+  const Axis axes[] = {{"batch", [](const ServingSample& s) { return s.batch; }},
+                       {"TP", [](const ServingSample& s) { return int64_t{s.tp}; }},
+                       {"context", [](const ServingSample& s) { return s.context_tokens; }}};
+  for (const Axis& axis : axes) {
+    std::map<int64_t, std::vector<size_t>, std::greater<>> by_value;  // largest first
+    for (size_t i = 0; i < samples.size(); ++i) by_value[axis.value(samples[i])].push_back(i);
+    if (by_value.size() < 2) continue;
+    HeldOutSplit split;
+    std::string values;
+    for (const auto& [value, indices] : by_value) {
+      if (!split.held.empty() && 5 * split.held.size() >= samples.size()) break;
+      if (split.held.size() + indices.size() == samples.size()) break;  // the fit keeps one value
+      split.held.insert(split.held.end(), indices.begin(), indices.end());
+      values = std::to_string(value) + (values.empty() ? "" : ", " + values);
+    }
+    split.region = std::string(axis.name) + " " + values + " (the largest " + axis.name +
+                   (axis.name == std::string("batch") ? "es" : "s") + ", fitted on the smaller)";
+    std::sort(split.held.begin(), split.held.end());
+    return split;
+  }
+  HeldOutSplit split;
+  for (size_t i = 4; i < samples.size(); i += 5) split.held.push_back(i);
+  split.region = "every fifth measurement (batch, TP and context do not vary)";
+  return split;
+}
+
 EngineFit fit_engine_terms(const std::vector<ServingSample>& samples, const EngineOverhead& preset) {
+  const HeldOutSplit split = held_out_split(samples);
   std::vector<const ServingSample*> all, train, held;
-  for (size_t i = 0; i < samples.size(); ++i) {
+  std::vector<ServingSample> train_samples;
+  for (size_t i = 0, next = 0; i < samples.size(); ++i) {
     all.push_back(&samples[i]);
-    (i % 5 == 4 ? held : train).push_back(&samples[i]);
+    const bool out = next < split.held.size() && split.held[next] == i;
+    if (out) {
+      ++next;
+      held.push_back(&samples[i]);
+    } else {
+      train.push_back(&samples[i]);
+      train_samples.push_back(samples[i]);
+    }
   }
   EngineFit out;
+  out.held_out_region = split.region;
   std::vector<int> free;
   out.kept_at_preset = unidentified_terms(samples, preset, &free);
   if (!held.empty() && !train.empty()) {
-    const Scored s = score(fit(train, preset, free), held);
+    // The held-out fit frees only what its own samples identify: a region they lack (the largest
+    // batches) leaves the terms only it moves at the preset's, as a profile would be used there.
+    std::vector<int> train_free;
+    unidentified_terms(train_samples, preset, &train_free);
+    const Scored s = score(fit(train, preset, train_free), held);
     out.error.held_out_points = s.points;
     out.error.held_out_mape = s.mape;
     out.error.held_out_max_error = s.max_error;
@@ -151,7 +212,15 @@ EngineFit fit_engine_terms(const std::vector<ServingSample>& samples, const Engi
   std::optional<double>* written[kTerms] = {&out.terms.cpu_fixed_s, &out.terms.cpu_per_sequence_s,
                                             &out.terms.cpu_per_token_s, &out.terms.launch_gap_per_layer_s,
                                             &out.terms.graph_gap_per_layer_s};
-  for (int i : free) *written[i] = term(fitted, i);
+  for (int i : free) {
+    *written[i] = term(fitted, i);
+    if (term(fitted, i) >= 0.999 * kBound[i]) {
+      char bound[32];
+      std::snprintf(bound, sizeof bound, "%g ms", kBound[i] * 1e3);
+      out.at_bound.push_back(std::string(kTermNames[i]) + ": at its bound " + bound + " (" + kBoundReason[i] +
+                             "): the measurements ask for more than the terms explain");
+    }
+  }
   return out;
 }
 

@@ -34,7 +34,7 @@ std::string percent_note(double ratio) {
 
 /// `held_out` says which points were held out (each fitter holds out its own).
 void write_error(std::ostringstream& out, const FitError& e, const std::string& indent, bool references,
-                 const char* held_out) {
+                 const std::string& held_out) {
   out << indent << "error:  # relative; held-out points scored by fits that did not see them\n";
   out << indent << "  fit_points: " << e.fit_points << "\n";
   out << indent << "  held_out_points: " << e.held_out_points << "  # " << held_out << "\n";
@@ -181,7 +181,7 @@ std::string profile_to_yaml(const HardwareProfile& p, const std::optional<Engine
     if (engine)
       out << "  # measured, not used: prefill-shape gap " << number(engine->prefill_launch_gap_per_layer_s)
           << " s per layer; empty-kernel launch " << number(engine->kernel_launch_s) << " s\n";
-    if (!p.engine.empty()) write_error(out, p.engine_error, "  ", false, "every fifth measurement");
+    if (!p.engine.empty()) write_error(out, p.engine_error, "  ", false, p.engine_held_out_region);
   }
   if (p.rl_run) write_rl_run(out, *p.rl_run);
   write_measured_shapes(out, p.measured_shapes);

@@ -156,6 +156,9 @@ struct HardwareProfile {
   /// overrides the scenario's engine preset term by term (models/timing/engine_overhead.h).
   EngineOverheadOverride engine;
   FitError engine_error;  ///< held-out error of the serving fit that produced `engine`
+  /// Which measurements that error held out ("batch 64 (the largest batches, ...)"); written as the
+  /// profile's comment, not read back.
+  std::string engine_held_out_region = "every fifth measurement";
   /// A whole RL run's terms on this card (`rl_run:`, optional; RlRunTerms).
   std::optional<RlRunTerms> rl_run;
   /// Measured times of measured shapes by token count, at most one per shape; they price those

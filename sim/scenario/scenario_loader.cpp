@@ -277,7 +277,8 @@ std::string dp_mismatch(const TrainingSpec& s, int gpus, const std::string& pool
 }
 
 /// `weight_sync.engine_load`, `.bucket` and `.per_call` (models/timing/engine_weight_load.h): the
-/// per-call time defaults to the mode's published measurement.
+/// per-call time defaults to the mode's published measurement. `bucket` counts under bucketed only,
+/// neither under none: a resolved scenario writes every field, used or not.
 EngineLoadSpec read_engine_load(YamlReader& sync) {
   EngineLoadSpec spec;
   spec.mode = sync.choice_or({"engine_load",
@@ -286,13 +287,6 @@ EngineLoadSpec read_engine_load(YamlReader& sync) {
                               "bucketed (a call per bucket of packed tensors)"},
                              spec.mode);
   const bool per_tensor = spec.mode == EngineLoadMode::per_tensor;
-  if (spec.mode == EngineLoadMode::none) {
-    for (const char* key : {"bucket", "per_call"}) {
-      if (sync.has(key)) sync.fail(key, "applies to engine_load per_tensor or bucketed; engine_load is none");
-    }
-  } else if (per_tensor && sync.has("bucket")) {
-    sync.fail("bucket", "applies to engine_load bucketed; a per_tensor update makes one call per tensor");
-  }
   spec.bucket_bytes =
       sync.quantity_or({"bucket", "engine_load bucketed: bytes packed into one call", "", "512 MiB"},
                        Quantity::bytes, spec.bucket_bytes);

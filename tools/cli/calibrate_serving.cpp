@@ -78,6 +78,9 @@ ServingCalibration calibrate_serving(const Catalog& catalog, const HardwareSpec&
       };
       ServingSample sample;
       sample.measured_s = m.measured_s;
+      sample.batch = m.batch;
+      sample.tp = m.tp;
+      sample.context_tokens = m.context_tokens + (m.phase == ServingPhase::prefill ? m.prompt_tokens : 0);
       if (m.phase == ServingPhase::generate) {
         sample.iterations.push_back(priced({m.tp, m.batch, m.prompt_tokens, 0, true}, 1.0));
         for (const DecodeRun& run : decode_runs(m.prompt_tokens, m.generated_tokens()))
@@ -93,6 +96,7 @@ ServingCalibration calibrate_serving(const Catalog& catalog, const HardwareSpec&
   out.fit = fit_engine_terms(samples, preset);
   out.profile.engine = out.fit.terms;
   out.profile.engine_error = out.fit.error;
+  out.profile.engine_held_out_region = out.fit.held_out_region;
   out.samples = static_cast<int>(samples.size());
   return out;
 }

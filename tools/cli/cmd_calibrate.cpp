@@ -227,10 +227,11 @@ class CalibrateCommand : public Command {
               << us(t.graph_gap_per_layer_s) << "\n"
               << (c.fit.kept_at_preset.empty() ? "" : "kept at the preset " + preset + "'s values:\n");
     for (const std::string& why : c.fit.kept_at_preset) std::cout << "  " << why << "\n";
+    for (const std::string& bound : c.fit.at_bound) std::cout << "  " << bound << "\n";
     std::cout << "held-out MAPE " << percent(c.fit.error.held_out_mape) << " (max "
               << percent(c.fit.error.held_out_max_error) << ") on " << c.fit.error.held_out_points
-              << " held-out measurements; the preset's own terms: " << percent(c.fit.preset_held_out_mape)
-              << "\n";
+              << " held-out measurements, " << c.fit.held_out_region
+              << "; the preset's own terms: " << percent(c.fit.preset_held_out_mape) << "\n";
     return kExitOk;
   }
 
