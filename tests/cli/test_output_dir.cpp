@@ -90,3 +90,26 @@ TEST_CASE("an uncommitted output leaves nothing and a dead process's staging fol
   CHECK_FALSE(fs::exists(root / ".out.partial-4194305"));
   CHECK(fs::exists(root / "out" / "metrics.json"));
 }
+
+TEST_CASE("an input in the output folder under a name the run replaces is refused before simulating") {
+  const fs::path root = fresh_folder("inputs");
+  std::ofstream(root / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,10,10\n";
+  std::ofstream(root / "scenario.yaml") << "model: qwen3-8b\n";
+  StagedOutput output(root);
+  // The scenario beside the outputs is fine: no run writes scenario.yaml.
+  CHECK_NOTHROW(output.refuse_replacing({(root / "scenario.yaml").string()}));
+  CHECK_NOTHROW(output.refuse_replacing({"", (root.parent_path() / "elsewhere.csv").string()}));
+  try {
+    output.refuse_replacing({(root / "scenario.yaml").string(), (root / "." / "requests.csv").string()});
+    FAIL("expected an input error");
+  } catch (const rlsim::InputError& e) {
+    CHECK_THAT(e.what(),
+               Catch::Contains("is an input of this run") && Catch::Contains("replaces 'requests.csv'"));
+  }
+  // A file an earlier run wrote (listed in the folder's manifest) is replaced or removed by the
+  // next commit: an input under its name is refused too, also inside a subfolder.
+  write_run(root / "earlier", {"calls/turns.jsonl"});
+  StagedOutput again(root / "earlier");
+  CHECK_THROWS_AS(again.refuse_replacing({(root / "earlier" / "calls" / "turns.jsonl").string()}),
+                  rlsim::InputError);
+}

@@ -349,3 +349,24 @@ TEST_CASE("serve with AFD: the per-GPU throughput counts the FFN pool's GPUs too
   REQUIRE(s["output_tokens_per_s"].get<double>() > 0.0);
   CHECK(s["output_tokens_per_s_per_gpu"].get<double>() == Approx(s["output_tokens_per_s"].get<double>() / 6));
 }
+
+TEST_CASE("a serve run whose --out holds its own trace is refused before simulating, the trace kept") {
+  const auto dir = scratch_dir("serve-trace-in-out");
+  const std::string trace = "arrival_s,prompt_tokens,output_tokens\n0,100,20\n0.5,200,30\n";
+  std::ofstream(dir / "requests.csv") << trace;
+  std::ofstream(dir / "serve.yaml")
+      << "kind: serve\nmodel: llama-3-8b\ncluster:\n  pools:\n"
+         "    - {name: serve, gpu: H100, nodes: 1, gpus_per_node: 1}\n  links:\n"
+         "    - {between: [agents, serve], bandwidth: 100Gbps}\n"
+         "    - {between: [dataplane, serve], bandwidth: 100Gbps}\n"
+         "serve: {pool: serve, tp: 1}\nworkload: {trace: requests.csv}\n";
+  const auto r = run_rlsim("run '" + (dir / "serve.yaml").string() + "' --out '" + dir.string() + "'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("is an input of this run"));
+  std::ifstream in(dir / "requests.csv");
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == trace);
+  CHECK_FALSE(std::filesystem::exists(dir / "metrics.json"));
+  // Elsewhere it runs.
+  CHECK(run_rlsim("run '" + (dir / "serve.yaml").string() + "' --out '" + (dir / "out").string() + "'")
+            .exit_code == 0);
+}

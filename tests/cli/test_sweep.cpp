@@ -310,3 +310,14 @@ TEST_CASE("sweeps over RL scenarios record step time, throughput, bubbles and co
   // One step is no sample to take a p99 of: the cell is empty, not the maximum under another name.
   CHECK(rows[0].at("step_time_p99_s").empty());
 }
+
+TEST_CASE("a sweep folder holding rows but no sweep.json is refused, not resumed under new settings") {
+  const auto dir = scratch_dir("sweep-no-manifest");
+  std::ofstream(dir / "sweep.csv") << "point,rollout.max_batch,step_time_s\n0,32,28.7\n";
+  const auto r = run_rlsim(
+      "sweep scenarios/quickstart.yaml --set workload.steps=2 --param rollout.max_batch=32,64 --out '" +
+      dir.string() + "'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no sweep.json"));
+  CHECK_FALSE(std::filesystem::exists(dir / "sweep.json"));
+}

@@ -1,13 +1,15 @@
 // The rlsim command line as a function: builds the subcommands that registered themselves, parses,
-// runs the chosen one, and maps errors to exit codes (0 ok, 2 bad input, 1 internal error). The
-// executable's main and the Python package (python/) call it.
+// runs the chosen one, and maps errors to exit codes (0 ok, 2 bad input, 1 a failed write or an internal
+// error). The executable's main and the Python package (python/) call it.
 #include "tools/cli/cli_main.h"
 
+#include <filesystem>
 #include <iostream>
 
 #include "build_info.h"
 #include "models/input_error.h"
 #include "tools/cli/command.h"
+#include "tools/report/output_dir.h"
 
 namespace rlsim {
 
@@ -44,6 +46,12 @@ int run_cli(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
+  } catch (const OutputError& e) {
+    std::cerr << "rlsim: error: " << e.what() << " (no outputs were written)\n";
+    return kExitInternal;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "rlsim: error: cannot write: " << e.what() << "\n";
+    return kExitInternal;
   } catch (const std::exception& e) {
     std::cerr << "rlsim: internal error: " << e.what() << "\n";
     return kExitInternal;

@@ -51,6 +51,9 @@ class CheckedAfdScenario : public CheckedScenario {
   }
 
   const std::string& resolved_yaml() const override { return loaded_->resolved_yaml; }
+  std::vector<std::string> input_files() const override {
+    return {loaded_->scenario.file, loaded_->scenario.profile};
+  }
   std::string description() const override {
     const AfdScenario& s = loaded_->scenario;
     return s.name + ": AFD, model " + s.model.name + ", " + std::to_string(s.afd.attention_gpus) +

@@ -74,6 +74,10 @@ class CheckedRlScenario : public CheckedScenario {
   }
 
   const std::string& resolved_yaml() const override { return loaded_->resolved_yaml; }
+  std::vector<std::string> input_files() const override {
+    const Scenario& s = loaded_->scenario;
+    return {s.file, s.workload.trajectories_path, s.profile};
+  }
   std::string description() const override {
     const Scenario& s = loaded_->scenario;
     int gpus = 0;

@@ -63,6 +63,9 @@ class CheckedScenario {
   /// What `rlsim validate` prints after that line: per pool the memory each GPU holds, KV
   /// capacity and headroom (sim/scenario/memory_check.h). Lines indented, newline-terminated.
   virtual std::string memory_report() const { return ""; }
+  /// The files the scenario is read from: the scenario itself, and any trace, trajectories or
+  /// profile it names (an output must never replace one of them).
+  virtual std::vector<std::string> input_files() const = 0;
   /// The grid the scenario declares for `rlsim sweep` without --param; empty when none.
   virtual std::vector<SweepAxis> default_sweep_axes() const { return {}; }
   /// Simulates on a fresh SimGrid engine (one per process).

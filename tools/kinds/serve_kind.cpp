@@ -102,6 +102,10 @@ class CheckedServeScenario : public CheckedScenario {
   }
 
   const std::string& resolved_yaml() const override { return loaded_->resolved_yaml; }
+  std::vector<std::string> input_files() const override {
+    const ServeScenario& s = loaded_->scenario;
+    return {s.deployment.file, s.workload.trace_path, s.deployment.profile};
+  }
   std::string memory_report() const override {
     return inference_memory_summary(loaded_->scenario.deployment,
                                     mean_request_tokens(loaded_->scenario.workload), "serve");

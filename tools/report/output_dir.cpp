@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -65,6 +66,8 @@ void prepare_output_folder(const fs::path& folder, const std::string& flag) {
   if (error || !fs::is_directory(folder))
     throw InputError({flag, 0, 0}, "cannot create the folder '" + folder.string() + "'" +
                                        (error ? ": " + error.message() : std::string()));
+  if (::access(folder.c_str(), W_OK) != 0)
+    throw InputError({flag, 0, 0}, "cannot write in '" + folder.string() + "': " + std::strerror(errno));
 }
 
 void prepare_output_file(const fs::path& file, const std::string& flag) {
@@ -94,7 +97,7 @@ void refuse_overwriting_inputs(const fs::path& file, const std::vector<std::stri
   }
 }
 
-StagedOutput::StagedOutput(fs::path target, std::string flag) : target_(std::move(target)) {
+StagedOutput::StagedOutput(fs::path target, std::string flag) : target_(std::move(target)), flag_(flag) {
   if (target_.empty()) throw InputError({flag, 0, 0}, "expected a folder name, got an empty one");
   if (target_.filename().empty()) target_ = target_.parent_path();
   const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
@@ -103,6 +106,7 @@ StagedOutput::StagedOutput(fs::path target, std::string flag) : target_(std::mov
     throw InputError({flag, 0, 0},
                      "'" + target_.string() + "' exists and is not a folder; give a folder for the outputs");
   prepare_output_folder(parent, flag);
+  if (fs::is_directory(target_, error)) prepare_output_folder(target_, flag);  // writable
   remove_orphaned_staging(parent, target_);
   staging_ = parent / (staging_prefix(target_) + std::to_string(::getpid()));
   fs::create_directories(staging_, error);
@@ -129,11 +133,42 @@ void StagedOutput::write_streamed(const std::string& file_name,
   std::ofstream out(path, std::ios::binary);
   writer(out);
   out.flush();
-  if (!out) throw std::runtime_error("cannot write " + (staging_ / file_name).string());
+  if (!out) throw OutputError("cannot write '" + path.string() + "': " + std::strerror(errno));
   files_.push_back(file_name);
 }
 
+void StagedOutput::refuse_replacing(const std::vector<std::string>& inputs) const {
+  // What a run of any kind writes at the top of its folder (tools/kinds/*, tools/cli/cmd_run.cpp).
+  static const std::vector<std::string> written = {"metrics.json", "trace.json",   "resolved.yaml",
+                                                   "report.html",  "requests.csv", "trajectories.jsonl",
+                                                   kManifest};
+  std::vector<std::string> replaced = read_manifest(target_);
+  replaced.insert(replaced.end(), written.begin(), written.end());
+  std::error_code error;
+  const fs::path folder = fs::weakly_canonical(fs::absolute(target_, error), error);
+  for (const std::string& input : inputs) {
+    if (input.empty()) continue;
+    const fs::path file = fs::weakly_canonical(fs::absolute(input, error), error);
+    const fs::path inside = file.lexically_relative(folder);
+    if (inside.empty() || *inside.begin() == "..") continue;
+    const std::string top = inside.begin()->string();
+    if (std::find(replaced.begin(), replaced.end(), top) != replaced.end())
+      throw InputError({flag_, 0, 0}, "'" + input + "' is an input of this run and lies in '" +
+                                          target_.string() + "', where the run replaces '" + top +
+                                          "'; give another folder for the outputs");
+  }
+}
+
 void StagedOutput::commit() {
+  try {
+    move_staged_into_target();
+  } catch (const fs::filesystem_error& e) {
+    throw OutputError("cannot move the outputs into '" + target_.string() + "': " + e.code().message());
+  }
+  committed_ = true;
+}
+
+void StagedOutput::move_staged_into_target() {
   // The manifest lists the top-level entries staged, including those written by child processes.
   std::vector<std::string> staged;
   for (const auto& entry : fs::directory_iterator(staging_))
@@ -156,7 +191,6 @@ void StagedOutput::commit() {
     fs::rename(staging_ / name, destination);
   }
   fs::rename(staging_ / kManifest, target_ / kManifest);
-  committed_ = true;
 }
 
 }  // namespace rlsim

@@ -11,10 +11,17 @@
 #include <filesystem>
 #include <functional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace rlsim {
+
+/// A write that failed after the checks (a full disk, a folder removed under the run): the CLI
+/// reports it with its path, exit 1, and claims no outputs.
+struct OutputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// Creates `folder` for outputs, or InputError at `flag` when it cannot be one: an existing file
 /// of that name, a parent that is a file, no permission. Called before anything is simulated.
@@ -35,6 +42,11 @@ class StagedOutput {
   StagedOutput(const StagedOutput&) = delete;
   StagedOutput& operator=(const StagedOutput&) = delete;
 
+  /// InputError at the flag when one of `inputs` (the run's scenario and the files it reads) lies in
+  /// the target folder under a name this run replaces: an output rlsim writes there, or one an
+  /// earlier run wrote and this commit removes. Called before simulating.
+  void refuse_replacing(const std::vector<std::string>& inputs) const;
+
   /// Stages `content` as `file_name`, which may name a subfolder ("policy/metrics.json"). Child
   /// processes may write too: whatever is in the staging folder at commit() is the output.
   void write(const std::string& file_name, const std::string& content);
@@ -52,7 +64,10 @@ class StagedOutput {
   static constexpr const char* kManifest = ".rlsim-outputs";
 
  private:
+  void move_staged_into_target();
+
   std::filesystem::path target_;
+  std::string flag_;
   std::filesystem::path staging_;
   std::vector<std::string> files_;
   bool committed_ = false;

@@ -13,6 +13,7 @@
 
 #include "models/input_error.h"
 #include "models/input_file.h"
+#include "tools/report/output_dir.h"
 
 namespace rlsim {
 namespace {
@@ -148,7 +149,8 @@ void write_sweep_csv(const std::filesystem::path& path, const SweepTable& table)
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out << csv_line(table.header) << '\n';
     for (const auto& [point, cells] : table.rows) out << csv_line(cells) << '\n';
-    if (!out) throw std::runtime_error("cannot write " + temporary);
+    out.close();
+    if (!out) throw OutputError("cannot write '" + temporary + "'");
   }
   std::filesystem::rename(temporary, path);
 }

@@ -86,6 +86,12 @@ SweepManifest read_sweep_manifest(const fs::path& dir) {
 void claim_sweep_dir(const fs::path& dir, const SweepManifest& manifest) {
   prepare_output_folder(dir, "--out");
   const fs::path path = manifest_path(dir);
+  if (!fs::exists(path) && (fs::exists(dir / "sweep.csv") || fs::exists(dir / "points"))) {
+    throw InputError(
+        {dir.string(), 0, 0},
+        "this folder holds a sweep's rows but no sweep.json: which settings made them cannot be told, "
+        "so they cannot be resumed; pick another --out or remove the folder");
+  }
   if (fs::exists(path)) {
     const SweepManifest existing = read_sweep_manifest(dir);
     if (existing.to_json() == manifest.to_json()) return;
@@ -106,7 +112,10 @@ void claim_sweep_dir(const fs::path& dir, const SweepManifest& manifest) {
   }
   // Shards may start together on a shared file system: write aside, then rename into place.
   const fs::path temporary = path.string() + ".tmp-" + std::to_string(::getpid());
-  std::ofstream(temporary) << manifest.to_json().dump(2) << "\n";
+  std::ofstream out(temporary);
+  out << manifest.to_json().dump(2) << "\n";
+  out.close();
+  if (!out) throw OutputError("cannot write '" + temporary.string() + "'");
   fs::rename(temporary, path);
 }
 

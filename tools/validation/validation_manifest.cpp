@@ -2,6 +2,7 @@
 #include "tools/validation/validation_manifest.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
 
@@ -49,6 +50,18 @@ ValidationCase read_case(YamlReader& r, const fs::path& folder, const Catalog& c
   ValidationCase c;
   c.where = r.where();
   c.name = r.text("name");
+  // The name becomes the folder of the case's outputs under --out: one plain path component.
+  const bool plain =
+      !c.name.empty() && std::isalnum(static_cast<unsigned char>(c.name.front())) &&
+      std::all_of(c.name.begin(), c.name.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
+      });
+  if (!plain) {
+    r.fail("name",
+           "expected letters, digits, '-', '_' and '.' starting with a letter or digit (the case's "
+           "outputs go to a folder of that name under --out), got '" +
+               c.name + "'");
+  }
   if (r.has("op")) {
     if (r.has("scenario")) r.fail("scenario", "a case has a scenario or an op, not both");
     YamlReader op = r.map("op");
