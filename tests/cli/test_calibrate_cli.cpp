@@ -109,7 +109,11 @@ TEST_CASE("rlsim calibrate reads aiconfigurator's GEMM table by its header", "[c
   std::ofstream(dir / "rtx.csv") << table;
   const std::string rtx =
       " --input '" + (dir / "rtx.csv").string() + "' --out '" + (dir / "rtx.yaml").string() + "'";
-  CHECK(test::run_rlsim("calibrate --hardware RTXPRO6000" + rtx).exit_code == 0);
+  // The device's words match the card (else "measured on" would refuse it first); B200's FP4
+  // times are then past this card's peak, which the bound refuses.
+  const auto relabelled = test::run_rlsim("calibrate --hardware RTXPRO6000" + rtx);
+  CHECK(relabelled.exit_code == 2);
+  CHECK_THAT(relabelled.err, Catch::Contains("RTXPRO6000's dense fp4 peak"));
   const auto wrong = test::run_rlsim("calibrate --hardware B200" + rtx);
   CHECK(wrong.exit_code == 2);
   CHECK(wrong.err.find("taken on 'NVIDIA RTX PRO 6000 Blackwell Server Edition', not on B200") !=

@@ -8,6 +8,8 @@
 #include "calibrate/serving_importer.h"
 #include "models/cost/cost_model_registry.h"
 #include "models/cost/profiled_cost_model.h"
+#include "models/tensor_parallel.h"
+#include "sim/scenario/context_window_check.h"
 #include "sim/scenario/profile_loader.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/iteration_pricing.h"
@@ -71,6 +73,17 @@ ServingCalibration calibrate_serving(const Catalog& catalog, const HardwareSpec&
                                                " (--hardware), found '" + m.hardware + "'");
       }
       const ModelArch& model = catalog.model(m.model, m.model_where);
+      // The rows `rlsim cost` would refuse are refused here too: whole heads per GPU, and sequences
+      // within the longest window an engine serves the model at.
+      if (const std::string problem = tensor_parallel_problem(model, m.tp); !problem.empty())
+        throw InputError(m.where, "expected a tp that " + m.model + " runs at (" +
+                                      tensor_parallel_degrees_text(model, 64) + "), found " + problem);
+      const int64_t sequence_tokens =
+          m.context_tokens + (m.phase == ServingPhase::prefill ? m.prompt_tokens : 0);
+      if (sequence_tokens > longest_context_tokens(model))
+        throw InputError(m.where, "expected sequences within the window an engine serves the model at (" +
+                                      context_window_phrase(model) + "), found " +
+                                      std::to_string(sequence_tokens) + " tokens");
       const TpAllReduce allreduce = pool_tp_allreduce(&out.profile, card, preset.name, m.tp);
       const auto priced = [&](const IterationQuery& query, double count) {
         const PricedIteration p = price_iteration(query, model, card, *cost, preset, allreduce);

@@ -17,6 +17,7 @@
 #include "calibrate/device_facts.h"
 #include "calibrate/engine_gap_fitter.h"
 #include "calibrate/gemm_table_importer.h"
+#include "calibrate/measurement_bounds.h"
 #include "calibrate/profile_fitter.h"
 #include "calibrate/profile_writer.h"
 #include "calibrate/rlsim_json_importer.h"
@@ -141,6 +142,7 @@ class CalibrateCommand : public Command {
       throw InputError(flag_location("--input"), "the inputs hold no measurements");
     }
     check_same_card(measurements, settings.card);
+    check_measurements_within_peak(measurements, settings.card);
     resolve_device(measurements, settings);
     const HardwareProfile profile = fit_profile(measurements, settings);
     const auto engine = fit_engine_gaps(measurements);
