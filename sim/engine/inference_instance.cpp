@@ -126,7 +126,7 @@ void InferenceInstance::fail_and_recover(double repaired_s) {
   sample_load();  // failed: nothing runs until it is repaired
   if (repaired_s > from) sg4::this_actor::sleep_until(repaired_s);
   gpus_.record(GpuState::wait(WaitCause::fault), from);
-  gpus_.run_busy(config_.restart_s, GpuState::switching());
+  gpus_.run_busy(config_.restart_s, GpuState::wait(WaitCause::fault));  // restarting is the fault's time too
 }
 
 void InferenceInstance::wait_idle() {

@@ -87,7 +87,8 @@ void Trainer::train(const std::vector<double>& sequences, int optimizer_steps, i
       redo = spec.recovery == FaultRecovery::checkpoint ? step % spec.checkpoint_interval : 0;
     }
     try {
-      if (restarting) run_on_all(faults->spec().restart_s, GpuState::switching(), step);
+      // Restarting (the framework and its checkpoint back on the GPUs) is the fault's time too.
+      if (restarting) run_on_all(faults->spec().restart_s, GpuState::wait(WaitCause::fault), step);
       for (; redo > 0; --redo) train_once(sequences, optimizer_steps, step);
       train_once(sequences, optimizer_steps, step);
       return;

@@ -17,6 +17,23 @@
 namespace rlsim {
 namespace {
 
+/// Where a policy's faults touched warm-up or drain steps, which the rows' steady-state figures
+/// leave out: said, never silently excluded.
+std::string faults_outside_steady_note(const std::vector<ComparedPolicy>& rows) {
+  std::string out;
+  for (const auto& row : rows) {
+    if (row.metrics.is_null() || !row.metrics.contains("faults")) continue;
+    const nlohmann::json& outside = row.metrics["faults"]["steps_touched_outside_steady_state"];
+    if (!outside.is_array() || outside.empty()) continue;
+    std::string steps;
+    for (const auto& step : outside) steps += (steps.empty() ? "" : ", ") + std::to_string(step.get<int>());
+    out += "faults under " + row.policy + " touched step" + (outside.size() > 1 ? "s " : " ") + steps +
+           ", outside its steady state: its row leaves that cost out (metrics.json faults, step_time_s.mean "
+           "keep it); run more steps or move the fault into the steady steps to rank on it\n";
+  }
+  return out;
+}
+
 std::string text(const nlohmann::json& j, std::initializer_list<const char*> path) {
   const nlohmann::json* node = &j;
   for (const char* key : path) {
@@ -126,6 +143,7 @@ std::string compare_table(const std::string& scenario, const std::vector<Compare
     out += "  " + rows[i].policy + ": " + measured_advice(rows, i, objective) +
            "\n    the rule of thumb's reason: " + text(rows[i].metrics, {"advice", "reason"}) + "\n";
   }
+  out += faults_outside_steady_note(rows);
   return out;
 }
 

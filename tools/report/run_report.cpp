@@ -18,6 +18,32 @@
 namespace rlsim {
 namespace {
 
+/// The steps a fault touched that the steady-state figures leave out (warm-up, drain).
+std::vector<int> fault_steps_outside_steady(const RunMetrics& m) {
+  std::vector<int> outside;
+  for (int step : m.faults.steps_touched) {
+    if (!m.steady.contains_step(static_cast<size_t>(step))) outside.push_back(step);
+  }
+  return outside;
+}
+
+/// "touched steps 0w, 2": and, when the steady state leaves some out, where their cost shows.
+std::string fault_steps_text(const RunMetrics& m) {
+  if (m.faults.steps_touched.empty()) return "no step touched";
+  std::string steps;
+  for (int step : m.faults.steps_touched) {
+    const bool warmup = step < m.steady.warmup_steps;
+    const bool drain = !warmup && !m.steady.contains_step(static_cast<size_t>(step));
+    steps += (steps.empty() ? "" : ", ") + std::to_string(step) + (warmup ? "w" : drain ? "d" : "");
+  }
+  const size_t outside = fault_steps_outside_steady(m).size();
+  return "touched step" + std::string(m.faults.steps_touched.size() > 1 ? "s " : " ") + steps +
+         (outside == 0 ? std::string()
+                       : " (" + std::string(outside == m.faults.steps_touched.size() ? "all" : "some") +
+                             " outside the steady state: its figures leave that cost out, 'step time, all "
+                             "steps' keeps it)");
+}
+
 nlohmann::json percentiles_json(const Percentiles& p) {
   return {{"p50", p.p50}, {"p99", p.p99}, {"mean", p.mean}, {"max", p.max}, {"samples", p.samples}};
 }
@@ -174,7 +200,8 @@ nlohmann::json metrics_json(const Scenario& scenario, const RunMetrics& m) {
                    {"gpu_seconds_down", m.faults.gpu_seconds_down},
                    {"gpu_seconds_stopped", m.faults.gpu_seconds_stopped},
                    {"gpu_seconds_lost", m.faults.gpu_seconds_lost()},
-                   {"steps_delayed", m.faults.steps_delayed},
+                   {"steps_touched", m.faults.steps_touched},
+                   {"steps_touched_outside_steady_state", fault_steps_outside_steady(m)},
                    {"links_failed", m.faults.links_failed},
                    {"link_seconds_down", m.faults.link_seconds_down}};
   }
@@ -362,8 +389,8 @@ std::string summary_table(const Scenario& scenario, const RunMetrics& m) {
     add("faults",
         std::to_string(m.faults.events) + " events: " + std::to_string(m.faults.gpus_failed) +
             " GPUs failed, " + std::to_string(m.faults.gpus_stopped) + " stopped, " +
-            fmt("%.0f GPU-s lost", m.faults.gpu_seconds_lost()) + ", " +
-            std::to_string(m.faults.steps_delayed) + " steps delayed" +
+            fmt("%.0f GPU-s lost (restarts included)", m.faults.gpu_seconds_lost()) + ", " +
+            fault_steps_text(m) +
             (m.faults.links_failed > 0 ? ", " + std::to_string(m.faults.links_failed) + " links down " +
                                              readable_duration(m.faults.link_seconds_down)
                                        : std::string()));

@@ -1,6 +1,7 @@
 // Blast radius from the timeline's `down` and `wait:fault` intervals.
 #include "sim/engine/faults/fault_metrics.h"
 
+#include <algorithm>
 #include <set>
 
 namespace rlsim {
@@ -23,11 +24,13 @@ FaultMetrics fault_metrics(const Timeline& timeline, int events) {
   for (const StepRecord& step : timeline.steps()) {
     for (const auto& [start, end] : windows) {
       if (start < step.end_s && end > step.start_s) {
-        ++m.steps_delayed;
+        m.steps_touched.push_back(step.step);
         break;
       }
     }
   }
+  std::sort(m.steps_touched.begin(), m.steps_touched.end());
+  m.steps_touched.erase(std::unique(m.steps_touched.begin(), m.steps_touched.end()), m.steps_touched.end());
   return m;
 }
 

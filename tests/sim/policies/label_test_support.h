@@ -24,7 +24,7 @@ struct PolicyRun {
   int gpus_failed = 0;
   int gpus_stopped = 0;
   double gpu_seconds_lost = 0.0;
-  int steps_delayed = 0;
+  int steps_touched = 0;
   double rollout_pool_fault_s = 0.0;  ///< GPU-seconds of pool "rollout" down or waiting out a repair
   double train_pool_fault_s = 0.0;
 };
@@ -60,7 +60,7 @@ inline PolicyRun simulate_scenario(const std::string& file, const std::string& p
     out.set("gpus_failed", m.faults.gpus_failed);
     out.set("gpus_stopped", m.faults.gpus_stopped);
     out.set("gpu_seconds_lost", m.faults.gpu_seconds_lost());
-    out.set("steps_delayed", m.faults.steps_delayed);
+    out.set("steps_touched", static_cast<double>(m.faults.steps_touched.size()));
     out.set("rollout_pool_fault_s", rollout_fault);
     out.set("train_pool_fault_s", train_fault);
     return out;
@@ -78,7 +78,7 @@ inline PolicyRun simulate_scenario(const std::string& file, const std::string& p
   f.gpus_failed = static_cast<int>(figures.at("gpus_failed"));
   f.gpus_stopped = static_cast<int>(figures.at("gpus_stopped"));
   f.gpu_seconds_lost = figures.at("gpu_seconds_lost");
-  f.steps_delayed = static_cast<int>(figures.at("steps_delayed"));
+  f.steps_touched = static_cast<int>(figures.at("steps_touched"));
   f.rollout_pool_fault_s = figures.at("rollout_pool_fault_s");
   f.train_pool_fault_s = figures.at("train_pool_fault_s");
   return f;
