@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "tests/cli/cli_support.h"
+#include "tools/sweep/sweep_csv.h"
 
 using namespace rlsim::test;
 using nlohmann::json;
@@ -320,4 +321,24 @@ TEST_CASE("a sweep folder holding rows but no sweep.json is refused, not resumed
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("no sweep.json"));
   CHECK_FALSE(std::filesystem::exists(dir / "sweep.json"));
+}
+
+TEST_CASE("--skip-invalid records a point its simulation refuses as a row that says why") {
+  const auto dir = scratch_dir("sweep-refused-while-running");
+  const auto r = run_rlsim(
+      "sweep scenarios/serve-llama3-70b.yaml --unset workload.concurrency --set workload.requests=6000 "
+      "--param workload.rate=1/s,100000/s --skip-invalid --out '" +
+      dir.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("point 1: refused while running"));
+  const rlsim::SweepTable table = rlsim::read_sweep_csv(dir / "sweep.csv");
+  REQUIRE(table.rows.size() == 2);
+  CHECK_THAT(table.rows.at(1).back(), Catch::Contains("the arrivals outpace the deployment"));
+  CHECK(table.rows.at(0).back().empty());
+  // Without --skip-invalid the same refusal stops the sweep (exit 2).
+  CHECK(run_rlsim(
+            "sweep scenarios/serve-llama3-70b.yaml --unset workload.concurrency --set workload.requests=6000 "
+            "--param workload.rate=1/s,100000/s --out '" +
+            (dir / "strict").string() + "'")
+            .exit_code == 2);
 }

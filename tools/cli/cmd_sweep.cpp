@@ -47,8 +47,9 @@ class SweepCommand : public Command {
                     "sweep.svg); rerun to resume")
         ->capture_default_str();
     sub->add_flag("--skip-invalid", skip_invalid_,
-                  "Record points that fail to load (e.g. do not fit in GPU memory) as rows with their reason "
-                  "instead of stopping with exit 2 before running");
+                  "Record points that fail to load (e.g. do not fit in GPU memory) or that their simulation "
+                  "refuses (e.g. arrivals that outpace the deployment) as rows with their reason instead of "
+                  "stopping with exit 2");
     sub->add_flag("--quiet,-q", quiet_, "No line per finished point (with its time, elapsed time and ETA)");
     sub->add_option("--objective", objective_,
                     "The figure that picks the best point (a metric column of sweep.csv; default: "
@@ -64,7 +65,8 @@ class SweepCommand : public Command {
         "Each point keeps its whole metrics.json under DIR/points/N/, and DIR/sweep-metrics.csv has one\n"
         "row per point with every scalar of it as a column (ttft_s.p99, bubble_by_cause.<cause>, ...).\n"
         "A point that does not load (e.g. does not fit) stops the sweep with exit 2 before anything\n"
-        "runs; with --skip-invalid it becomes a row with its reason (invalid_reason), never best nor\n"
+        "runs; with --skip-invalid it becomes a row with its reason (invalid_reason), as does a point\n"
+        "its simulation refuses, never best nor\n"
         "on the Pareto frontier. AFD sweeps print the best batch under the TPOT target and the knee\n"
         "where transfer starts to dominate, and plot TPOT and throughput per GPU against batch.\n\n"
         "Examples:\n"
@@ -128,7 +130,8 @@ class SweepCommand : public Command {
           refuse_same_scenario(grid, first->second, point);
       } catch (const InputError& error) {
         if (!skip_invalid_) throw;
-        invalid[point] = invalid_row(*kind, grid, point, error);
+        invalid[point] =
+            invalid_row(*kind, grid, point, error.message(), dynamic_cast<const MemoryFitError*>(&error));
       }
       checking->finished(
           "checked point " + std::to_string(point),
@@ -177,14 +180,30 @@ class SweepCommand : public Command {
         [&](long point) {
           // Default SimulationOptions: a point's SimGrid stays silent.
           return timed([&]() {
-            const auto run = kind->load(args_.file, point_options(base, grid, point))->simulate({});
-            write_point_metrics(dir, point, run->metrics());  // before its row: a row has its metrics
-            return csv_line(run->sweep_row());
+            try {
+              const auto run = kind->load(args_.file, point_options(base, grid, point))->simulate({});
+              write_point_metrics(dir, point, run->metrics());  // before its row: a row has its metrics
+              return csv_line(run->sweep_row());
+            } catch (const InputError& error) {
+              if (!skip_invalid_) throw;
+              return kRefusedWhileRunning + error.message();  // refused by the simulation itself
+            }
           });
         },
         [&](const ChildOutcome& outcome) {
           if (!outcome.ok) return;
           const auto [seconds, text] = untimed(outcome.text);
+          if (text.rfind(kRefusedWhileRunning, 0) == 0) {
+            ++finished;
+            append_sweep_row(
+                csv, manifest.header,
+                invalid_row(*kind, grid, outcome.job, text.substr(kRefusedWhileRunning.size()), false));
+            if (!quiet_) {
+              std::cout << "  [" << finished << "/" << todo.size() << "] point " << outcome.job
+                        << ": refused while running, recorded as invalid (--skip-invalid)\n";
+            }
+            return;
+          }
           std::vector<std::string> row{std::to_string(outcome.job)};
           for (const auto& value : grid.values(outcome.job)) row.push_back(value);
           for (auto& cell : csv_cells(text)) row.push_back(std::move(cell));
@@ -213,6 +232,9 @@ class SweepCommand : public Command {
   }
 
  private:
+  /// What a point's child returns, before the reason, when its simulation refused it (--skip-invalid).
+  inline static const std::string kRefusedWhileRunning = "\x01refused while running\x01";
+
   /// The grid the scenario declares; InputError when it declares none. The scenario's own values
   /// of the swept fields need not fit in memory: each point is checked with the grid's values.
   std::vector<SweepAxis> default_axes(const ScenarioKind& kind, LoadOptions base) const {
@@ -245,12 +267,12 @@ class SweepCommand : public Command {
   /// The row of a point that failed to load: its axis values, no metrics but meets_target 0,
   /// fits_memory 0 when memory was the reason, and the reason.
   static std::vector<std::string> invalid_row(const ScenarioKind& kind, const SweepGrid& grid, long point,
-                                              const InputError& error) {
+                                              const std::string& reason, bool over_memory) {
     std::vector<std::string> row{std::to_string(point)};
     for (const auto& value : grid.values(point)) row.push_back(value);
     for (const auto& column : kind.sweep_columns()) row.emplace_back(column == "meets_target" ? "0" : "");
-    row.emplace_back(dynamic_cast<const MemoryFitError*>(&error) ? "0" : "");
-    row.push_back(error.message());
+    row.emplace_back(over_memory ? "0" : "");
+    row.push_back(reason);
     return row;
   }
 
