@@ -47,7 +47,7 @@ int run_cli(int argc, char** argv) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   } catch (const OutputError& e) {
-    std::cerr << "rlsim: error: " << e.what() << " (no outputs were written)\n";
+    std::cerr << "rlsim: error: " << e.what() << "\n";
     return kExitInternal;
   } catch (const std::filesystem::filesystem_error& e) {
     std::cerr << "rlsim: error: cannot write: " << e.what() << "\n";

@@ -133,7 +133,10 @@ void StagedOutput::write_streamed(const std::string& file_name,
   std::ofstream out(path, std::ios::binary);
   writer(out);
   out.flush();
-  if (!out) throw OutputError("cannot write '" + path.string() + "': " + std::strerror(errno));
+  if (!out) {
+    throw OutputError("cannot write '" + path.string() + "': " + std::strerror(errno) +
+                      "; nothing was written to '" + target_.string() + "'");
+  }
   files_.push_back(file_name);
 }
 
@@ -163,7 +166,8 @@ void StagedOutput::commit() {
   try {
     move_staged_into_target();
   } catch (const fs::filesystem_error& e) {
-    throw OutputError("cannot move the outputs into '" + target_.string() + "': " + e.code().message());
+    throw OutputError("cannot move the outputs into '" + target_.string() + "': " + e.code().message() +
+                      "; some of them may have been replaced");
   }
   committed_ = true;
 }

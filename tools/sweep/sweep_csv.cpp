@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -161,12 +163,12 @@ void append_sweep_row(const std::filesystem::path& path, const std::vector<std::
   const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
   const std::string text = (fresh ? csv_line(header) + "\n" : std::string()) + csv_line(cells) + "\n";
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  if (fd < 0) throw std::runtime_error("cannot open " + path.string());
+  if (fd < 0) throw OutputError("cannot open '" + path.string() + "': " + std::strerror(errno));
   const ssize_t written = ::write(fd, text.data(), text.size());
   ::fsync(fd);
   ::close(fd);
   if (written != static_cast<ssize_t>(text.size()))
-    throw std::runtime_error("cannot append to " + path.string());
+    throw OutputError("cannot append a row to '" + path.string() + "' (a full disk?)");
 }
 
 }  // namespace rlsim

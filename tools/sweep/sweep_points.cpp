@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "tools/report/output_dir.h"
+
 namespace rlsim {
 namespace fs = std::filesystem;
 
@@ -41,10 +43,13 @@ void write_point_metrics(const fs::path& dir, long point, const nlohmann::json& 
   const fs::path path = point_metrics_path(dir, point);
   fs::create_directories(path.parent_path());
   const fs::path temp = path.string() + ".partial";
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out << metrics.dump(2) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + temp.string());
+  std::ofstream out(temp, std::ios::binary);
+  out << metrics.dump(2) << "\n";
+  out.close();  // a full disk shows only when the last bytes are flushed
+  if (!out) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);  // no truncated file left behind
+    throw OutputError("cannot write '" + temp.string() + "'");
   }
   fs::rename(temp, path);
 }
