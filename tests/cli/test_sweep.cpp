@@ -323,7 +323,7 @@ TEST_CASE("a sweep folder holding rows but no sweep.json is refused, not resumed
   CHECK_FALSE(std::filesystem::exists(dir / "sweep.json"));
 }
 
-TEST_CASE("--skip-invalid records a point its simulation refuses as a row that says why") {
+TEST_CASE("sweep with --skip-invalid records a point its simulation refuses as a row that says why") {
   const auto dir = scratch_dir("sweep-refused-while-running");
   const auto r = run_rlsim(
       "sweep scenarios/serve-llama3-70b.yaml --unset workload.concurrency --set workload.requests=6000 "

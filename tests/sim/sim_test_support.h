@@ -76,6 +76,20 @@ cluster:
 workload: {prompts_per_step: 2}
 )";
 
+/// One pool of 8 H800 that trains and rolls out in turn (policy colocated), every other default left
+/// to the schema.
+inline const char* const kColocatedPool = R"(
+model: phi-2
+cluster:
+  pools:
+    - {name: gpu, gpu: H800, nodes: 1}
+  links:
+    - {between: [agents, gpu], bandwidth: 200Gbps}
+    - {between: [dataplane, gpu], bandwidth: 200Gbps}
+workload: {prompts_per_step: 8, samples_per_prompt: 3}
+policy: {name: colocated}
+)";
+
 /// The InputError that loading `yaml` throws; std::logic_error when it loads.
 inline InputError load_error(const std::string& yaml, std::vector<std::string> overrides = {}) {
   try {

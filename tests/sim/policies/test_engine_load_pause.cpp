@@ -12,19 +12,6 @@ using namespace rlsim::test;
 
 namespace {
 
-/// One pool of 8 H800 that trains and rolls out in turn.
-const char* kColocated = R"(
-model: phi-2
-cluster:
-  pools:
-    - {name: gpu, gpu: H800, nodes: 1}
-  links:
-    - {between: [agents, gpu], bandwidth: 200Gbps}
-    - {between: [dataplane, gpu], bandwidth: 200Gbps}
-workload: {prompts_per_step: 8, samples_per_prompt: 3}
-policy: {name: colocated}
-)";
-
 /// The rollout phase of step 1 (the first that starts after an update) of `yaml` under `overrides`.
 double second_rollout_s(const char* yaml, const std::vector<std::string>& overrides) {
   std::vector<std::string> all = {"workload.steps=2"};
@@ -55,8 +42,8 @@ TEST_CASE("an update loaded tensor by tensor delays the next rollout by the tens
           Approx(32.7).epsilon(0.01));
   }
   SECTION("colocated: the engine loads after the switch back to rollout") {
-    const Scenario colocated = load_inline("engine-load-colocated", kColocated, per_tensor).scenario;
-    CHECK(second_rollout_s(kColocated, per_tensor) - second_rollout_s(kColocated, {}) ==
+    const Scenario colocated = load_inline("engine-load-colocated", kColocatedPool, per_tensor).scenario;
+    CHECK(second_rollout_s(kColocatedPool, per_tensor) - second_rollout_s(kColocatedPool, {}) ==
           Approx(engine_load_pause_s(colocated)).epsilon(0.01));
   }
 }

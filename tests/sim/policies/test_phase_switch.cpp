@@ -9,24 +9,13 @@
 using namespace rlsim;
 using namespace rlsim::test;
 
-namespace {
-const char* kColocated = R"(
-model: phi-2
-cluster:
-  pools:
-    - {name: gpu, gpu: H800, nodes: 1}
-  links:
-    - {between: [agents, gpu], bandwidth: 200Gbps}
-    - {between: [dataplane, gpu], bandwidth: 200Gbps}
-workload: {prompts_per_step: 8, samples_per_prompt: 3}
-colocation: {host_bandwidth: 20GBps}
-policy: {name: colocated}
-)";
-}  // namespace
-
 TEST_CASE("a colocated switch moves the GPU's ZeRO share of the optimizer state, not the whole replica's") {
-  const Scenario zero3 = load_inline("switch-zero3", kColocated, {"training.sharding=zero3"}).scenario;
-  const Scenario none = load_inline("switch-none", kColocated, {"training.sharding=none"}).scenario;
+  const Scenario zero3 = load_inline("switch-zero3", kColocatedPool,
+                                     {"training.sharding=zero3", "colocation.host_bandwidth=20GBps"})
+                             .scenario;
+  const Scenario none = load_inline("switch-none", kColocatedPool,
+                                    {"training.sharding=none", "colocation.host_bandwidth=20GBps"})
+                            .scenario;
   const PhaseSwitchCosts sharded = phase_switch_costs(zero3);
   const PhaseSwitchCosts whole = phase_switch_costs(none);
   // 8 GPUs at tp 1: dp 8, so each holds an eighth of the 12 bytes per parameter.
