@@ -181,6 +181,13 @@ std::string profile_to_yaml(const HardwareProfile& p, const std::optional<Engine
     if (engine)
       out << "  # measured, not used: prefill-shape gap " << number(engine->prefill_launch_gap_per_layer_s)
           << " s per layer; empty-kernel launch " << number(engine->kernel_launch_s) << " s\n";
+    if (!p.engine_range.empty()) {
+      const EngineFitRange& r = p.engine_range;
+      out << "  range:  # the shapes these terms were fitted on; rlsim says where a run leaves them\n"
+          << "    batch: [" << r.batch_min << ", " << r.batch_max << "]\n"
+          << "    tp: [" << r.tp_min << ", " << r.tp_max << "]\n"
+          << "    context: [" << r.context_min << ", " << r.context_max << "]\n";
+    }
     if (!p.engine.empty()) write_error(out, p.engine_error, "  ", false, p.engine_held_out_region);
   }
   if (p.rl_run) write_rl_run(out, *p.rl_run);

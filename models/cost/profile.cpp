@@ -196,4 +196,10 @@ double collective_seconds(const CollectiveFit& fit, int gpus, double bytes) {
   return fit.alpha_s + bytes * traffic / fit.bandwidth_bytes_per_s;
 }
 
+std::string EngineFitRange::text() const {
+  return "batch " + std::to_string(batch_min) + " to " + std::to_string(batch_max) + ", TP " +
+         std::to_string(tp_min) + " to " + std::to_string(tp_max) + ", contexts " +
+         std::to_string(context_min) + " to " + std::to_string(context_max) + " tokens";
+}
+
 }  // namespace rlsim

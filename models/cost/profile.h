@@ -140,6 +140,18 @@ struct RlRunTerms {
   FitError error;  ///< of the step time, on the steps the fit did not see
 };
 
+/// The shapes a profile's engine terms were fitted on (`engine: range:`): the batches, TP degrees and
+/// sequence lengths (context, prompt included) of the measurements. A prediction outside them
+/// extrapolates the terms; rlsim says so where it uses them (sim/scenario/profile_range_check.h).
+struct EngineFitRange {
+  int64_t batch_min = 0, batch_max = 0;
+  int tp_min = 0, tp_max = 0;
+  int64_t context_min = 0, context_max = 0;
+  bool empty() const { return batch_max == 0; }
+  /// "batch 1 to 8, TP 1 to 8, contexts 148 to 148 tokens".
+  std::string text() const;
+};
+
 struct HardwareProfile {
   std::string card;       ///< catalog key the efficiencies are relative to, e.g. "H100"
   std::string device;     ///< device name as measured, e.g. "NVIDIA H100 80GB HBM3"
@@ -159,6 +171,7 @@ struct HardwareProfile {
   /// Which measurements that error held out ("batch 64 (the largest batches, ...)"); written as the
   /// profile's comment, not read back.
   std::string engine_held_out_region = "every fifth measurement";
+  EngineFitRange engine_range;  ///< what `engine` was fitted on (empty when the profile does not say)
   /// A whole RL run's terms on this card (`rl_run:`, optional; RlRunTerms).
   std::optional<RlRunTerms> rl_run;
   /// Measured times of measured shapes by token count, at most one per shape; they price those

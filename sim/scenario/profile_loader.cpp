@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <tuple>
 
 #include "models/cost/cost_model_registry.h"
 #include "models/cost/profiled_cost_model.h"
@@ -16,6 +17,24 @@
 
 namespace rlsim {
 namespace {
+
+/// `engine: range:` — [lowest, highest] of the batches, TP degrees and contexts fitted on.
+EngineFitRange read_engine_range(YamlReader& r) {
+  EngineFitRange range;
+  const auto pair = [&](const char* key, int64_t max) {
+    const std::vector<int64_t> v = r.integer_list_or({key, "[lowest, highest] fitted on"}, 0, max);
+    if (v.size() != 2 || v[0] > v[1] || v[0] < 1)
+      r.fail(key, "expected [lowest, highest], two whole numbers from 1 with lowest <= highest");
+    return std::pair<int64_t, int64_t>{v[0], v[1]};
+  };
+  std::tie(range.batch_min, range.batch_max) = pair("batch", int64_t{1} << 24);
+  const auto [tp_min, tp_max] = pair("tp", 1024);
+  range.tp_min = static_cast<int>(tp_min);
+  range.tp_max = static_cast<int>(tp_max);
+  std::tie(range.context_min, range.context_max) = pair("context", int64_t{1} << 30);
+  r.finish();
+  return range;
+}
 
 FitError read_error(YamlReader& r) {
   const FitError d;
@@ -205,6 +224,10 @@ HardwareProfile read_profile(const YamlSource& source) {
     p.engine = read_engine_terms(engine);
     YamlReader error = engine.map_or_empty("error");
     p.engine_error = read_error(error);
+    if (engine.has("range")) {
+      YamlReader range = engine.map("range");
+      p.engine_range = read_engine_range(range);
+    }
     engine.finish();
   }
   if (r.has("rl_run")) {

@@ -259,6 +259,9 @@ struct Scenario {
   FaultsSpec faults;                  ///< failures injected during the run
   PluginSpec cost_model{"roofline"};  ///< registered cost model (models/cost/cost_model_registry.h)
   std::string profile;                ///< calibrated hardware profile (path) for the "profile" model
+  /// Where the inference pool uses the profile's engine terms outside their fitted range, one line
+  /// per field (set by the loader: sim/scenario/profile_range_check.h); empty when nowhere.
+  std::vector<std::string> profile_range_notes;
 };
 
 }  // namespace rlsim

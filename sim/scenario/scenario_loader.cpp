@@ -21,6 +21,7 @@
 #include "sim/scenario/param_reader.h"
 #include "sim/scenario/plugins.h"
 #include "sim/scenario/profile_loader.h"
+#include "sim/scenario/profile_range_check.h"
 #include "sim/scenario/resource_limits.h"
 #include "sim/scenario/scenario_header.h"
 #include "sim/scenario/trajectory_replay_reader.h"
@@ -608,6 +609,10 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
     check_training_memory(s, training);
   }
   root.finish();
+  if (!s.profile.empty()) {
+    s.profile_range_notes = engine_range_notes(
+        s.rollout, "rollout", s.cluster.pool(s.rollout.pool)->card.name, load_profile(s.profile));
+  }
 
   loaded.resolved_yaml = resolved_yaml_text(resolved);
   return loaded;

@@ -11,6 +11,8 @@
 #include "sim/scenario/distribution_reader.h"
 #include "sim/scenario/memory_check.h"
 #include "sim/scenario/parallelism_check.h"
+#include "sim/scenario/profile_loader.h"
+#include "sim/scenario/profile_range_check.h"
 #include "sim/scenario/request_trace_reader.h"
 #include "sim/scenario/scenario_header.h"
 
@@ -206,6 +208,10 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
     }
   }
   root.finish();
+  if (!s.profile.empty()) {
+    s.profile_range_notes = engine_range_notes(s.rollout, "serve", s.cluster.pool(s.rollout.pool)->card.name,
+                                               load_profile(s.profile));
+  }
 
   loaded.resolved_yaml = resolved_yaml_text(resolved);
   return loaded;

@@ -17,6 +17,22 @@
 namespace rlsim {
 namespace {
 
+/// The batches, TP degrees and contexts `samples` span.
+EngineFitRange fitted_range(const std::vector<ServingSample>& samples) {
+  EngineFitRange r;
+  bool first = true;
+  for (const ServingSample& s : samples) {
+    r.batch_min = first ? s.batch : std::min(r.batch_min, s.batch);
+    r.batch_max = first ? s.batch : std::max(r.batch_max, s.batch);
+    r.tp_min = first ? s.tp : std::min(r.tp_min, s.tp);
+    r.tp_max = first ? s.tp : std::max(r.tp_max, s.tp);
+    r.context_min = first ? s.context_tokens : std::min(r.context_min, s.context_tokens);
+    r.context_max = first ? s.context_tokens : std::max(r.context_max, s.context_tokens);
+    first = false;
+  }
+  return r;
+}
+
 /// Decode iterations priced one by one up to this many; past it, in this many runs of equal length.
 constexpr int64_t kMostDecodeRuns = 256;
 
@@ -110,6 +126,7 @@ ServingCalibration calibrate_serving(const Catalog& catalog, const HardwareSpec&
   out.profile.engine = out.fit.terms;
   out.profile.engine_error = out.fit.error;
   out.profile.engine_held_out_region = out.fit.held_out_region;
+  out.profile.engine_range = fitted_range(samples);
   out.samples = static_cast<int>(samples.size());
   return out;
 }

@@ -11,6 +11,7 @@
 #include "models/timing/pipeline_parallel.h"
 #include "sim/scenario/context_window_check.h"
 #include "sim/scenario/profile_loader.h"
+#include "sim/scenario/profile_range_check.h"
 #include "sim/scenario/scenario.h"
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
@@ -87,6 +88,12 @@ int ForwardCost::run(const Catalog& catalog) const {
     check_profile_engines(*profile, catalog);
     engine = profile->engine.applied_to(engine);
   }
+  std::vector<std::string> outside;  // where the profile's engine terms extrapolate
+  if (profile) {
+    outside = engine_range_notes({batch_, tp_, context_ + (prefill_ ? prompt_ : 1), "--batch", "--tp",
+                                  prefill_ ? "--context + --prompt" : "--context + 1"},
+                                 card.name, *profile);
+  }
   const TpAllReduce allreduce = pool_tp_allreduce(profile ? &*profile : nullptr, card, engine.name, tp_);
   const IterationQuery query{tp_, batch_, prompt_, context_, prefill_, weights, kv, pp_};
   const PricedIteration priced = price_iteration(query, model, card, *cost, engine, allreduce);
@@ -118,6 +125,7 @@ int ForwardCost::run(const Catalog& catalog) const {
     out["cpu_overlapped"] = t.cpu_overlapped;
     out["allreduce_measured"] = allreduce.nccl.has_value() || allreduce.graph || allreduce.eager;
     out["allreduce_source"] = allreduce.source(tp_, t.cuda_graph);
+    if (!outside.empty()) out["outside_fitted_range"] = outside;
     std::cout << out.dump(2) << "\n";
     return kExitOk;
   }
@@ -134,6 +142,8 @@ int ForwardCost::run(const Catalog& catalog) const {
                         : "")
             << "), engine " << engine.name << ": " << readable(t.total_s(), Quantity::duration) << "\n";
   line("kernels", t.kernels_s, target_.profile.empty() ? "datasheet roofline" : "calibrated profile");
+  for (const std::string& note : outside)
+    std::cout << "    the profile's engine terms extrapolate at " << note << "\n";
   if (const std::string note = weight_only_note(card, weights); !note.empty())
     std::cout << "    " << note << "\n";
   line("TP all-reduce", t.allreduce_s, std::string(allreduce.source(tp_, t.cuda_graph)));

@@ -26,12 +26,19 @@ std::string pricing_text(const Scenario& scenario, const std::string& cost_model
     }
     classes += (classes.empty() ? " " : "; ") + op_class + " " + counts;
   }
-  return out + (classes.empty() ? " none" : classes);
+  std::string outside;
+  for (const std::string& note : scenario.profile_range_notes)
+    outside += (outside.empty() ? "" : ", ") + note;
+  return out + (classes.empty() ? " none" : classes) +
+         (outside.empty() ? "" : "; the profile's engine terms extrapolate at " + outside);
 }
 
 nlohmann::json pricing_json(const Scenario& scenario, const std::string& cost_model,
                             const PriceTally& prices) {
-  return {{"cost_model", cost_model}, {"profile", profile_file(scenario.profile)}, {"ops_priced", prices}};
+  nlohmann::json j = {
+      {"cost_model", cost_model}, {"profile", profile_file(scenario.profile)}, {"ops_priced", prices}};
+  if (!scenario.profile_range_notes.empty()) j["outside_fitted_range"] = scenario.profile_range_notes;
+  return j;
 }
 
 std::string weight_only_note(const HardwareSpec& card, Precision weights) {

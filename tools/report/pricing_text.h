@@ -16,10 +16,13 @@ std::string profile_file(const std::string& profile);
 /// "profile h100.yaml", or the cost model's name alone without a profile.
 std::string cost_model_text(const std::string& cost_model, const std::string& profile);
 
-/// "profile h100.yaml; ops priced: gemm 812 measured, 40 interpolated; attention_decode 200 datasheet".
+/// "profile h100.yaml; ops priced: gemm 812 measured, 40 interpolated; attention_decode 200 datasheet",
+/// then where the run uses the profile's engine terms outside their fitted range
+/// (Scenario::profile_range_notes).
 std::string pricing_text(const Scenario& scenario, const std::string& cost_model, const PriceTally& prices);
 
-/// metrics.json's "pricing": the cost model, the profile's file name ("" without one) and the tally.
+/// metrics.json's "pricing": the cost model, the profile's file name ("" without one), the tally and
+/// `outside_fitted_range`, the profile-range notes (absent when none).
 nlohmann::json pricing_json(const Scenario& scenario, const std::string& cost_model,
                             const PriceTally& prices);
 
