@@ -50,7 +50,7 @@ int run_cli(int argc, char** argv) {
     std::cerr << "rlsim: error: " << e.what() << "\n";
     return kExitInternal;
   } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "rlsim: error: cannot write: " << e.what() << "\n";
+    std::cerr << "rlsim: error: " << e.what() << "\n";  // the operation and the paths it names
     return kExitInternal;
   } catch (const std::exception& e) {
     std::cerr << "rlsim: internal error: " << e.what() << "\n";
