@@ -77,3 +77,13 @@ TEST_CASE("cost and run say where they use a profile's engine terms outside thei
   REQUIRE(notes.size() == 2);  // max_batch and max_model_len; tp 1 was fitted
   CHECK(notes[1] == "serve.max_model_len 4096 (fitted up to 148 tokens)");
 }
+
+TEST_CASE("validate says what prices each card: a profile, or the datasheet roofline") {
+  const CliResult bare = run_rlsim("validate scenarios/quickstart.yaml");
+  REQUIRE(bare.exit_code == 0);
+  CHECK_THAT(bare.out,
+             Catch::Contains("priced by: H20, H800: the datasheet roofline (no calibrated profile"));
+  const CliResult profiled = run_rlsim("validate scenarios/validation/aic-llama31-70b-b200-trtllm.yaml");
+  REQUIRE(profiled.exit_code == 0);
+  CHECK_THAT(profiled.out, Catch::Contains("priced by: B200: profile b200-trtllm.yaml"));
+}

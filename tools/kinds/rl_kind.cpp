@@ -7,11 +7,13 @@
 #include "sim/engine/simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/memory_check.h"
+#include "sim/scenario/profile_loader.h"
 #include "tools/advice/measured_advice.h"
 #include "tools/kinds/rl_sweep_plot.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/kinds/sweep_setup_notes.h"
 #include "tools/report/html_report.h"
+#include "tools/report/pricing_text.h"
 #include "tools/report/run_report.h"
 #include "tools/sweep/sweep_csv.h"
 
@@ -85,7 +87,10 @@ class CheckedRlScenario : public CheckedScenario {
     return s.name + ": " + std::to_string(gpus) + " GPUs in " + std::to_string(s.cluster.pools.size()) +
            " pools, model " + s.model.name + ", policy " + s.policy.name;
   }
-  std::string memory_report() const override { return memory_summary(loaded_->scenario); }
+  std::string memory_report() const override {
+    const Scenario& s = loaded_->scenario;
+    return memory_summary(s) + pricing_basis_line(s, s.profile.empty() ? "" : load_profile(s.profile).card);
+  }
   std::unique_ptr<FinishedRun> simulate(const SimulationOptions& options) const override {
     return std::make_unique<FinishedRlRun>(loaded_, rlsim::simulate(loaded_->scenario, options));
   }

@@ -13,12 +13,14 @@
 #include "sim/engine/serving/serve_simulation.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/memory_check.h"
+#include "sim/scenario/profile_loader.h"
 #include "sim/scenario/serve_reader.h"
 #include "tools/kinds/rl_sweep_plot.h"
 #include "tools/kinds/scenario_kind.h"
 #include "tools/kinds/serve_sweep_findings.h"
 #include "tools/kinds/serve_sweep_plot.h"
 #include "tools/kinds/sweep_setup_notes.h"
+#include "tools/report/pricing_text.h"
 #include "tools/report/serve_report.h"
 #include "tools/report/serve_report_html.h"
 
@@ -107,8 +109,9 @@ class CheckedServeScenario : public CheckedScenario {
     return {s.deployment.file, s.workload.trace_path, s.deployment.profile};
   }
   std::string memory_report() const override {
-    return inference_memory_summary(loaded_->scenario.deployment,
-                                    mean_request_tokens(loaded_->scenario.workload), "serve");
+    const Scenario& s = loaded_->scenario.deployment;
+    return inference_memory_summary(s, mean_request_tokens(loaded_->scenario.workload), "serve") +
+           pricing_basis_line(s, s.profile.empty() ? "" : load_profile(s.profile).card);
   }
   std::string description() const override {
     const Scenario& s = loaded_->scenario.deployment;

@@ -1,7 +1,9 @@
 // How a run's figures were priced, in a summary's words and in metrics.json.
 #include "tools/report/pricing_text.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 
 #include "models/cost/roofline.h"
 
@@ -39,6 +41,27 @@ nlohmann::json pricing_json(const Scenario& scenario, const std::string& cost_mo
       {"cost_model", cost_model}, {"profile", profile_file(scenario.profile)}, {"ops_priced", prices}};
   if (!scenario.profile_range_notes.empty()) j["outside_fitted_range"] = scenario.profile_range_notes;
   return j;
+}
+
+std::string pricing_basis_line(const Scenario& scenario, const std::string& profile_card) {
+  std::vector<std::string> datasheet;
+  std::string profiled;
+  for (const auto& pool : scenario.cluster.pools) {
+    const std::string& card = pool.card.name;
+    if (!scenario.profile.empty() && card == profile_card) {
+      profiled = card + ": profile " + profile_file(scenario.profile);
+    } else if (std::find(datasheet.begin(), datasheet.end(), card) == datasheet.end()) {
+      datasheet.push_back(card);
+    }
+  }
+  std::string line = profiled;
+  if (!datasheet.empty()) {
+    std::string cards;
+    for (const std::string& card : datasheet) cards += (cards.empty() ? "" : ", ") + card;
+    line += (line.empty() ? "" : "; ") + cards +
+            ": the datasheet roofline (no calibrated profile; rlsim calibrate makes one)";
+  }
+  return "  priced by: " + line + "\n";
 }
 
 std::string weight_only_note(const HardwareSpec& card, Precision weights) {

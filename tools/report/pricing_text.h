@@ -26,6 +26,11 @@ std::string pricing_text(const Scenario& scenario, const std::string& cost_model
 nlohmann::json pricing_json(const Scenario& scenario, const std::string& cost_model,
                             const PriceTally& prices);
 
+/// What `rlsim validate` says prices each card of the cluster, one indented line: "  priced by:
+/// H100: profile h100.yaml; H20: the datasheet roofline (no calibrated profile; rlsim calibrate
+/// makes one)". `profile_card` is the card the scenario's profile was measured on ("" without one).
+std::string pricing_basis_line(const Scenario& scenario, const std::string& profile_card);
+
 /// Where the inference weights' precision has no tensor-core peak on the card, what the roofline
 /// multiplies them at instead: quantised weights (fp8 on A100, int4 anywhere) weight-only, "fp8
 /// weights on A100, which has no fp8 peak: stored as fp8, multiplied at its bf16 peak (weight-only,
