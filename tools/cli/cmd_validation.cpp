@@ -32,6 +32,24 @@
 
 namespace rlsim {
 namespace {
+
+/// What metrics.json holds where `path` stops matching: "under 'step_time_s': max, mean, p99, ...".
+std::string metric_paths_near(const nlohmann::json& metrics, const std::string& path) {
+  const nlohmann::json* node = &metrics;
+  std::string reached;
+  std::stringstream parts(path);
+  for (std::string key; std::getline(parts, key, '.');) {
+    if (!node->is_object() || !node->contains(key) || !(*node)[key].is_object()) break;
+    node = &(*node)[key];
+    reached += (reached.empty() ? "" : ".") + key;
+  }
+  std::string keys;
+  if (node->is_object()) {
+    for (const auto& [key, value] : node->items()) keys += (keys.empty() ? "" : ", ") + key;
+  }
+  return (reached.empty() ? std::string("its top level holds: ") : "under '" + reached + "' it holds: ") +
+         keys;
+}
 namespace fs = std::filesystem;
 
 /// Exit code of a validation run with a case outside its tolerance (docs/design.md §5).
@@ -184,10 +202,15 @@ class ValidationCommand : public Command {
       const ValidationCase spec = rows[i].spec;
       const std::optional<double> simulated = metric_at(metrics[run], spec.metric);
       if (!simulated) {
+        // Bad input leaves nothing behind: the runs this invocation wrote go too.
+        for (size_t r = 0; r < rows.size(); ++r) {
+          if (!metrics[r].is_null()) fs::remove_all(out / rows[r].spec.name);
+        }
+        std::error_code not_empty;
+        fs::remove(out, not_empty);  // the folder too, when nothing else was in it
         throw InputError(spec.metric_where, "case '" + spec.name + "': no number at '" + spec.metric +
-                                                "' in its metrics.json (" +
-                                                (out / rows[run].spec.name).string() +
-                                                "/metrics.json lists what there is)");
+                                                "' in its metrics.json; " +
+                                                metric_paths_near(metrics[run], spec.metric));
       }
       rows[i] = judge_case(spec, *simulated);
     }
