@@ -152,7 +152,7 @@ AfdDeploymentSpec read_deployment(YamlReader& r, const ClusterSpec& cluster) {
   return d;
 }
 
-void check_every_pool_used(const AfdScenario& s) {
+void check_every_afd_pool_used(const AfdScenario& s) {
   for (const auto& pool : s.cluster.pools) {
     if (pool.name != s.afd.attention_pool && pool.name != s.afd.ffn_pool) {
       throw InputError(pool.where, "pool '" + pool.name + "' is used by neither afd.attention.pool ('" +
@@ -215,7 +215,7 @@ LoadedAfdScenario load_afd_scenario(const std::string& path, const LoadOptions& 
   YamlReader sweep = root.map_or_empty({"sweep", "the scenario's own sweep grid"});
   s.sweep = read_sweep(sweep);
 
-  check_every_pool_used(s);
+  check_every_afd_pool_used(s);
   if (options.check_memory) {
     check_within_context_window(s.model, static_cast<double>(s.afd.context) + 1.0,
                                 "a sequence of afd.context and its next token", afd.where("context"));

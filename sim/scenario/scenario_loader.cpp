@@ -414,7 +414,7 @@ void check_training_dp(Scenario& s, YamlReader& training) {
   }
 }
 
-void check_every_pool_used(const Scenario& s) {
+void check_every_rl_pool_used(const Scenario& s) {
   for (const auto& pool : s.cluster.pools) {
     if (s.rollout.afd && pool.name == s.rollout.afd->ffn_pool) continue;
     if (pool.name != s.rollout.pool && pool.name != s.training.pool) {
@@ -597,7 +597,7 @@ LoadedScenario load_scenario(const std::string& path, const LoadOptions& options
   s.faults = read_faults(faults, s.cluster);
   read_cost_model(root, path, options, loaded.catalog, s);
 
-  check_every_pool_used(s);
+  check_every_rl_pool_used(s);
   check_rollout_tensor_parallel(s, rollout);
   check_training_tensor_parallel(s, training);
   check_resource_limits(s, workload, cluster);

@@ -152,7 +152,7 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
   return w;
 }
 
-void check_every_pool_used(const Scenario& s) {
+void check_every_serve_pool_used(const Scenario& s) {
   for (const auto& pool : s.cluster.pools) {
     if (pool.name == s.rollout.pool || (s.rollout.afd && pool.name == s.rollout.afd->ffn_pool)) continue;
     throw InputError(pool.where,
@@ -188,7 +188,7 @@ LoadedServeScenario load_serve_scenario(const std::string& path, const LoadOptio
   loaded.scenario.workload = read_serve_workload(workload, path, s.rollout.engine_overhead);
   read_cost_model(root, path, options, loaded.catalog, s);
 
-  check_every_pool_used(s);
+  check_every_serve_pool_used(s);
   check_rollout_tensor_parallel(s, serve);
   if (options.check_memory) {
     const ServeWorkloadSpec& w = loaded.scenario.workload;
