@@ -31,15 +31,10 @@
 #include "tools/cli/catalog_args.h"
 #include "tools/cli/command.h"
 #include "tools/report/output_dir.h"
+#include "tools/report/text_format.h"
 
 namespace rlsim {
 namespace {
-
-std::string percent(double ratio) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", ratio * 100.0);
-  return text;
-}
 
 /// A quantity to four significant digits, for the summary table.
 std::string short_quantity(double value, Quantity kind) {
@@ -193,16 +188,16 @@ class CalibrateCommand : public Command {
       std::cout << std::setw(9) << p.name << std::setw(14) << short_quantity(p.logged_s, Quantity::duration)
                 << std::setw(14) << short_quantity(p.uncalibrated_s, Quantity::duration) << std::setw(13)
                 << short_quantity(p.calibrated_s, Quantity::duration) << std::setw(12)
-                << (step ? std::string("-") : percent(p.efficiency)) << std::setw(18)
-                << (c.held_out_steps > 0
-                        ? percent(p.held_out_mape) + " (was " + percent(p.held_out_uncalibrated_mape) + ")"
-                        : std::string("-"))
+                << (step ? std::string("-") : percent_of(p.efficiency)) << std::setw(18)
+                << (c.held_out_steps > 0 ? percent_of(p.held_out_mape) + " (was " +
+                                               percent_of(p.held_out_uncalibrated_mape) + ")"
+                                         : std::string("-"))
                 << p.logged_as << "\n";
     }
     if (c.held_out_steps > 0)
-      std::cout << "held-out step time: " << percent(t.error.held_out_mape) << " mean error, "
-                << percent(t.error.held_out_max_error) << " max, on " << c.held_out_steps
-                << " steps; without these terms " << percent(t.error.datasheet_held_out_mape) << "\n";
+      std::cout << "held-out step time: " << percent_of(t.error.held_out_mape) << " mean error, "
+                << percent_of(t.error.held_out_max_error) << " max, on " << c.held_out_steps
+                << " steps; without these terms " << percent_of(t.error.datasheet_held_out_mape) << "\n";
     for (const std::string& note : c.notes) std::cout << "note: " << note << "\n";
     std::cout
         << "efficiency: rlsim's modelled time over the run's (below 100 %: the run is slower than rlsim "
@@ -230,10 +225,10 @@ class CalibrateCommand : public Command {
               << (c.fit.kept_at_preset.empty() ? "" : "kept at the preset " + preset + "'s values:\n");
     for (const std::string& why : c.fit.kept_at_preset) std::cout << "  " << why << "\n";
     for (const std::string& bound : c.fit.at_bound) std::cout << "  " << bound << "\n";
-    std::cout << "held-out MAPE " << percent(c.fit.error.held_out_mape) << " (max "
-              << percent(c.fit.error.held_out_max_error) << ") on " << c.fit.error.held_out_points
+    std::cout << "held-out MAPE " << percent_of(c.fit.error.held_out_mape) << " (max "
+              << percent_of(c.fit.error.held_out_max_error) << ") on " << c.fit.error.held_out_points
               << " held-out measurements, " << c.fit.held_out_region
-              << "; the preset's own terms: " << percent(c.fit.preset_held_out_mape) << "\n";
+              << "; the preset's own terms: " << percent_of(c.fit.preset_held_out_mape) << "\n";
     return kExitOk;
   }
 
@@ -358,13 +353,13 @@ class CalibrateCommand : public Command {
       for (const auto& op : p.ops) {
         std::cout << std::setw(20) << to_string(op.op_class) << std::setw(10) << to_string(op.precision)
                   << std::setw(8) << op.error.fit_points << std::setw(10) << op.error.held_out_points
-                  << std::setw(10) << percent(op.error.held_out_mape) << std::setw(11)
-                  << percent(op.error.held_out_max_error) << std::setw(15)
-                  << percent(op.error.baseline_held_out_mape) << std::setw(11)
-                  << percent(op.error.datasheet_held_out_mape) << std::setw(10)
-                  << (op.error.in_shape_held_out_points > 0 ? percent(op.error.in_shape_held_out_mape)
+                  << std::setw(10) << percent_of(op.error.held_out_mape) << std::setw(11)
+                  << percent_of(op.error.held_out_max_error) << std::setw(15)
+                  << percent_of(op.error.baseline_held_out_mape) << std::setw(11)
+                  << percent_of(op.error.datasheet_held_out_mape) << std::setw(10)
+                  << (op.error.in_shape_held_out_points > 0 ? percent_of(op.error.in_shape_held_out_mape)
                                                             : std::string("-"))
-                  << (op.error.jitter_floor_mape > 0.0 ? percent(op.error.jitter_floor_mape)
+                  << (op.error.jitter_floor_mape > 0.0 ? percent_of(op.error.jitter_floor_mape)
                                                        : std::string("-"))
                   << "\n";
       }
@@ -378,8 +373,8 @@ class CalibrateCommand : public Command {
         std::cout << std::setw(12) << enum_name(c.collective) << std::setw(6) << c.gpus << std::setw(10)
                   << c.gpus_per_node << std::setw(10) << short_quantity(c.alpha_s, Quantity::duration)
                   << std::setw(12) << short_quantity(c.bandwidth_bytes_per_s, Quantity::bandwidth)
-                  << std::setw(10) << percent(c.error.held_out_mape) << percent(c.error.held_out_max_error)
-                  << "\n";
+                  << std::setw(10) << percent_of(c.error.held_out_mape)
+                  << percent_of(c.error.held_out_max_error) << "\n";
       }
     }
     if (!p.engine_allreduces.empty()) {
@@ -391,7 +386,7 @@ class CalibrateCommand : public Command {
         std::cout << std::setw(20) << t.engine << std::setw(6) << t.gpus << std::setw(8)
                   << (t.cuda_graph ? "graph" : "eager") << std::setw(8) << t.bytes.size() << std::setw(12)
                   << short_quantity(t.seconds.front(), Quantity::duration) << std::setw(10)
-                  << percent(t.error.held_out_mape) << percent(t.error.held_out_max_error) << "\n";
+                  << percent_of(t.error.held_out_mape) << percent_of(t.error.held_out_max_error) << "\n";
       }
       std::cout
           << "An engine all-reduce is a table by message size, not a fit: its MAPE prices each inner size\n"

@@ -22,8 +22,6 @@ double gain(const CompareObjective& o, double a, double b) {
 /// Margins below this are ties: the simulated figures are not that exact.
 constexpr double kTieMargin = 0.005;
 
-std::string percent(double fraction) { return fixed(100.0 * fraction, 1) + "%"; }
-
 /// The policy that applies an advisor recommendation, when there is one.
 std::string policy_applying(const std::string& recommendation) {
   if (recommendation == "label_scheduling") return "labels";
@@ -153,7 +151,7 @@ std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareOb
   const nlohmann::json& second = rows[order[1]].metrics;
   const double runner_up = objective_value(objective, second);
   const double margin = gain(objective, value, runner_up);
-  out += ", " + percent(margin) + " better than the runner-up " + rows[order[1]].policy + " (" +
+  out += ", " + percent_of(margin) + " better than the runner-up " + rows[order[1]].policy + " (" +
          value_text(objective, runner_up) + ")" +
          (margin < kTieMargin ? ": a tie within 0.5%, so let the price paid decide" : "") + "\n";
   out += interval_verdict(objective, rows[order[0]], rows[order[1]]);
@@ -166,7 +164,7 @@ std::string winner_line(const std::vector<ComparedPolicy>& rows, const CompareOb
          (tpot_ms >= tpot_second_ms ? "+" : "") + fixed(tpot_ms - tpot_second_ms, 2) + " ms";
   if (tpot_second_ms > 0)
     out += ", " + (tpot_ms >= tpot_second_ms ? std::string("+") : std::string()) +
-           percent(tpot_ms / tpot_second_ms - 1.0);
+           percent_of(tpot_ms / tpot_second_ms - 1.0);
   out += " against the runner-up)\n";
   return out;
 }
@@ -196,8 +194,8 @@ std::string measured_change(const std::vector<ComparedPolicy>& rows, size_t row,
   const std::optional<size_t> better = clearly_better(rows, row, objective);
   if (!better) return "-";
   return rows[*better].policy + " " +
-         percent(gain(objective, objective_value(objective, rows[*better].metrics),
-                      objective_value(objective, rows[row].metrics)));
+         percent_of(gain(objective, objective_value(objective, rows[*better].metrics),
+                         objective_value(objective, rows[row].metrics)));
 }
 
 std::string measured_advice(const std::vector<ComparedPolicy>& rows, size_t row,
@@ -210,10 +208,10 @@ std::string measured_advice(const std::vector<ComparedPolicy>& rows, size_t row,
     out = "measured: " + rows[row].policy + " is the best measured";
   } else if (const std::optional<size_t> better = clearly_better(rows, row, objective)) {
     out = "measured: " + rows[*better].policy + ", " +
-          percent(gain(objective, objective_value(objective, rows[*better].metrics), own)) + " better";
+          percent_of(gain(objective, objective_value(objective, rows[*better].metrics), own)) + " better";
   } else if (!order.empty()) {
     out = "measured: none clearly better (" + rows[order[0]].policy + " is " +
-          percent(gain(objective, objective_value(objective, rows[order[0]].metrics), own)) +
+          percent_of(gain(objective, objective_value(objective, rows[order[0]].metrics), own)) +
           " better, within the 95 % intervals)";
   }
   // The rule of thumb's pick, and what this comparison measured of the policy that applies it.
@@ -224,7 +222,7 @@ std::string measured_advice(const std::vector<ComparedPolicy>& rows, size_t row,
     if (rows[i].policy != remedy || rows[i].metrics.is_null() || i == row) continue;
     const double g = gain(objective, objective_value(objective, rows[i].metrics), own);
     out +=
-        " (measured " + remedy + ": " + percent(std::abs(g)) + (g >= 0 ? " better" : " worse") +
+        " (measured " + remedy + ": " + percent_of(std::abs(g)) + (g >= 0 ? " better" : " worse") +
         (better_beyond_intervals(rows, i, row, objective) ? ")" : ", so this comparison does not back it)");
   }
   return out;

@@ -21,6 +21,9 @@ inline std::string formatted(const char* format, double value) {
   return text;
 }
 
+/// A fraction as a percentage with one decimal, no space: 0.1234 -> "12.3%".
+inline std::string percent_of(double fraction) { return formatted("%.1f%%", 100.0 * fraction); }
+
 /// A duration in the unit that reads best: "850 us", "31.25 ms", "48.73 s", "12.4 min", "2.6 h".
 inline std::string readable_duration(double seconds) {
   const double magnitude = seconds < 0 ? -seconds : seconds;

@@ -7,18 +7,13 @@
 #include <vector>
 
 #include "models/input_error.h"
+#include "tools/report/text_format.h"
 
 namespace rlsim {
 namespace {
 
 bool ends_with(const std::string& text, const std::string& tail) {
   return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-  return text;
 }
 
 }  // namespace
@@ -94,7 +89,7 @@ std::string sweep_winner_line(const SweepTable& table, const SweepManifest& mani
       sweep_point_text(table, manifest, second) + " " + table.rows.at(second)[static_cast<size_t>(column)];
   if (v1 == v2) return line + ", tied with " + second_text + " (the grid's first is named)\n";
   const double margin = v2 != 0.0 ? std::fabs(v2 - v1) / std::fabs(v2) : 0.0;
-  return line + ", " + percent(margin) + " better than the runner-up " + second_text + "\n";
+  return line + ", " + percent_of(margin) + " better than the runner-up " + second_text + "\n";
 }
 
 }  // namespace rlsim
