@@ -1,7 +1,8 @@
 // InputError: a problem with what the user gave us (scenario, catalog, measurements, flags).
 // It carries where the problem is, so every layer can report `FILE:LINE:COL: error: ...` (as
 // compilers do: `FILE: error: ...` where no line is known, e.g. a command-line flag) and the command
-// line can turn it into exit code 2. Broken internal invariants are asserts, not this.
+// line can turn it into exit code 2. Broken internal invariants are asserts, not this. Beside it,
+// OutputError: a write that failed after every check (a full disk), exit code 1 naming the path.
 #pragma once
 
 #include <stdexcept>
@@ -40,6 +41,12 @@ class InputError : public std::runtime_error {
 
   SourceLocation where_;
   std::string message_;
+};
+
+/// A write that failed after the checks (a full disk, a folder removed under the run): the CLI
+/// reports it with its path, exit 1.
+struct OutputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 }  // namespace rlsim

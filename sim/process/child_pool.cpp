@@ -20,7 +20,7 @@
 namespace rlsim {
 namespace {
 
-constexpr char kOk = 'O', kInput = 'I', kFailed = 'F';
+constexpr char kOk = 'O', kInput = 'I', kOutput = 'W', kFailed = 'F';
 
 void write_all(int fd, const std::string& text) {
   size_t written = 0;
@@ -39,6 +39,9 @@ void write_all(int fd, const std::string& text) {
   } catch (const InputError& e) {
     reply = kInput + std::string(e.what());
     code = 2;
+  } catch (const OutputError& e) {
+    reply = kOutput + std::string(e.what());
+    code = 1;
   } catch (const std::exception& e) {
     reply = kFailed + std::string(e.what());
     code = 1;
@@ -123,11 +126,12 @@ ChildOutcome run_in_children(const std::vector<long>& jobs, int parallel,
     while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
     }
     const std::string& reply = child.reply;
-    ChildOutcome outcome{child.job, false, false, reply.empty() ? std::string() : reply.substr(1)};
+    ChildOutcome outcome{child.job, false, false, false, reply.empty() ? std::string() : reply.substr(1)};
     if (!reply.empty() && reply.front() == kOk && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       outcome.ok = true;
     } else {
       outcome.input_error = !reply.empty() && reply.front() == kInput;
+      outcome.output_error = !reply.empty() && reply.front() == kOutput;
       if (reply.empty() || reply.front() == kOk)
         outcome.text = "the process running it ended abnormally (" + describe_status(status) + ")";
       if (failure.ok) failure = outcome;

@@ -1,9 +1,9 @@
 // ChildPool: runs jobs in forked child processes, at most N at once, each returning a text of any
 // size to the parent through a pipe read while the child runs. The simulator needs this (SimGrid allows one
-// engine per process); the parent stays single-threaded and never creates an engine. A child's InputError
-// comes back as such; any other failure as a runtime error naming the job. A child ends when its parent
-// does, however the parent ends (Linux's PR_SET_PDEATHSIG), so a killed sweep or compare leaves no
-// process running on.
+// engine per process); the parent stays single-threaded and never creates an engine.
+// A child's InputError and OutputError come back as such; any other failure as a runtime error naming the
+// job. A child ends when its parent does, however the parent ends (Linux's PR_SET_PDEATHSIG), so a killed
+// sweep or compare leaves no process running on.
 #pragma once
 
 #include <functional>
@@ -15,8 +15,9 @@ namespace rlsim {
 struct ChildOutcome {
   long job = 0;
   bool ok = false;
-  bool input_error = false;  ///< the child threw InputError (message holds its text)
-  std::string text;          ///< the job's result, or the error message
+  bool input_error = false;   ///< the child threw InputError (message holds its text)
+  bool output_error = false;  ///< the child threw OutputError (a write failed: a full disk)
+  std::string text;           ///< the job's result, or the error message
 };
 
 /// Runs `work(job)` for each job in `jobs`, `parallel` at a time, calling `done` in the parent (in

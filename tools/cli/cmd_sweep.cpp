@@ -222,12 +222,9 @@ class SweepCommand : public Command {
       const std::string where = "sweep point " + std::to_string(failure.job) + " (" +
                                 join_assignments(grid.assignments(failure.job)) + ")";
       if (failure.input_error) throw InputError({args_.file, 0, 0}, where + ": " + failure.text);
-      // A point's OutputError comes back as its text (the child pool knows input errors only).
-      for (const char* write_failure : {"cannot write", "cannot open", "cannot append"}) {
-        if (failure.text.rfind(write_failure, 0) == 0)
-          throw OutputError(where + ": " + failure.text +
-                            "; the points written before it are kept: rerun to resume");
-      }
+      if (failure.output_error)
+        throw OutputError(where + ": " + failure.text +
+                          "; the points written before it are kept: rerun to resume");
       throw std::runtime_error(where + ": " + failure.text);
     }
 

@@ -15,13 +15,9 @@
 #include <string>
 #include <vector>
 
-namespace rlsim {
+#include "models/input_error.h"  // OutputError
 
-/// A write that failed after the checks (a full disk, a folder removed under the run): the CLI
-/// reports it with its path, exit 1, and claims no outputs.
-struct OutputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace rlsim {
 
 /// Creates `folder` for outputs, or InputError at `flag` when it cannot be one: an existing file
 /// of that name, a parent that is a file, no permission. Called before anything is simulated.
