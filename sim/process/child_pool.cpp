@@ -93,7 +93,7 @@ ChildOutcome run_in_children(const std::vector<long>& jobs, int parallel,
                              const std::function<std::string(long)>& work,
                              const std::function<void(const ChildOutcome&)>& done) {
   std::vector<RunningChild> running;
-  ChildOutcome failure{0, true, false, ""};
+  ChildOutcome failure{0, true, false, false, ""};
   size_t next = 0;
   while (next < jobs.size() || !running.empty()) {
     while (failure.ok && next < jobs.size() && static_cast<int>(running.size()) < parallel) {
