@@ -54,7 +54,7 @@ TEST_CASE("compare runs each policy on the same workload and writes csv, svg and
                        "rollout_waits_weights,rollout_waits_agents,long_tail,",
                        0) == 0);
   CHECK_THAT(lines[0],
-             Catch::EndsWith(",staleness_versions,tpot_p50_ms,usd_per_step,usd_per_1m_tokens,recommendation,"
+             Catch::EndsWith(",staleness_versions,tpot_p50_s,usd_per_step,usd_per_1m_tokens,recommendation,"
                              "best_measured"));
   std::set<std::string> policies;
   double previous = 0.0;

@@ -72,14 +72,14 @@ TEST_CASE("a file's kind: picks its kind, none is rl, an unknown one lists the k
 TEST_CASE("each kind's sweep columns") {
   CHECK(make_scenario_kind("rl", {})->sweep_columns() ==
         std::vector<std::string>{"step_time_s", "step_time_p99_s", "samples_per_s", "tokens_per_s",
-                                 "bubble_fraction", "gpu_utilization", "tpot_p50_ms", "usd_per_step",
+                                 "bubble_fraction", "gpu_utilization", "tpot_p50_s", "usd_per_step",
                                  "usd_per_1m_tokens"});
   const auto& afd = make_scenario_kind("afd", {})->sweep_columns();
   CHECK(afd == afd_sweep_columns());
   for (const char* column :
-       {"batch", "tpot_ms", "target_tpot_ms", "meets_target", "tokens_per_s_per_gpu",
-        "attention_ms_per_layer", "transfer_ms_per_layer", "ffn_collectives_ms_per_layer", "ffn_ms_per_layer",
-        "attention_memory_fraction", "ffn_memory_fraction", "usd_per_1m_tokens"}) {
+       {"batch", "tpot_s", "target_tpot_s", "meets_target", "tokens_per_s_per_gpu", "attention_s_per_layer",
+        "transfer_s_per_layer", "ffn_collectives_s_per_layer", "ffn_s_per_layer", "attention_memory_fraction",
+        "ffn_memory_fraction", "usd_per_1m_tokens"}) {
     CHECK(std::count(afd.begin(), afd.end(), column) == 1);  // what the AFD sweep report reads
   }
 }

@@ -45,20 +45,23 @@ TEST_CASE("serve: run writes the serving metrics, the requests, a trace with cou
   CHECK(s["requests"] == 60);
   CHECK(s["warmup_excluded"] == 25);
   CHECK(s["measured"] == 35);
-  for (const char* latency : {"ttft_ms", "tpot_ms", "e2e_ms", "queue_ms"}) {
+  for (const char* latency : {"ttft_s", "tpot_s", "e2e_s", "queue_s"}) {
     CHECK(s[latency]["mean"].is_number());
     CHECK(s[latency]["p50"].is_number());
     CHECK(s[latency]["p90"].is_number());
     CHECK(s[latency]["p99"].is_null());  // 35 samples: none above the 99th percentile
   }
-  CHECK(s["ttft_ms"]["p50"].get<double>() <= s["e2e_ms"]["p50"].get<double>());
+  CHECK(s["ttft_s"]["p50"].get<double>() <= s["e2e_s"]["p50"].get<double>());
+  // Seconds, as every time in metrics.json: a token of a 70B model takes milliseconds.
+  CHECK(s["tpot_s"]["mean"].get<double>() < 0.2);
+  CHECK(m["workload"]["api_server_s"].get<double>() < 0.1);
   CHECK(s["output_tokens_per_s"].get<double>() == Approx(500.0 * s["requests_per_s"].get<double>()));
   // Per GPU, as TensorRT-LLM's and most published tables state throughput: over the pool's GPUs.
   CHECK(s["output_tokens_per_s_per_gpu"].get<double>() ==
         Approx(s["output_tokens_per_s"].get<double>() / m["deployment"]["gpus"].get<double>()));
   CHECK(m["deployment"]["gpus"] == 2);
   CHECK(s["goodput"]["fraction"].get<double>() >= 0.0);
-  CHECK(s["goodput"]["slo"]["tpot_ms"] == 50.0);
+  CHECK(s["goodput"]["slo"]["tpot_s"] == 0.05);
   CHECK(s["batch_occupancy"].get<double>() > 0.0);
   CHECK(s["batch_occupancy"].get<double>() <= 25.0 / 256.0 + 1e-12);  // 25 clients, max_batch 256
   CHECK(s["kv_use"]["max"].get<double>() <= 1.0);
@@ -142,8 +145,8 @@ TEST_CASE("serve: the summary says when closed-loop clients send in lock-step, n
       spread, "--set workload.requests=200 --set 'workload.output_tokens={uniform: {min: 500, max: 525}}'"));
   REQUIRE(spread_out.exit_code == 0);
   CHECK_THAT(spread_out.out, !Catch::Contains("the other bound"));
-  CHECK(json::parse(slurp(spread / "metrics.json"))["serving"]["ttft_ms"]["mean"].get<double>() <
-        json::parse(slurp(loop / "metrics.json"))["serving"]["ttft_ms"]["mean"].get<double>());
+  CHECK(json::parse(slurp(spread / "metrics.json"))["serving"]["ttft_s"]["mean"].get<double>() <
+        json::parse(slurp(loop / "metrics.json"))["serving"]["ttft_s"]["mean"].get<double>());
   // Every request of an offline batch leaves at once: all sent together, and nothing to say.
   const auto batch = scratch_dir("serve-offline") / "out";
   const CliResult offline = run_rlsim(run_small(batch, "--set workload.concurrency=60"));
@@ -184,19 +187,20 @@ TEST_CASE("serve: a sweep over the closed loop's concurrency has serving columns
   REQUIRE(r.exit_code == 0);
   const rlsim::SweepTable table = rlsim::read_sweep_csv(dir / "sweep.csv");
   REQUIRE(table.rows.size() == 2);
-  for (const char* column : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s",
+  for (const char* column : {"ttft_p50_s", "ttft_p99_s", "tpot_p50_s", "tpot_p99_s", "requests_per_s",
                              "output_tokens_per_s", "sent_together_fraction", "prefix_cached_fraction"})
     CHECK(table.column(column) >= 0);
   // Four clients share the decode iterations: more requests per second, a slower TPOT.
   CHECK(table.number(1, "requests_per_s") > 2.0 * table.number(0, "requests_per_s"));
-  CHECK(table.number(1, "tpot_p50_ms") > table.number(0, "tpot_p50_ms"));
+  CHECK(table.number(1, "tpot_p50_s") > table.number(0, "tpot_p50_s"));
+  CHECK(table.number(1, "tpot_p50_s") < 0.2);  // sweep.csv keeps seconds
   // Every prompt new: none found cached.
   CHECK(table.rows.at(0)[static_cast<size_t>(table.column("prefix_cached_fraction"))] == "0");
   // One client never sends beside another.
   CHECK(table.rows.at(0)[static_cast<size_t>(table.column("sent_together_fraction"))] == "0");
-  CHECK_THAT(r.out, Catch::Contains("ttft_p50_ms"));
+  CHECK_THAT(r.out, Catch::Contains("ttft_p50_ms"));  // the printed table reads in ms
   // 36 measured requests are too few for a p99: the table prints "-" and says why.
-  CHECK(table.rows.at(0)[static_cast<size_t>(table.column("ttft_p99_ms"))].empty());
+  CHECK(table.rows.at(0)[static_cast<size_t>(table.column("ttft_p99_s"))].empty());
   CHECK_THAT(r.out, Catch::Contains("-: too few measured requests for that percentile"));
 }
 
@@ -250,7 +254,7 @@ TEST_CASE("serve: a sweep's value may be a distribution: fixed against spread le
   CHECK(table.rows.at(1)[1] == "{uniform: {min: 500, max: 525}}");  // one cell, quoted in the file
   CHECK_THAT(slurp(dir / "sweep.csv"), Catch::Contains("\"{uniform: {min: 500, max: 525}}\""));
   // Clients that drift apart queue less: the median TTFT falls.
-  CHECK(table.number(1, "ttft_p50_ms") < table.number(0, "ttft_p50_ms"));
+  CHECK(table.number(1, "ttft_p50_s") < table.number(0, "ttft_p50_s"));
   CHECK_THAT(run_rlsim(sweep).out, Catch::Contains("2 already done, running 0"));
 }
 

@@ -109,13 +109,13 @@ TEST_CASE(
   const auto rows = read_rows(dir / "sweep.csv");
   REQUIRE(rows.size() >= 8);
   for (const char* column :
-       {"batch", "tpot_ms", "tokens_per_s_per_gpu", "attention_ms_per_layer", "transfer_ms_per_layer",
-        "ffn_ms_per_layer", "ffn_utilization", "usd_per_1m_tokens"}) {
+       {"batch", "tpot_s", "tokens_per_s_per_gpu", "attention_s_per_layer", "transfer_s_per_layer",
+        "ffn_s_per_layer", "ffn_utilization", "usd_per_1m_tokens"}) {
     CHECK(rows.front().count(column) == 1);
   }
   for (size_t k = 1; k < rows.size(); ++k) {
     CHECK(number(rows[k], "batch") > number(rows[k - 1], "batch"));
-    CHECK(number(rows[k], "tpot_ms") > number(rows[k - 1], "tpot_ms"));
+    CHECK(number(rows[k], "tpot_s") > number(rows[k - 1], "tpot_s"));
     CHECK(number(rows[k], "tokens_per_s_per_gpu") > number(rows[k - 1], "tokens_per_s_per_gpu"));
   }
   // Rises then flattens: the first doubling of the batch nearly doubles throughput, the last steps
@@ -265,9 +265,9 @@ TEST_CASE("joint design sweep with a Pareto summary") {
   auto frontier = read_rows(dir / "pareto.csv");
   REQUIRE_FALSE(frontier.empty());
   std::sort(frontier.begin(), frontier.end(),
-            [](const auto& a, const auto& b) { return number(a, "tpot_ms") < number(b, "tpot_ms"); });
+            [](const auto& a, const auto& b) { return number(a, "tpot_s") < number(b, "tpot_s"); });
   for (size_t k = 1; k < frontier.size(); ++k) {  // slower points on the frontier are cheaper
-    CHECK(number(frontier[k], "tpot_ms") >= number(frontier[k - 1], "tpot_ms"));
+    CHECK(number(frontier[k], "tpot_s") >= number(frontier[k - 1], "tpot_s"));
     CHECK(number(frontier[k], "usd_per_1m_tokens") < number(frontier[k - 1], "usd_per_1m_tokens"));
   }
 }

@@ -34,18 +34,18 @@ TEST_CASE("cells with commas, quotes or newlines are quoted and read back as wri
 TEST_CASE("a sweep table is written sorted by point and read back unchanged") {
   const auto dir = scratch_dir("csv-round-trip");
   SweepTable table;
-  table.header = {"point", "cluster.pools.ffn.gpu", "tpot_ms"};
+  table.header = {"point", "cluster.pools.ffn.gpu", "tpot_s"};
   table.rows[10] = {"10", "H800", csv_number(31.25)};
   table.rows[2] = {"2", "H20,custom", csv_number(1.0 / 3.0)};
   write_sweep_csv(dir / "sweep.csv", table);
   CHECK(slurp(dir / "sweep.csv") ==
-        "point,cluster.pools.ffn.gpu,tpot_ms\n2,\"H20,custom\",0.333333\n10,H800,31.25\n");
+        "point,cluster.pools.ffn.gpu,tpot_s\n2,\"H20,custom\",0.333333\n10,H800,31.25\n");
   const SweepTable back = read_sweep_csv(dir / "sweep.csv");
   CHECK(back.header == table.header);
   CHECK(back.rows == table.rows);
-  CHECK(back.column("tpot_ms") == 2);
+  CHECK(back.column("tpot_s") == 2);
   CHECK(back.column("missing") == -1);
-  CHECK(back.number(10, "tpot_ms") == 31.25);
+  CHECK(back.number(10, "tpot_s") == 31.25);
   CHECK(back.number(10, "missing") == 0.0);
   CHECK_FALSE(std::filesystem::exists(dir / ("sweep.csv.tmp-" + std::to_string(::getpid()))));
 }

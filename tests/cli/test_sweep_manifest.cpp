@@ -22,7 +22,7 @@ SweepManifest step3_manifest() {
   m.seed = 7;
   m.axes = {{"afd.batch", {"512", "1024"}}, {"cluster.nic.bandwidth", {"200Gbps", "100Gbps"}}};
   m.points = 4;
-  m.header = {"point", "afd.batch", "cluster.nic.bandwidth", "tpot_ms"};
+  m.header = {"point", "afd.batch", "cluster.nic.bandwidth", "tpot_s"};
   return m;
 }
 

@@ -60,14 +60,14 @@ TEST_CASE("a sweep's best point: ties, one qualifying point, and none") {
       Catch::Contains("point 0 (x=64) 53.9, tied with point 1 (x=128) 53.9 (the grid's first is named)"));
   // The fastest point does not fit and the next misses the target: only the slowest qualifies.
   const SweepTable one = table_of(
-      "tpot_ms", {{"a", "10", "0", "0", "does not fit"}, {"b", "20", "1", "0"}, {"c", "30"}}, manifest);
-  CHECK(sweep_winner_line(one, manifest, sweep_objective("tpot_ms")) ==
-        "best by tpot_ms (lower is better): point 2 (x=c) 30, the only point that qualifies\n");
-  const SweepTable none = table_of("tpot_ms", {{"a", "10", "1", "0"}}, manifest);
-  CHECK_THAT(sweep_winner_line(none, manifest, sweep_objective("tpot_ms")),
+      "tpot_s", {{"a", "0.01", "0", "0", "does not fit"}, {"b", "0.02", "1", "0"}, {"c", "0.03"}}, manifest);
+  CHECK(sweep_winner_line(one, manifest, sweep_objective("tpot_s")) ==
+        "best by tpot_s (lower is better): point 2 (x=c) 0.03, the only point that qualifies\n");
+  const SweepTable none = table_of("tpot_s", {{"a", "0.01", "1", "0"}}, manifest);
+  CHECK_THAT(sweep_winner_line(none, manifest, sweep_objective("tpot_s")),
              Catch::EndsWith("no point meets the target\n"));
-  const SweepTable unfit = table_of("tpot_ms", {{"a", "", "0", "0", "does not fit"}}, manifest);
-  CHECK_THAT(sweep_winner_line(unfit, manifest, sweep_objective("tpot_ms")),
+  const SweepTable unfit = table_of("tpot_s", {{"a", "", "0", "0", "does not fit"}}, manifest);
+  CHECK_THAT(sweep_winner_line(unfit, manifest, sweep_objective("tpot_s")),
              Catch::EndsWith("no point fits in memory\n"));
 }
 

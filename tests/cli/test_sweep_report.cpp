@@ -3,6 +3,7 @@
 // the Pareto frontier, and the files (sweep.svg, pareto.csv) written beside sweep.csv.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <map>
 
 #include "tests/cli/cli_support.h"
@@ -18,6 +19,11 @@ using rlsim::test::scratch_dir;
 using rlsim::test::slurp;
 
 namespace {
+
+/// A figure written in milliseconds as sweep.csv holds it, in seconds ("" stays empty).
+std::string seconds(const char* ms) {
+  return *ms ? csv_number(1e-3 * std::strtod(ms, nullptr)) : std::string();
+}
 
 /// The objective a sweep of `kind` ranks by when --objective is not given.
 SweepObjective own_objective(const ScenarioKind& kind) {
@@ -64,14 +70,14 @@ TEST_CASE("an RL sweep's summary, plot and Pareto frontier, as rlsim sweep print
                                                   {"step_time_s", "65.2778"},
                                                   {"samples_per_s", "3.9217"},
                                                   {"bubble_fraction", "0.621563"},
-                                                  {"tpot_p50_ms", "8.19674"},
+                                                  {"tpot_p50_s", "0.00819674"},
                                                   {"usd_per_step", "0.406173"},
                                                   {"usd_per_1m_tokens", "1.04769"}},
                                                  {{"rollout.tp", "2"},
                                                   {"step_time_s", "48.7307"},
                                                   {"samples_per_s", "5.25336"},
                                                   {"bubble_fraction", "0.545695"},
-                                                  {"tpot_p50_ms", "7.33888"},
+                                                  {"tpot_p50_s", "0.00733888"},
                                                   {"usd_per_step", "0.303214"},
                                                   {"usd_per_1m_tokens", "0.782118"}}});
   const SweepSummary summary =
@@ -172,13 +178,13 @@ TEST_CASE("an AFD sweep is read per series: best batch under the target, knee, a
     return std::map<std::string, std::string>{{"cluster.nic.bandwidth", nic},
                                               {"afd.batch", batch},
                                               {"batch", batch},
-                                              {"tpot_ms", tpot},
-                                              {"target_tpot_ms", "50"},
+                                              {"tpot_s", seconds(tpot)},
+                                              {"target_tpot_s", "0.05"},
                                               {"meets_target", meets},
                                               {"tokens_per_s_per_gpu", tokens},
-                                              {"attention_ms_per_layer", "0.35"},
-                                              {"transfer_ms_per_layer", transfer},
-                                              {"ffn_ms_per_layer", "0.45"},
+                                              {"attention_s_per_layer", "0.00035"},
+                                              {"transfer_s_per_layer", seconds(transfer)},
+                                              {"ffn_s_per_layer", "0.00045"},
                                               {"attention_memory_fraction", attention_memory},
                                               {"ffn_memory_fraction", "0.5"},
                                               {"usd_per_1m_tokens", "1"}};
@@ -231,12 +237,12 @@ TEST_CASE("an AFD knee counts the expert groups' collectives with the transfer")
   auto row = [](const char* batch, const char* transfer, const char* collectives) {
     return std::map<std::string, std::string>{{"afd.batch", batch},
                                               {"batch", batch},
-                                              {"target_tpot_ms", "50"},
-                                              {"tpot_ms", "80"},
-                                              {"transfer_ms_per_layer", transfer},
-                                              {"ffn_collectives_ms_per_layer", collectives},
-                                              {"attention_ms_per_layer", "0.5"},
-                                              {"ffn_ms_per_layer", "0.6"}};
+                                              {"target_tpot_s", "0.05"},
+                                              {"tpot_s", "0.08"},
+                                              {"transfer_s_per_layer", seconds(transfer)},
+                                              {"ffn_collectives_s_per_layer", seconds(collectives)},
+                                              {"attention_s_per_layer", "0.0005"},
+                                              {"ffn_s_per_layer", "0.0006"}};
   };
   // The transfer alone never exceeds the FFN's 0.6 ms; with the groups' all-gather and
   // reduce-scatter the communication does from batch 2048.
@@ -251,10 +257,10 @@ TEST_CASE("an AFD knee counts the expert groups' collectives with the transfer")
                       "RS 0.300 ms/layer vs attention 0.500, FFN 0.600)"));
   // The printed table shows the collectives right after the transfer when a row has any.
   const auto& columns = grouped_report.columns;
-  const auto transfer = std::find(columns.begin(), columns.end(), "transfer_ms_per_layer");
+  const auto transfer = std::find(columns.begin(), columns.end(), "transfer_s_per_layer");
   REQUIRE(transfer != columns.end());
   REQUIRE(transfer + 1 != columns.end());
-  CHECK(*(transfer + 1) == "ffn_collectives_ms_per_layer");
+  CHECK(*(transfer + 1) == "ffn_collectives_s_per_layer");
   // Plain EP (no collectives): the same transfer is no knee, and the words stay the transfer's.
   const SweepTable plain = make_table(manifest, {row("1024", "0.3", "0"), row("2048", "0.4", "0")});
   CHECK_FALSE(analyse_afd_sweep(plain, manifest)[0].knee);
@@ -263,8 +269,8 @@ TEST_CASE("an AFD knee counts the expert groups' collectives with the transfer")
              Catch::Contains("knee: transfer does not dominate within the swept batches (at most 67 % of the "
                              "slower compute side, at batch 2048)"));
   // ... and its table has no column of zeros for collectives it does not run.
-  CHECK(std::count(plain_report.columns.begin(), plain_report.columns.end(),
-                   "ffn_collectives_ms_per_layer") == 0);
+  CHECK(std::count(plain_report.columns.begin(), plain_report.columns.end(), "ffn_collectives_s_per_layer") ==
+        0);
 }
 
 TEST_CASE("an AFD series that never meets the target says so") {
@@ -272,11 +278,11 @@ TEST_CASE("an AFD series that never meets the target says so") {
   const SweepManifest manifest = manifest_of(*afd, "s.yaml", {parse_sweep_param("afd.batch=4096")});
   const SweepTable table = make_table(manifest, {{{"afd.batch", "4096"},
                                                   {"batch", "4096"},
-                                                  {"target_tpot_ms", "50"},
-                                                  {"tpot_ms", "80"},
-                                                  {"transfer_ms_per_layer", "1"},
-                                                  {"attention_ms_per_layer", "0.5"},
-                                                  {"ffn_ms_per_layer", "0.5"}}});
+                                                  {"target_tpot_s", "0.05"},
+                                                  {"tpot_s", "0.08"},
+                                                  {"transfer_s_per_layer", "0.001"},
+                                                  {"attention_s_per_layer", "0.0005"},
+                                                  {"ffn_s_per_layer", "0.0005"}}});
   CHECK(afd->sweep_report(table, manifest, own_objective(*afd)).findings ==
         "no batch meets the 50 ms TPOT target (within memory)\n"
         "knee: transfer starts to dominate at batch 4096 (transfer 1.000 ms/layer vs attention 0.500, FFN "
@@ -285,14 +291,14 @@ TEST_CASE("an AFD series that never meets the target says so") {
 
 TEST_CASE("the Pareto frontier: by increasing TPOT, each point cheaper than all before it") {
   SweepTable table;
-  table.header = {"point", "tpot_ms", "usd_per_1m_tokens"};
+  table.header = {"point", "tpot_s", "usd_per_1m_tokens"};
   table.rows = {{0, {"0", "10", "5"}},
                 {1, {"1", "20", "3"}},
                 {2, {"2", "15", "6"}},
                 {3, {"3", "30", "3"}},
                 {4, {"4", "40", "1"}}};
   CHECK(pareto_points(table) == std::vector<long>{0, 1, 4});
-  table.header = {"point", "tpot_p50_ms", "usd_per_1m_tokens"};  // RL sweeps name their TPOT so
+  table.header = {"point", "tpot_p50_s", "usd_per_1m_tokens"};  // RL sweeps name their TPOT so
   CHECK(pareto_points(table) == std::vector<long>{0, 1, 4});
 }
 
@@ -304,8 +310,8 @@ TEST_CASE("a serving sweep names its lock-step points, what its points queued be
   auto row = [](const char* clients, const char* p99, const char* together, const char* queue = "0",
                 const char* kv = "0.3") {
     return std::map<std::string, std::string>{{"workload.concurrency", clients},
-                                              {"ttft_p99_ms", p99},
-                                              {"tpot_p99_ms", p99},
+                                              {"ttft_p99_s", seconds(p99)},
+                                              {"tpot_p99_s", seconds(p99)},
                                               {"sent_together_fraction", together},
                                               {"queue_share", queue},
                                               {"kv_use_max", kv},

@@ -170,7 +170,7 @@ TEST_CASE("bad op cases are refused at FILE:LINE:COL") {
              Catch::Contains("cases.yaml:3:") && Catch::Contains("H900"));
   CHECK_THAT(error_of("op-dtype", replaced(kOpCase, "dtype: fp8", "dtype: fp9")),
              Catch::Contains("cases.yaml:3:") && Catch::Contains("fp9"));
-  CHECK_THAT(error_of("op-metric", replaced(kOpCase, "metric: tflops", "metric: serving.ttft_ms.mean")),
+  CHECK_THAT(error_of("op-metric", replaced(kOpCase, "metric: tflops", "metric: serving.ttft_s.mean")),
              Catch::Contains("cases.yaml:4:") && Catch::Contains("'seconds' or 'tflops'"));
   CHECK_THAT(error_of("op-scenario", replaced(kOpCase, "    metric:", "    scenario: s.yaml\n    metric:")),
              Catch::Contains("cases.yaml:4:") && Catch::Contains("not both"));

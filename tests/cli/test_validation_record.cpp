@@ -16,7 +16,7 @@ ValidationRow row(const std::string& name, double published, std::optional<doubl
                   Verdict verdict) {
   ValidationRow r;
   r.spec.name = name;
-  r.spec.metric = "serving.ttft_ms.mean";
+  r.spec.metric = "serving.ttft_s.mean";
   r.spec.published = published;
   r.spec.tolerance = 0.3;
   r.simulated = simulated;
@@ -36,7 +36,7 @@ RecordedCase recorded(const std::string& name, SetupFingerprint setup, std::opti
   RecordedCase c;
   c.name = name;
   c.setup = std::move(setup);
-  c.metric = "serving.ttft_ms.mean";
+  c.metric = "serving.ttft_s.mean";
   c.error = error;
   c.verdict = verdict;
   return c;
@@ -54,7 +54,7 @@ TEST_CASE("a validation record reads back as written, skipped cases without an e
   CHECK_THAT(csv,
              Catch::StartsWith("case,kind,model,cards,metric,published,simulated,error,tolerance,verdict\n"));
   CHECK_THAT(csv, Catch::Contains(
-                      "ttft-c25,serve,llama-3-70b,H100;H20,serving.ttft_ms.mean,700,1120,0.6,0.3,known_gap"));
+                      "ttft-c25,serve,llama-3-70b,H100;H20,serving.ttft_s.mean,700,1120,0.6,0.3,known_gap"));
 
   const std::vector<RecordedCase> back = read_record(written("record.csv", csv));
   REQUIRE(back.size() == 3);
@@ -97,30 +97,30 @@ TEST_CASE("a run names its nearest recorded cases, their verdicts and error rang
       recorded("tpot", {"serve", "llama-3-70b", {"H100"}}, -0.1, "pass"),
       recorded("other", {"serve", "llama-2-7b", {"A100"}}, 3.0, "fail"),
   };
-  cases[3].metric = "serving.tpot_ms.mean";
+  cases[3].metric = "serving.tpot_s.mean";
   const std::string line =
       validated_near_text({"serve", "llama-3-70b", {"H100"}}, cases, "record.csv", "s.yaml");
   CHECK(line ==
         "validated near this setup: 4 cases sharing model llama-3-70b or its layers (llama-3.1-70b, "
         "llama-3.3-70b) on H100, kind serve\n"
         "  3 within tolerance, 1 known gap (record.csv); simulated vs measured:\n"
-        "    serving.ttft_ms.mean  2 of 3 within tolerance, -28.3 % to +62.1 %\n"
-        "    serving.tpot_ms.mean  1 of 1 within tolerance, -10.0 %\n"
+        "    serving.ttft_s.mean  2 of 3 within tolerance, -28.3 % to +62.1 %\n"
+        "    serving.tpot_s.mean  1 of 1 within tolerance, -10.0 %\n"
         "  run them: rlsim validation --near s.yaml\n");
 
   // With the run's metrics: what its figures would measure at the cases' errors, value / (1 + error).
-  const nlohmann::json own{{"serving", {{"ttft_ms", {{"mean", 500.0}}}, {"tpot_ms", {{"mean", 27.0}}}}}};
+  const nlohmann::json own{{"serving", {{"ttft_s", {{"mean", 0.5}}}, {"tpot_s", {{"mean", 0.027}}}}}};
   const std::string implied =
       validated_near_text({"serve", "llama-3-70b", {"H100"}}, cases, "record.csv", "s.yaml", &own);
   CHECK_THAT(implied, Catch::Contains("-28.3 % to +62.1 %; at those errors the 500.0 ms here would measure "
-                                      "308.5 ms to 697.4 ms\n") &&
+                                      "308 to 697 ms\n") &&
                           Catch::Contains("-10.0 %; at that error the 27.0 ms here would measure 30.0 ms\n"));
 
   const std::string failing =
       validated_near_text({"rl", "llama-2-7b", {"A100"}}, cases, "record.csv", "s.yaml");
   CHECK_THAT(failing, Catch::Contains("1 case sharing model llama-2-7b on A100\n") &&
                           Catch::Contains("0 within tolerance, 0 known gaps, 1 failing (record.csv)") &&
-                          Catch::Contains("serving.ttft_ms.mean  0 of 1 within tolerance, +300.0 %"));
+                          Catch::Contains("serving.ttft_s.mean  0 of 1 within tolerance, +300.0 %"));
 
   const std::string none =
       validated_near_text({"serve", "qwen3-8b", {"L40S"}}, cases, "record.csv", "s.yaml");
@@ -139,4 +139,13 @@ TEST_CASE("a run from outside the source tree names the record by its absolute p
   const std::string record =
       (std::filesystem::path(source) / "scenarios" / "validation" / "record.csv").lexically_normal().string();
   CHECK_THAT(r.out, Catch::Contains("(" + record + "); simulated vs measured") && !Catch::Contains("(../"));
+}
+
+TEST_CASE("a rate whose name ends in _per_s is implied as a number, not as a duration") {
+  std::vector<RecordedCase> cases = {recorded("rate", {"serve", "llama-3-70b", {"H100"}}, -0.1, "pass")};
+  cases[0].metric = "serving.output_tokens_per_s";
+  const nlohmann::json own{{"serving", {{"output_tokens_per_s", 680.0}}}};
+  const std::string implied =
+      validated_near_text({"serve", "llama-3-70b", {"H100"}}, cases, "record.csv", "s.yaml", &own);
+  CHECK_THAT(implied, Catch::Contains("-10.0 %; at that error the 680 here would measure 755.6\n"));
 }

@@ -13,7 +13,7 @@ namespace {
 ValidationCase a_case(double published, double tolerance, const std::string& known_gap = "") {
   ValidationCase c;
   c.name = "case-a";
-  c.metric = "serving.tpot_ms.p50";
+  c.metric = "serving.tpot_s.p50";
   c.published = published;
   c.unit = "ms";
   c.source = "Paper, Table 2, with a comma";
@@ -26,12 +26,12 @@ ValidationCase a_case(double published, double tolerance, const std::string& kno
 
 TEST_CASE("a metric is found by its dotted path in metrics.json, and only a number counts") {
   const auto metrics = nlohmann::json::parse(
-      R"({"serving": {"tpot_ms": {"p50": 31.5, "n": 7}}, "kind": "serve", "step_time_s": {"mean": 2}})");
-  CHECK(metric_at(metrics, "serving.tpot_ms.p50") == Approx(31.5));
+      R"({"serving": {"tpot_s": {"p50": 31.5, "n": 7}}, "kind": "serve", "step_time_s": {"mean": 2}})");
+  CHECK(metric_at(metrics, "serving.tpot_s.p50") == Approx(31.5));
   CHECK(metric_at(metrics, "step_time_s.mean") == Approx(2.0));
-  CHECK_FALSE(metric_at(metrics, "serving.tpot_ms.p99"));
-  CHECK_FALSE(metric_at(metrics, "serving.tpot_ms"));  // an object, not a number
-  CHECK_FALSE(metric_at(metrics, "kind"));             // a string
+  CHECK_FALSE(metric_at(metrics, "serving.tpot_s.p99"));
+  CHECK_FALSE(metric_at(metrics, "serving.tpot_s"));  // an object, not a number
+  CHECK_FALSE(metric_at(metrics, "kind"));            // a string
   CHECK_FALSE(metric_at(metrics, "kind.deeper"));
 }
 
@@ -116,9 +116,9 @@ TEST_CASE("validation.csv has the documented columns, one row per case, quoted w
   CHECK_FALSE(std::getline(lines, extra));
   CHECK(header == "case,source,metric,measured,simulated,error,tolerance,pass,first_run_error");
   CHECK(csv_cells(first) ==
-        std::vector<std::string>{"case-a", "Paper, Table 2, with a comma", "serving.tpot_ms.p50", "100",
-                                 "110", csv_number(relative_error(110, 100)), "0.2", "pass", "0.25"});
+        std::vector<std::string>{"case-a", "Paper, Table 2, with a comma", "serving.tpot_s.p50", "100", "110",
+                                 csv_number(relative_error(110, 100)), "0.2", "pass", "0.25"});
   CHECK(csv_cells(second) == std::vector<std::string>{"case-a", "Paper, Table 2, with a comma",
-                                                      "serving.tpot_ms.p50", "50", "", "", "0.1", "skipped",
+                                                      "serving.tpot_s.p50", "50", "", "", "0.1", "skipped",
                                                       ""});
 }

@@ -26,7 +26,7 @@ Json review_json(const ModelArch& arch, const DesignReview& r) {
   Json out;
   out["model"] = r.model;
   out["context"] = r.options.context;
-  out["tpot_ms"] = r.options.tpot_s * 1e3;
+  out["tpot_s"] = r.options.tpot_s;
   out["kv_precision"] = std::string(to_string(r.options.kv));
   out["weight_precision"] = std::string(to_string(r.options.weights));
   out["total_params"] = total_params(arch);

@@ -111,16 +111,19 @@ class AfdKind : public ScenarioKind {
       if (axis.path != kAfdBatchAxis) report.columns.push_back(axis.path);
     }
     for (const char* c :
-         {"batch", "tpot_ms", "tokens_per_s_per_gpu", "attention_ms_per_layer", "transfer_ms_per_layer"}) {
+         {"batch", "tpot_s", "tokens_per_s_per_gpu", "attention_s_per_layer", "transfer_s_per_layer"}) {
       report.columns.emplace_back(c);
     }
+    // Per-layer and per-token times read in milliseconds (sweep.csv keeps seconds).
+    report.in_ms = {"tpot_s", "attention_s_per_layer", "transfer_s_per_layer", "ffn_collectives_s_per_layer",
+                    "ffn_s_per_layer"};
     // The expert groups' all-gather + reduce-scatter (afd.ffn.tp > 1) is communication too, so the
     // table shows it beside the transfer wherever a row has any; plain EP keeps its table.
     const bool grouped = std::any_of(table.rows.begin(), table.rows.end(), [&](const auto& row) {
-      return table.number(row.first, "ffn_collectives_ms_per_layer") > 0.0;
+      return table.number(row.first, "ffn_collectives_s_per_layer") > 0.0;
     });
-    if (grouped) report.columns.emplace_back("ffn_collectives_ms_per_layer");
-    for (const char* c : {"ffn_ms_per_layer", "ffn_utilization", "usd_per_1m_tokens", "meets_target"}) {
+    if (grouped) report.columns.emplace_back("ffn_collectives_s_per_layer");
+    for (const char* c : {"ffn_s_per_layer", "ffn_utilization", "usd_per_1m_tokens", "meets_target"}) {
       report.columns.emplace_back(c);
     }
     const auto series = analyse_afd_sweep(table, manifest);

@@ -10,16 +10,21 @@
 namespace rlsim {
 namespace {
 
+constexpr double kMs = 1e3;  // sweep.csv keeps seconds; the findings and the plot read in ms
+
+/// Column `name` (seconds) of `point` in milliseconds.
+double ms(const SweepTable& table, long point, const char* name) { return kMs * table.number(point, name); }
+
 /// What a point's layers spend communicating, ms per layer: the dispatch and combine over the NICs
 /// plus, with expert groups (afd.ffn.tp > 1), their all-gather and reduce-scatter (0 without).
 double communication_ms(const SweepTable& table, long point) {
-  return table.number(point, "transfer_ms_per_layer") + table.number(point, "ffn_collectives_ms_per_layer");
+  return ms(table, point, "transfer_s_per_layer") + ms(table, point, "ffn_collectives_s_per_layer");
 }
 
 /// What the knee line calls a point's communication: "communication" when it includes the expert
 /// groups' collectives, "transfer" when it is the NIC transfer alone (plain EP).
 const char* communication_word(const SweepTable& table, long point) {
-  return table.number(point, "ffn_collectives_ms_per_layer") > 0.0 ? "communication" : "transfer";
+  return table.number(point, "ffn_collectives_s_per_layer") > 0.0 ? "communication" : "transfer";
 }
 
 }  // namespace
@@ -56,8 +61,8 @@ std::vector<AfdSeriesFindings> analyse_afd_sweep(const SweepTable& table, const 
         s.best = point;
       }
       const double communication = communication_ms(table, point);
-      if (!s.knee && communication > table.number(point, "attention_ms_per_layer") &&
-          communication > table.number(point, "ffn_ms_per_layer")) {
+      if (!s.knee && communication > ms(table, point, "attention_s_per_layer") &&
+          communication > ms(table, point, "ffn_s_per_layer")) {
         s.knee = point;
       }
     }
@@ -72,25 +77,25 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
     const std::string prefix = series.size() > 1 ? "[" + s.label + "] " : "";
     double target = 0.0;  // from a point that ran (an invalid point's row has no metrics)
     for (long point : s.points) {
-      if (sweep_point_feasible(table, point)) target = table.number(point, "target_tpot_ms");
+      if (sweep_point_feasible(table, point)) target = ms(table, point, "target_tpot_s");
     }
     if (s.best) {
       out += prefix + "best batch under the " + formatted("%g ms", target) +
              " TPOT target: " + formatted("%.0f", table.number(*s.best, "batch")) + " (TPOT " +
-             formatted("%.2f ms", table.number(*s.best, "tpot_ms")) + ", " +
+             formatted("%.2f ms", ms(table, *s.best, "tpot_s")) + ", " +
              formatted("%.0f tokens/s per GPU", table.number(*s.best, "tokens_per_s_per_gpu")) + ", " +
              formatted("%.3f USD per 1M tokens", table.number(*s.best, "usd_per_1m_tokens")) + ")\n";
     } else {
       out += prefix + "no batch meets the " + formatted("%g ms", target) + " TPOT target (within memory)\n";
     }
     if (s.knee) {
-      const double collectives = table.number(*s.knee, "ffn_collectives_ms_per_layer");
+      const double collectives = ms(table, *s.knee, "ffn_collectives_s_per_layer");
       out += prefix + "knee: " + communication_word(table, *s.knee) + " starts to dominate at batch " +
              formatted("%.0f", table.number(*s.knee, "batch")) + " (transfer " +
-             formatted("%.3f", table.number(*s.knee, "transfer_ms_per_layer")) +
+             formatted("%.3f", ms(table, *s.knee, "transfer_s_per_layer")) +
              (collectives > 0.0 ? " + FFN group AG + RS " + formatted("%.3f", collectives) : std::string()) +
-             " ms/layer vs attention " + formatted("%.3f", table.number(*s.knee, "attention_ms_per_layer")) +
-             ", FFN " + formatted("%.3f", table.number(*s.knee, "ffn_ms_per_layer")) + ")\n";
+             " ms/layer vs attention " + formatted("%.3f", ms(table, *s.knee, "attention_s_per_layer")) +
+             ", FFN " + formatted("%.3f", ms(table, *s.knee, "ffn_s_per_layer")) + ")\n";
     } else if (!s.points.empty()) {
       // Say how close the network came: the largest share of the slower compute side it reached.
       double share = 0.0;
@@ -98,7 +103,7 @@ std::string afd_findings_text(const SweepTable& table, const std::vector<AfdSeri
       for (long point : s.points) {
         if (!sweep_point_feasible(table, point)) continue;
         const double compute =
-            std::max(table.number(point, "attention_ms_per_layer"), table.number(point, "ffn_ms_per_layer"));
+            std::max(ms(table, point, "attention_s_per_layer"), ms(table, point, "ffn_s_per_layer"));
         const double ratio = compute > 0.0 ? communication_ms(table, point) / compute : 0.0;
         if (ratio > share) {
           share = ratio;
@@ -136,7 +141,7 @@ LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
     for (long point : s.points) {
       if (!sweep_point_feasible(table, point)) continue;  // infeasible points are not drawn
       const double batch = table.number(point, "batch");
-      tpot.points.emplace_back(batch, table.number(point, "tpot_ms"));
+      tpot.points.emplace_back(batch, ms(table, point, "tpot_s"));
       throughput.points.emplace_back(batch, table.number(point, "tokens_per_s_per_gpu"));
     }
     plot.series.push_back(std::move(tpot));
@@ -154,7 +159,7 @@ LinePlot afd_sweep_plot(const SweepTable& table, const SweepManifest& manifest,
   }
   for (const auto& [point, cells] : table.rows) {
     if (!sweep_point_feasible(table, point)) continue;
-    plot.reference = table.number(point, "target_tpot_ms");
+    plot.reference = ms(table, point, "target_tpot_s");
     plot.reference_label = "target TPOT " + formatted("%g ms", *plot.reference);
     break;
   }

@@ -31,7 +31,7 @@ std::vector<std::string> rl_sweep_values(const nlohmann::json& m) {
           csv_number(m["throughput"]["tokens_per_s"].get<double>()),
           csv_number(m["bubble"]["fraction"].get<double>()),
           csv_number(m["gpu_utilization"].get<double>()),
-          csv_number(1e3 * m["inference"]["tpot_s"]["p50"].get<double>()),
+          csv_number(m["inference"]["tpot_s"]["p50"].get<double>()),
           csv_number(m["cost"]["usd_per_step"].get<double>()),
           csv_number(m["cost"]["usd_per_1m_tokens"].get<double>())};
 }
@@ -109,7 +109,7 @@ class RlKind : public ScenarioKind {
   const std::vector<std::string>& sweep_columns() const override {
     static const std::vector<std::string> columns{"step_time_s",  "step_time_p99_s", "samples_per_s",
                                                   "tokens_per_s", "bubble_fraction", "gpu_utilization",
-                                                  "tpot_p50_ms",  "usd_per_step",    "usd_per_1m_tokens"};
+                                                  "tpot_p50_s",   "usd_per_step",    "usd_per_1m_tokens"};
     return columns;
   }
   std::string default_sweep_objective() const override { return "step_time_s"; }

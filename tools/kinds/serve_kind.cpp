@@ -163,8 +163,11 @@ class ServeKind : public ScenarioKind {
                                const SweepObjective& objective) const override {
     SweepKindReport report;
     for (const auto& axis : manifest.axes) report.columns.push_back(axis.path);
-    for (const char* c : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "requests_per_s",
-                          "output_tokens_per_s", "goodput_fraction"})
+    for (const char* c : {"ttft_p50_s", "ttft_p99_s", "tpot_p50_s", "tpot_p99_s"}) {
+      report.columns.emplace_back(c);
+      report.in_ms.insert(c);
+    }
+    for (const char* c : {"requests_per_s", "output_tokens_per_s", "goodput_fraction"})
       report.columns.emplace_back(c);
     report.plot = serve_plot(table, manifest, objective);
     report.findings = serve_sweep_findings(table, manifest) +

@@ -19,7 +19,7 @@ std::string serve_sweep_findings(const SweepTable& table, const SweepManifest& m
     if (const QueueCause cause = queue_cause(figures); cause != QueueCause::short_queue)
       queued += (queued.empty() ? "" : ", ") + sweep_point_text(table, manifest, point) + " " +
                 queue_cause_name(cause);
-    for (const char* quantile : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms"}) {
+    for (const char* quantile : {"ttft_p50_s", "ttft_p99_s", "tpot_p50_s", "tpot_p99_s"}) {
       const int k = table.column(quantile);
       if (k >= 0 && cells[static_cast<size_t>(k)].empty()) short_of_requests = true;
     }

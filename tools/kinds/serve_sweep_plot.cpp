@@ -14,7 +14,7 @@ std::optional<LinePlot> serve_sweep_plot(const SweepTable& table, const SweepMan
   const SweepPlotFrame frame(table, manifest);
   if (frame.empty()) return std::nullopt;
   // p99 where the points measured enough requests for it, else p50 (sweep.csv leaves p99 empty).
-  const int p99 = table.column("ttft_p99_ms");
+  const int p99 = table.column("ttft_p99_s");
   const bool tail = p99 >= 0 && std::any_of(frame.points().begin(), frame.points().end(), [&](long point) {
                       return !table.rows.at(point)[static_cast<size_t>(p99)].empty();
                     });
@@ -26,8 +26,9 @@ std::optional<LinePlot> serve_sweep_plot(const SweepTable& table, const SweepMan
   frame.frame(plot);
   plot.left_label = q + " TTFT (ms)";
   plot.right_label = q + " TPOT (ms)";
-  plot.series = frame.series_of("ttft_" + q + "_ms", "TTFT", false, false);
-  for (PlotSeries& s : frame.series_of("tpot_" + q + "_ms", "TPOT", true, true))
+  // sweep.csv keeps seconds; the plot reads in milliseconds.
+  plot.series = frame.series_of("ttft_" + q + "_s", "TTFT", false, false, 1e3);
+  for (PlotSeries& s : frame.series_of("tpot_" + q + "_s", "TPOT", true, true, 1e3))
     plot.series.push_back(std::move(s));
   if (workload && workload->slo_ttft_s) {
     plot.reference = 1e3 * *workload->slo_ttft_s;
@@ -37,11 +38,11 @@ std::optional<LinePlot> serve_sweep_plot(const SweepTable& table, const SweepMan
     plot.right_reference = 1e3 * *workload->slo_tpot_s;
     plot.right_reference_label = "TPOT SLO " + formatted("%g ms", *plot.right_reference);
   }
-  const int ttft = table.column("ttft_" + q + "_ms");
+  const int ttft = table.column("ttft_" + q + "_s");
   if (const std::optional<long> best = frame.best(objective);
       best && ttft >= 0 && !table.rows.at(*best)[static_cast<size_t>(ttft)].empty()) {
     plot.best =
-        PlotMarker{frame.x_of(*best), table.number(*best, "ttft_" + q + "_ms"), false,
+        PlotMarker{frame.x_of(*best), 1e3 * table.number(*best, "ttft_" + q + "_s"), false,
                    "best by " + objective.column + " within the SLO: " + frame.values_at(*best, false)};
   }
   return plot;

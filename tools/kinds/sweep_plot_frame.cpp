@@ -70,7 +70,7 @@ std::string SweepPlotFrame::values_at(long point, bool but_x) const {
 }
 
 std::vector<PlotSeries> SweepPlotFrame::series_of(const std::string& column, const std::string& label,
-                                                  bool right_axis, bool dashed) const {
+                                                  bool right_axis, bool dashed, double scale) const {
   std::map<std::string, PlotSeries> by_rest;
   for (long point : points_) {
     if (cell(table_, point, column).empty()) continue;  // no figure (too few samples): a gap, not 0
@@ -79,7 +79,7 @@ std::vector<PlotSeries> SweepPlotFrame::series_of(const std::string& column, con
     series.label = rest.empty() ? label : (label.empty() ? rest : label + ", " + rest);
     series.right_axis = right_axis;
     series.dashed = dashed;
-    series.points.emplace_back(x_of(point), table_.number(point, column));
+    series.points.emplace_back(x_of(point), scale * table_.number(point, column));
   }
   std::vector<PlotSeries> out;
   for (auto& [rest, series] : by_rest) out.push_back(std::move(series));

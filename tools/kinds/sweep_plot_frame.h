@@ -33,9 +33,10 @@ class SweepPlotFrame {
   /// "max_batch=64, tp=2": every swept field's value at `point` (`but_x`: all but the x axis).
   std::string values_at(long point, bool but_x) const;
   /// One series per combination of the other fields' values, `column` of each point that has it,
-  /// labelled by `label` and that combination; sorted by label.
+  /// labelled by `label` and that combination; sorted by label. Values are multiplied by `scale`
+  /// (1e3: a column of seconds drawn in milliseconds).
   std::vector<PlotSeries> series_of(const std::string& column, const std::string& label, bool right_axis,
-                                    bool dashed) const;
+                                    bool dashed, double scale = 1.0) const;
   /// Sets the x axis's label and categories on `plot` and counts the gaps in its subtitle.
   void frame(LinePlot& plot) const;
   /// The text's best point by `objective`, if any ran and qualified.

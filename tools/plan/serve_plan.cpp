@@ -70,8 +70,8 @@ std::string simulate_deployment(const std::string& file, LoadOptions options,
     const ServingMetrics m = simulate_serve(loaded.scenario).metrics;
     return nlohmann::json{{"ran", true},
                           {"meets", meets_slo(loaded.scenario.workload, m)},
-                          {"ttft_ms", 1e3 * m.ttft_s.p99},
-                          {"tpot_ms", 1e3 * m.tpot_s.p99},
+                          {"ttft_s", m.ttft_s.p99},
+                          {"tpot_s", m.tpot_s.p99},
                           {"tokens_per_s", m.output_tokens_per_s}}
         .dump();
   } catch (const InputError& e) {
@@ -122,8 +122,8 @@ void search_serve_plan(const std::string& file, const LoadOptions& base, const s
             return;
           }
           p.status = j["meets"].get<bool>() ? ServeStatus::meets_slo : ServeStatus::misses_slo;
-          p.ttft_p99_ms = j["ttft_ms"].get<double>();
-          p.tpot_p99_ms = j["tpot_ms"].get<double>();
+          p.ttft_p99_s = j["ttft_s"].get<double>();
+          p.tpot_p99_s = j["tpot_s"].get<double>();
           p.output_tokens_per_s = j["tokens_per_s"].get<double>();
         });
     if (!failure.ok) throw std::runtime_error("a plan point failed: " + failure.text);
@@ -178,11 +178,11 @@ std::string serve_plan_text(const std::vector<ServePoint>& points, const std::st
   const std::optional<size_t> chosen = chosen_serve_point(points);
   for (size_t i : ran) {
     const ServePoint& p = points[i];
-    text += (chosen && *chosen == i ? "* " : "  ") + padded(fixed(p.arrangement.usd_per_hour(), 2), 9) +
-            padded(std::to_string(p.arrangement.gpus()), 6) + padded(fixed(p.ttft_p99_ms, 1) + " ms", 13) +
-            padded(fixed(p.tpot_p99_ms, 2) + " ms", 11) + padded(fixed(p.output_tokens_per_s, 0), 10) +
-            padded(p.status == ServeStatus::meets_slo ? "met" : "missed", 6) + p.arrangement.describe() +
-            "\n";
+    text +=
+        (chosen && *chosen == i ? "* " : "  ") + padded(fixed(p.arrangement.usd_per_hour(), 2), 9) +
+        padded(std::to_string(p.arrangement.gpus()), 6) + padded(fixed(1e3 * p.ttft_p99_s, 1) + " ms", 13) +
+        padded(fixed(1e3 * p.tpot_p99_s, 2) + " ms", 11) + padded(fixed(p.output_tokens_per_s, 0), 10) +
+        padded(p.status == ServeStatus::meets_slo ? "met" : "missed", 6) + p.arrangement.describe() + "\n";
   }
   if (!chosen) {
     text += "chosen: none of the arrangements simulated meets the SLO\n";
@@ -199,13 +199,13 @@ std::string serve_plan_text(const std::vector<ServePoint>& points, const std::st
 }
 
 std::string serve_plan_csv(const std::vector<ServePoint>& points) {
-  std::string csv = "card,gpus,tp,usd_per_hour,status,ttft_p99_ms,tpot_p99_ms,output_tokens_per_s\n";
+  std::string csv = "card,gpus,tp,usd_per_hour,status,ttft_p99_s,tpot_p99_s,output_tokens_per_s\n";
   for (const ServePoint& p : points) {
     const bool ran = p.status == ServeStatus::meets_slo || p.status == ServeStatus::misses_slo;
     csv += p.arrangement.card + "," + std::to_string(p.arrangement.gpus()) + "," +
            std::to_string(p.arrangement.tp) + "," + format_number(p.arrangement.usd_per_hour()) + "," +
-           serve_status_name(p.status) + "," + (ran ? format_number(p.ttft_p99_ms) : "") + "," +
-           (ran ? format_number(p.tpot_p99_ms) : "") + "," +
+           serve_status_name(p.status) + "," + (ran ? format_number(p.ttft_p99_s) : "") + "," +
+           (ran ? format_number(p.tpot_p99_s) : "") + "," +
            (ran ? format_number(p.output_tokens_per_s) : "") + "\n";
   }
   return csv;

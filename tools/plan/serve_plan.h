@@ -40,7 +40,7 @@ struct ServePoint {
   ServeArrangement arrangement;
   ServeStatus status = ServeStatus::not_reached;
   std::string why_not;
-  double ttft_p99_ms = 0.0, tpot_p99_ms = 0.0, output_tokens_per_s = 0.0;
+  double ttft_p99_s = 0.0, tpot_p99_s = 0.0, output_tokens_per_s = 0.0;
 };
 
 /// Simulates `points` cheapest per hour first (`jobs` at a time, at most `max_points`), leaving out

@@ -115,21 +115,21 @@ std::string afd_summary_table(const AfdScenario& s, const AfdMetrics& m) {
 const std::vector<std::string>& afd_sweep_columns() {
   static const std::vector<std::string> columns{"batch",
                                                 "micro_batches",
-                                                "tpot_ms",
-                                                "target_tpot_ms",
+                                                "tpot_s",
+                                                "target_tpot_s",
                                                 "meets_target",
                                                 "tokens_per_s",
                                                 "tokens_per_s_per_gpu",
-                                                "attention_ms_per_layer",
-                                                "transfer_ms_per_layer",
-                                                "ffn_collectives_ms_per_layer",
-                                                "ffn_ms_per_layer",
+                                                "attention_s_per_layer",
+                                                "transfer_s_per_layer",
+                                                "ffn_collectives_s_per_layer",
+                                                "ffn_s_per_layer",
                                                 "ffn_utilization",
                                                 "max_link_utilization",
                                                 "attention_memory_fraction",
                                                 "ffn_memory_fraction",
                                                 "usd_per_1m_tokens",
-                                                "analytic_tpot_ms"};
+                                                "analytic_tpot_s"};
   return columns;
 }
 
@@ -137,21 +137,21 @@ std::vector<std::string> afd_sweep_values(const AfdScenario& s, const AfdMetrics
   const AfdDeploymentSpec& d = s.afd;
   return {std::to_string(d.batch),
           std::to_string(d.micro_batches),
-          csv_number(1e3 * m.tpot_s),
-          csv_number(1e3 * d.target_tpot_s),
+          csv_number(m.tpot_s),
+          csv_number(d.target_tpot_s),
           m.meets_target ? "1" : "0",
           csv_number(m.tokens_per_s),
           csv_number(m.tokens_per_s_per_gpu),
-          csv_number(1e3 * m.attention_s_per_layer),
-          csv_number(1e3 * m.transfer_s_per_layer),
-          csv_number(1e3 * m.group_collective_s_per_layer),
-          csv_number(1e3 * m.ffn_s_per_layer),
+          csv_number(m.attention_s_per_layer),
+          csv_number(m.transfer_s_per_layer),
+          csv_number(m.group_collective_s_per_layer),
+          csv_number(m.ffn_s_per_layer),
           csv_number(m.ffn_utilization),
           csv_number(m.max_link_utilization),
           csv_number(m.attention_memory_fraction),
           csv_number(m.ffn_memory_fraction),
           csv_number(m.usd_per_1m_tokens),
-          csv_number(1e3 * m.analytic.iteration_s)};
+          csv_number(m.analytic.iteration_s)};
 }
 
 }  // namespace rlsim

@@ -152,7 +152,7 @@ std::string compare_csv(const std::vector<ComparedPolicy>& rows, const CompareOb
   std::string out =
       "policy,rank,steady_step_time_s,steady_step_time_ci95_half_s,samples_per_s,bubble_fraction";
   for (const auto& cause : causes) out += "," + cause;
-  out += ",staleness_versions,tpot_p50_ms,usd_per_step,usd_per_1m_tokens,recommendation,best_measured\n";
+  out += ",staleness_versions,tpot_p50_s,usd_per_step,usd_per_1m_tokens,recommendation,best_measured\n";
   auto cell = [](double v) { return fixed(v, 6); };
   const std::vector<size_t> order = rank_rows(rows, objective);
   for (size_t r = 0; r < order.size(); ++r) {
@@ -163,7 +163,7 @@ std::string compare_csv(const std::vector<ComparedPolicy>& rows, const CompareOb
            cell(json_number(m, {"bubble", "fraction"}));
     for (const auto& cause : causes) out += "," + cell(json_number(m["bubble"]["by_cause"], {cause.c_str()}));
     out += "," + cell(json_number(m, {"staleness", "mean_versions"})) + "," +
-           cell(1e3 * json_number(m, {"inference", "tpot_s", "p50"})) + "," +
+           cell(json_number(m, {"inference", "tpot_s", "p50"})) + "," +
            cell(json_number(m, {"cost", "usd_per_step"})) + "," +
            cell(json_number(m, {"cost", "usd_per_1m_tokens"})) + "," + text(m, {"advice", "recommendation"}) +
            "," + rows[order[0]].policy + "\n";

@@ -24,11 +24,11 @@ struct Quantile {
 const Quantile kQuantiles[] = {
     {"p50", 0.50, &Percentiles::p50}, {"p90", 0.90, &Percentiles::p90}, {"p99", 0.99, &Percentiles::p99}};
 
-nlohmann::json latency_ms_json(const Percentiles& p, long samples) {
-  nlohmann::json j{{"samples", samples},
-                   {"mean", samples > 0 ? nlohmann::json(kMs * p.mean) : nlohmann::json()}};
+/// Seconds, as every time in metrics.json (the summary prints milliseconds).
+nlohmann::json latency_json(const Percentiles& p, long samples) {
+  nlohmann::json j{{"samples", samples}, {"mean", samples > 0 ? nlohmann::json(p.mean) : nlohmann::json()}};
   for (const Quantile& q : kQuantiles)
-    j[q.name] = enough_for_quantile(q.q, samples) ? nlohmann::json(kMs * (p.*q.value)) : nlohmann::json();
+    j[q.name] = enough_for_quantile(q.q, samples) ? nlohmann::json(p.*q.value) : nlohmann::json();
   return j;
 }
 
@@ -126,17 +126,17 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
   if (w.arrivals == ArrivalMode::closed_loop) workload["concurrency"] = w.concurrency;
   if (w.arrivals == ArrivalMode::poisson) workload["rate_per_s"] = w.rate_per_s;
   if (w.arrivals == ArrivalMode::trace) workload["trace"] = w.trace_file;
-  workload["api_server_ms"] = kMs * w.api_server_s;
+  workload["api_server_s"] = w.api_server_s;
   if (w.prompt_pool > 0) workload["prompt_pool"] = w.prompt_pool;
   j["workload"] = workload;
   nlohmann::json serving{{"requests", m.requests},
                          {"warmup_excluded", m.warmup_excluded},
                          {"measured", m.measured},
                          {"window_s", m.window_s},
-                         {"queue_ms", latency_ms_json(m.queue_s, m.measured)},
-                         {"ttft_ms", latency_ms_json(m.ttft_s, m.measured)},
-                         {"tpot_ms", latency_ms_json(m.tpot_s, m.tpot_samples)},
-                         {"e2e_ms", latency_ms_json(m.e2e_s, m.measured)},
+                         {"queue_s", latency_json(m.queue_s, m.measured)},
+                         {"ttft_s", latency_json(m.ttft_s, m.measured)},
+                         {"tpot_s", latency_json(m.tpot_s, m.tpot_samples)},
+                         {"e2e_s", latency_json(m.e2e_s, m.measured)},
                          {"requests_per_s", m.requests_per_s},
                          {"output_tokens_per_s", m.output_tokens_per_s},
                          {"output_tokens_per_s_per_gpu", m.output_tokens_per_s / all_gpus(s)},
@@ -151,8 +151,8 @@ nlohmann::json serve_metrics_json(const ServeScenario& scenario, const ServeResu
   if (cause != QueueCause::short_queue) serving["queued_behind"] = queue_cause_name(cause);
   if (w.slo_ttft_s || w.slo_tpot_s) {
     nlohmann::json slo = nlohmann::json::object();
-    if (w.slo_ttft_s) slo["ttft_ms"] = kMs * *w.slo_ttft_s;
-    if (w.slo_tpot_s) slo["tpot_ms"] = kMs * *w.slo_tpot_s;
+    if (w.slo_ttft_s) slo["ttft_s"] = *w.slo_ttft_s;
+    if (w.slo_tpot_s) slo["tpot_s"] = *w.slo_tpot_s;
     serving["goodput"] = {
         {"slo", slo}, {"fraction", m.goodput_fraction}, {"requests_per_s", m.goodput_requests_per_s}};
   }
@@ -273,11 +273,11 @@ std::string serve_summary(const ServeScenario& scenario, const ServeResult& resu
 }
 
 const std::vector<std::string>& serve_sweep_columns() {
-  static const std::vector<std::string> columns{"ttft_p50_ms",
-                                                "ttft_p99_ms",
-                                                "tpot_p50_ms",
-                                                "tpot_p99_ms",
-                                                "e2e_p50_ms",
+  static const std::vector<std::string> columns{"ttft_p50_s",
+                                                "ttft_p99_s",
+                                                "tpot_p50_s",
+                                                "tpot_p99_s",
+                                                "e2e_p50_s",
                                                 "requests_per_s",
                                                 "output_tokens_per_s",
                                                 "goodput_fraction",
@@ -300,7 +300,7 @@ bool meets_slo(const ServeWorkloadSpec& workload, const ServingMetrics& m) {
 std::vector<std::string> serve_sweep_values(const ServeScenario& scenario, const ServeResult& result) {
   const ServingMetrics& m = result.metrics;
   auto quantile = [](const Percentiles& p, double Percentiles::*value, double q, long samples) {
-    return enough_for_quantile(q, samples) ? csv_number(kMs * (p.*value)) : std::string();
+    return enough_for_quantile(q, samples) ? csv_number(p.*value) : std::string();
   };
   return {quantile(m.ttft_s, &Percentiles::p50, 0.50, m.measured),
           quantile(m.ttft_s, &Percentiles::p99, 0.99, m.measured),

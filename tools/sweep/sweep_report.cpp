@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 
 #include "tools/report/html_report.h"
@@ -12,13 +13,28 @@ namespace rlsim {
 namespace {
 
 const char* tpot_column(const SweepTable& table) {
-  return table.column("tpot_ms") >= 0 ? "tpot_ms" : "tpot_p50_ms";
+  return table.column("tpot_s") >= 0 ? "tpot_s" : "tpot_p50_s";
+}
+
+/// A column of seconds as the table shows it in milliseconds: "ttft_p99_s" -> "ttft_p99_ms",
+/// "attention_s_per_layer" -> "attention_ms_per_layer".
+std::string header_in_ms(const std::string& column) {
+  const size_t end = column.rfind("_s");
+  if (end != std::string::npos && end + 2 == column.size()) return column.substr(0, end) + "_ms";
+  const size_t inner = column.find("_s_");
+  return inner == std::string::npos ? column : column.substr(0, inner) + "_ms_" + column.substr(inner + 3);
+}
+
+std::string cell_in_ms(const std::string& cell) {
+  if (cell.empty()) return cell;
+  return csv_number(1e3 * std::strtod(cell.c_str(), nullptr));
 }
 
 /// The table's `columns` as aligned text, rows in `order` (default: by point, the points that ran;
-/// those that did not fit have no figures and are listed by excluded_text instead).
+/// those that did not fit have no figures and are listed by excluded_text instead). Columns in
+/// `in_ms` are printed in milliseconds.
 std::string table_text(const SweepTable& table, const std::vector<std::string>& columns,
-                       std::vector<long> order = {}) {
+                       const std::set<std::string>& in_ms, std::vector<long> order = {}) {
   if (order.empty()) {
     const int reason = table.column(kInvalidReasonColumn);
     for (const auto& [point, cells] : table.rows) {
@@ -29,12 +45,17 @@ std::string table_text(const SweepTable& table, const std::vector<std::string>& 
   for (const auto& column : columns) {
     if (table.column(column) >= 0) shown.push_back(column);
   }
+  auto shown_cell = [&](long point, const std::string& column) {
+    const std::string& cell = table.rows.at(point)[static_cast<size_t>(table.column(column))];
+    return in_ms.count(column) ? cell_in_ms(cell) : cell;
+  };
+  std::vector<std::string> headers;
+  for (const auto& column : shown) headers.push_back(in_ms.count(column) ? header_in_ms(column) : column);
   std::vector<size_t> width;
-  for (const auto& column : shown) width.push_back(column.size());
+  for (const auto& header : headers) width.push_back(header.size());
   for (long point : order) {
-    const auto& cells = table.rows.at(point);
     for (size_t k = 0; k < shown.size(); ++k)
-      width[k] = std::max(width[k], cells[static_cast<size_t>(table.column(shown[k]))].size());
+      width[k] = std::max(width[k], shown_cell(point, shown[k]).size());
   }
   std::string out;
   auto add_row = [&](const std::vector<std::string>& cells) {
@@ -43,12 +64,11 @@ std::string table_text(const SweepTable& table, const std::vector<std::string>& 
       line += " " + std::string(width[k] - cells[k].size(), ' ') + cells[k];
     out += line + "\n";
   };
-  add_row(shown);
+  add_row(headers);
   for (long point : order) {
-    const auto& cells = table.rows.at(point);
     std::vector<std::string> row;
     for (const auto& column : shown) {
-      const std::string& cell = cells[static_cast<size_t>(table.column(column))];
+      const std::string cell = shown_cell(point, column);
       row.push_back(cell.empty() ? "-" : cell);  // a figure the point has none of
     }
     add_row(row);
@@ -100,8 +120,8 @@ SweepSummary summarize_sweep(const SweepTable& table, const SweepManifest& manif
                              const SweepKindReport& kind, bool pareto) {
   SweepSummary summary;
   summary.text = "sweep results (" + std::to_string(table.rows.size()) + " of " +
-                 std::to_string(manifest.points) + " points):\n" + table_text(table, kind.columns) +
-                 excluded_text(table, manifest) + kind.findings;
+                 std::to_string(manifest.points) + " points):\n" +
+                 table_text(table, kind.columns, kind.in_ms) + excluded_text(table, manifest) + kind.findings;
   if (kind.plot) summary.svg = render_svg(*kind.plot);
   if (pareto) {
     SweepTable frontier;
@@ -115,7 +135,9 @@ SweepSummary summarize_sweep(const SweepTable& table, const SweepManifest& manif
     for (const char* c : {tpot_column(table), "usd_per_1m_tokens", "tokens_per_s_per_gpu", "meets_target"}) {
       pareto_columns.emplace_back(c);
     }
-    summary.text += table_text(frontier, pareto_columns, by_tpot);
+    std::set<std::string> in_ms = kind.in_ms;
+    in_ms.insert(tpot_column(table));
+    summary.text += table_text(frontier, pareto_columns, in_ms, by_tpot);
     summary.pareto = std::move(frontier);
   }
   return summary;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,11 @@ struct SweepSummary {
 /// A scenario kind's part of the summary (ScenarioKind::sweep_report).
 struct SweepKindReport {
   std::vector<std::string> columns;  ///< the table's columns, in order (absent ones skipped)
-  std::string findings;              ///< printed after the table
-  std::optional<LinePlot> plot;      ///< sweep.svg
+  /// Columns of seconds the table prints in milliseconds (a TTFT, a TPOT): "ttft_p99_s" is shown
+  /// as "ttft_p99_ms", its cells times 1,000. sweep.csv keeps seconds.
+  std::set<std::string> in_ms;
+  std::string findings;          ///< printed after the table
+  std::optional<LinePlot> plot;  ///< sweep.svg
 };
 
 /// The summary of `table` (the points finished so far): the kind's table, findings and plot, and

@@ -41,14 +41,15 @@ double number_cell(const std::string& cell, const SourceLocation& where, const s
   return *value;
 }
 
-/// A figure of metric `path` as people read it: durations of a "_s" metric in their best unit.
+/// A figure of metric `path` as people read it: durations of a "_s" metric in their best unit
+/// ("serving.ttft_s.mean", "step_time_s"), not rates ("output_tokens_per_s").
 bool seconds_metric(const std::string& path) {
+  if (path.find("_per_s") != std::string::npos) return false;
   return path.find("_s.") != std::string::npos || (path.size() > 2 && path.ends_with("_s"));
 }
 
 std::string figure_text(const std::string& path, double value) {
   if (seconds_metric(path)) return readable_duration(value);
-  if (path.find("_ms") != std::string::npos) return formatted("%.1f ms", value);
   return formatted("%.4g", value);
 }
 

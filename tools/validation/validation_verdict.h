@@ -25,7 +25,7 @@ struct ValidationRow {
   std::string note;  ///< why skipped, or that a known gap has closed
 };
 
-/// The number at dotted `path` ("serving.tpot_ms.p50") in `metrics`; nullopt when there is none.
+/// The number at dotted `path` ("serving.tpot_s.p50") in `metrics`; nullopt when there is none.
 std::optional<double> metric_at(const nlohmann::json& metrics, const std::string& path);
 /// The figure `text` (a known gap's mark) quotes as the gap it was marked at: a number before a
 /// per-cent sign that is |gap_error| as written to its own precision ("24 %" for -0.244); none when
