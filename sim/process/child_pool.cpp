@@ -141,4 +141,10 @@ ChildOutcome run_in_children(const std::vector<long>& jobs, int parallel,
   return failure;
 }
 
+void rethrow_child_failure(const ChildOutcome& failure, const std::string& what) {
+  if (failure.input_error) throw InputError::relayed(failure.text);
+  if (failure.output_error) throw OutputError(failure.text);
+  throw std::runtime_error(what + " failed: " + failure.text);
+}
+
 }  // namespace rlsim

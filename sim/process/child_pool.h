@@ -20,6 +20,10 @@ struct ChildOutcome {
   std::string text;           ///< the job's result, or the error message
 };
 
+/// Throws `failure` as its child threw it: an InputError with the child's text, an OutputError (a
+/// write failed: exit 1 naming the path), else a runtime_error "`what` failed: text" (a bug).
+[[noreturn]] void rethrow_child_failure(const ChildOutcome& failure, const std::string& what);
+
 /// Runs `work(job)` for each job in `jobs`, `parallel` at a time, calling `done` in the parent (in
 /// completion order) as each finishes. Stops starting new jobs after the first failure, waits for
 /// the running ones, and returns that failure (ok = true when all succeeded).

@@ -51,7 +51,7 @@ TEST_CASE("a forecast sums the steps on the line between samples and adds evalua
   CHECK_FALSE(first_crossing(samples, &ForecastSample::step_s, samples, &ForecastSample::step_s, 10));
 }
 
-TEST_CASE("forecast from a few sampled steps is within 3 % of simulating every step") {
+TEST_CASE("forecast from a few sampled steps is within 3 % of simulating every step", "[long]") {
   const auto dir = scratch_dir("forecast-every-step");
   // Small runs (4 steps of 8 prompts each), so that simulating all 20 steps takes seconds, also
   // under the sanitizers.

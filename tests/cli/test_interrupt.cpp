@@ -1,5 +1,5 @@
-// A run or comparison stopped by a signal (SIGTERM from a scheduler, Ctrl-C's SIGINT, SIGHUP)
-// dies of that signal and leaves nothing beside its --out: no staging folder, no output folder; one
+// A run, comparison or other forking command stopped by a signal (SIGTERM from a scheduler, Ctrl-C's SIGINT,
+// SIGHUP) dies of that signal and leaves nothing beside its --out: no staging folder, no output folder; one
 // killed outright leaves no child process running on.
 #include <signal.h>
 #include <sys/wait.h>
@@ -109,6 +109,22 @@ std::vector<pid_t> children_of(pid_t parent) {
 
 bool alive(pid_t pid) { return ::kill(pid, 0) == 0 && fs::exists("/proc/" + std::to_string(pid) + "/stat"); }
 
+/// How many of `children` still run 10 s after their parent ended; kills those, so that a failing
+/// check leaves nothing behind.
+size_t children_left_running(const std::vector<pid_t>& children) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  auto running = [&] {
+    size_t n = 0;
+    for (pid_t child : children) n += alive(child) ? 1 : 0;
+    return n;
+  };
+  while (running() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const size_t left = running();
+  for (pid_t child : children) ::kill(child, SIGKILL);
+  return left;
+}
+
 }  // namespace
 
 TEST_CASE("a comparison killed outright (kill -9, only its own process) leaves no child running") {
@@ -126,14 +142,51 @@ TEST_CASE("a comparison killed outright (kill -9, only its own process) leaves n
   ::kill(pid, SIGKILL);        // the parent alone: nothing signals the children
   int status = 0;
   ::waitpid(pid, &status, 0);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  auto running = [&] {
-    size_t n = 0;
-    for (pid_t child : children) n += alive(child) ? 1 : 0;
-    return n;
-  };
-  while (running() > 0 && std::chrono::steady_clock::now() < deadline)
+  CHECK(children_left_running(children) == 0);
+}
+
+namespace {
+
+/// Waits until `pid` has child processes (its simulations started); returns them.
+std::vector<pid_t> wait_for_children(pid_t pid) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  std::vector<pid_t> children;
+  while (children.empty() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  CHECK(running() == 0);
-  for (pid_t child : children) ::kill(child, SIGKILL);  // should the check fail, leave nothing behind
+    children = children_of(pid);
+  }
+  return children;
+}
+
+}  // namespace
+
+TEST_CASE("every forking command killed outright leaves no child running, and stopped by SIGTERM leaves none",
+          "[long]") {
+  // Each simulates for minutes in its children unless they end with their parent.
+  const std::vector<std::pair<const char*, std::string>> commands = {
+      {"sweep", "sweep scenarios/quickstart.yaml --set workload.steps=20000 --param rollout.max_batch=32,64"},
+      {"plan",
+       "plan scenarios/quickstart.yaml --set workload.steps=20000 --gpus H100:16 --policies colocated "
+       "--rollout-tp 2 --train-tp 2,4"},
+      {"validation", "validation --near scenarios/quickstart.yaml --set workload.steps=20000"},
+      {"forecast", "forecast " + std::string(kLongRun) + " --samples 2"},
+  };
+  for (const auto& [name, args] : commands) {
+    for (const int signal_number : {SIGKILL, SIGTERM}) {
+      const fs::path parent = scratch_dir("killed-forking");
+      const pid_t pid = start_rlsim(args + " --jobs 2 --quiet --out '" + (parent / "out").string() + "'");
+      REQUIRE(pid > 0);
+      const std::vector<pid_t> children = wait_for_children(pid);
+      INFO(name << ", signal " << signal_number);
+      REQUIRE(!children.empty());
+      ::kill(pid, signal_number);  // the parent alone: its children must end with it
+      int status = 0;
+      ::waitpid(pid, &status, 0);
+      CHECK(children_left_running(children) == 0);
+      if (signal_number == SIGTERM) {
+        // Stopped cleanly: no staging folder beside --out (a sweep keeps its folder to resume).
+        for (const std::string& left : entries_of(parent)) CHECK(left.find(".partial-") == std::string::npos);
+      }
+    }
+  }
 }

@@ -267,7 +267,7 @@ TEST_CASE("a plan run again into its folder reuses what it simulated, and finds 
   CHECK_THAT(other.out, !Contains("reused"));
 }
 
-TEST_CASE("a plan's shards, joined with --reuse, give the grid's front without simulating again") {
+TEST_CASE("a plan's shards, joined with --reuse, give the grid's front without simulating again", "[long]") {
   const auto dir = scratch_dir("plan-shards");
   for (const char* shard : {"1/2", "2/2"}) {
     const CliResult r = run_rlsim(kSmallSpace + " --shard " + shard + " --out '" +

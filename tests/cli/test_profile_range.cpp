@@ -1,6 +1,7 @@
 // A profile records the shapes its engine terms were fitted on, and every use outside them is said
 // once, naming the field: `cost decode` per flag, `run` in the summary's cost-model line and in
-// metrics.json (pricing.outside_fitted_range). Nothing is refused: extrapolating is the user's call.
+// metrics.json (pricing.outside_fitted_range), `sweep` under its table with the points. Nothing is
+// refused: extrapolating is the user's call.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -76,6 +77,21 @@ TEST_CASE("cost and run say where they use a profile's engine terms outside thei
   const auto& notes = metrics.at("pricing").at("outside_fitted_range");
   REQUIRE(notes.size() == 2);  // max_batch and max_model_len; tp 1 was fitted
   CHECK(notes[1] == "serve.max_model_len 4096 (fitted up to 148 tokens)");
+
+  // A sweep says it once under its table, naming the points: here only the larger max_batch.
+  const auto sweep = scratch_dir("profile-range-sweep") / "out";
+  const CliResult swept = run_rlsim(
+      "sweep scenarios/serve-llama3-70b.yaml --set model=llama-2-7b --set serve.tp=1 "
+      "--set workload.concurrency=4 --set workload.requests=8 --set serve.max_model_len=148 "
+      "--set workload.prompt_tokens=100 --set workload.output_tokens=20 --param serve.max_batch=8,64 "
+      "--set 'profile=" +
+      profile + "' --quiet --out '" + sweep.string() + "'");
+  INFO(swept.err);
+  REQUIRE(swept.exit_code == 0);
+  CHECK_THAT(swept.out,
+             Catch::Contains("outside the profile's fitted range: serve.max_batch 64 (fitted up to "
+                             "batch 8) at point 1 (an extrapolation of its terms)\n"));
+  CHECK_THAT(swept.out, !Catch::Contains("serve.max_batch 8 ("));
 }
 
 TEST_CASE("validate says what prices each card: a profile, or the datasheet roofline") {

@@ -51,7 +51,11 @@ MeasuredAdvice try_remedies(const std::string& file, const LoadOptions& options,
           static_cast<TrialFigures&>(o) = trial_figures(c.text);
           o.trial = trials[static_cast<size_t>(c.job)];
         });
-    if (!failure.ok) throw std::runtime_error("an advice trial failed: " + failure.text);
+    if (!failure.ok) {
+      // A remedy rlsim built that does not load is rlsim's fault, not the user's input.
+      if (failure.input_error) throw std::runtime_error("an advice trial failed: " + failure.text);
+      rethrow_child_failure(failure, "an advice trial");
+    }
     for (TrialOutcome& o : done) out.outcomes.push_back(std::move(o));
     next = end;
   }

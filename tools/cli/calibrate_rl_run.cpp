@@ -226,10 +226,7 @@ RlRunCalibration calibrate_rl_run(const RlRunRequest& request) {
           sims[static_cast<size_t>(o.job)] = nlohmann::json::parse(text);
           progress->finished("step " + std::to_string(log.steps[static_cast<size_t>(o.job)].step), seconds);
         });
-    if (!failure.ok) {
-      if (failure.input_error) throw InputError::relayed(failure.text);
-      throw std::runtime_error(failure.text);
-    }
+    if (!failure.ok) rethrow_child_failure(failure, "a simulated step");
     out.simulations += static_cast<int>(steps.size());
     return sims;
   };

@@ -329,16 +329,8 @@ class CalibrateCommand : public Command {
                                                      e.message() +
                                                      "); check the inputs for timings that are not physical");
     }
-    const std::filesystem::path out(out_);
-    prepare_output_file(out, "--out");
-    const std::filesystem::path temp = out.string() + ".partial";
-    {
-      std::ofstream file(temp, std::ios::binary);
-      if (!file) throw InputError(flag_location("--out"), "cannot write '" + out_ + "'");
-      file << text;
-      if (!file) throw InputError(flag_location("--out"), "cannot write '" + out_ + "'");
-    }
-    std::filesystem::rename(temp, out);
+    prepare_output_file(out_, "--out");
+    replace_file_atomically(out_, text);
   }
 
   void print_summary(const HardwareProfile& p) const {

@@ -135,11 +135,8 @@ class CompareCommand : public Command {
           progress->finished(rows[static_cast<size_t>(outcome.job)].policy, seconds);
         });
     progress.reset();  // ends the progress line on the terminal before the table
-    if (!failure.ok) {
-      if (failure.input_error) throw InputError::relayed(failure.text);
-      throw std::runtime_error("policy '" + rows[static_cast<size_t>(failure.job)].policy +
-                               "' failed: " + failure.text);
-    }
+    if (!failure.ok)
+      rethrow_child_failure(failure, "policy '" + rows[static_cast<size_t>(failure.job)].policy + "'");
 
     // The validated cases nearest to the scenario, and what the best row's figures would measure at
     // their errors.

@@ -155,10 +155,7 @@ class ForecastCommand : public Command {
             sample.train_s = j["train"].get<double>();
             progress.finished("step " + std::to_string(sample.step), seconds);
           });
-      if (!failure.ok) {
-        if (failure.input_error) throw InputError::relayed(failure.text);
-        throw std::runtime_error("a forecast step failed: " + failure.text);
-      }
+      if (!failure.ok) rethrow_child_failure(failure, "a forecast step");
     }
     for (PolicyForecast& f : forecasts) f.totals = forecast_totals(f.samples, steps_, extras);
     const ForecastReportInput in{s.name, s.model.name, steps_, !schedule.empty(), extras, output_.out};

@@ -55,28 +55,27 @@ class ImportCommand : public Command {
     const VerlConfig config = VerlConfig::load(config_, overrides_);
     const Catalog catalog = load_builtin_catalog();
     const ImportedScenario imported = import_verl(config, catalog, VerlImportOptions{gpu_, model_, name_});
-    const std::filesystem::path target = out_.empty()
-                                             ? std::filesystem::temp_directory_path() /
-                                                   ("rlsim-import-" + std::to_string(::getpid()) + ".yaml")
-                                             : std::filesystem::path(out_ + ".partial");
     if (!out_.empty()) {
       prepare_output_file(out_, "--out");
       refuse_overwriting_inputs(out_, {config_}, "--out");
     }
-    std::ofstream(target, std::ios::binary) << imported.yaml;
+    // Loaded as rlsim run will load it before it is shown or written (it names no other file).
+    const std::filesystem::path check =
+        std::filesystem::temp_directory_path() / ("rlsim-import-" + std::to_string(::getpid()) + ".yaml");
+    replace_file_atomically(check, imported.yaml);
     try {
-      load_scenario(target.string());
+      load_scenario(check.string());
     } catch (const InputError& e) {
-      std::filesystem::remove(target);
+      std::filesystem::remove(check);
       throw InputError(SourceLocation{config_, 0, 0}, "the imported scenario does not load (" + e.message() +
                                                           "); check the config's values");
     }
+    std::filesystem::remove(check);
     std::ostream& notes = out_.empty() ? std::cerr : std::cout;
     if (out_.empty()) {
       std::cout << imported.yaml;
-      std::filesystem::remove(target);
     } else {
-      std::filesystem::rename(target, out_);
+      replace_file_atomically(out_, imported.yaml);
       notes << "scenario written to " << out_ << " (run it: rlsim run " << out_ << ")\n";
     }
     notes << "model: " << imported.model_reading << "\n";

@@ -344,7 +344,7 @@ class SweepCommand : public Command {
               const ScenarioKind& kind, const SweepObjective& objective, bool whole) const {
     SweepSummary summary =
         summarize_sweep(table, manifest, kind.sweep_report(table, manifest, objective), pareto_);
-    summary.text += sweep_winner_line(table, manifest, objective);
+    summary.text += sweep_winner_line(table, manifest, objective) + outside_fitted_range_text(table, {dir});
     std::cout << summary.text;
     if (!whole) {
       std::cout << "shard done: join the shards with `rlsim sweep-merge " << dir.string() << "`\n";

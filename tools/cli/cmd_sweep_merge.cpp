@@ -86,10 +86,11 @@ class SweepMergeCommand : public Command {
     write_sweep_csv(out / "sweep.csv", merged);
     SweepSummary summary =
         summarize_sweep(merged, manifest, kind->sweep_report(merged, manifest, objective), pareto_);
-    summary.text += sweep_winner_line(merged, manifest, objective);
+    std::vector<fs::path> searched(dirs_.begin(), dirs_.end());
+    summary.text +=
+        sweep_winner_line(merged, manifest, objective) + outside_fitted_range_text(merged, searched);
     std::cout << summary.text;
     write_sweep_outputs(out, summary);
-    std::vector<fs::path> searched(dirs_.begin(), dirs_.end());
     write_sweep_metrics_csv(out, merged, 1 + manifest.axes.size(), searched);
     std::cout << "merged " << merged.rows.size() << " points -> " << (out / "sweep.csv").string() << "\n";
     return kExitOk;

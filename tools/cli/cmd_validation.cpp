@@ -159,6 +159,7 @@ class ValidationCommand : public Command {
     }
 
     const fs::path out(out_);
+    prepare_output_folder(out, "--out");  // a folder it cannot write in: refused before simulating
     std::vector<nlohmann::json> metrics(rows.size());
     // The shipped profiles parsed once here, not once per case in each child (docs/performance.md).
     warm_profiles((fs::path(default_data_dir()) / "calibrate" / "profiles").string());
@@ -185,16 +186,32 @@ class ValidationCommand : public Command {
           progress->finished(rows[static_cast<size_t>(outcome.job)].spec.name, seconds);
         });
     progress.reset();  // ends the progress line before the table
+    // A failed run leaves nothing behind: the cases this invocation wrote go, and the folder too when
+    // nothing else was in it.
+    auto discard_written = [&] {
+      for (size_t r = 0; r < rows.size(); ++r) {
+        if (!metrics[r].is_null()) fs::remove_all(out / rows[r].spec.name);
+      }
+      std::error_code not_empty;
+      fs::remove(out, not_empty);
+    };
     if (!failure.ok) {
-      if (failure.input_error) throw std::runtime_error(failure.text);
+      discard_written();
+      if (failure.input_error) throw std::runtime_error(failure.text);  // a bundled case: rlsim's fault
+      if (failure.output_error) throw OutputError(failure.text);
       throw std::runtime_error("case '" + rows[static_cast<size_t>(failure.job)].spec.name +
                                "' failed: " + failure.text);
     }
-    for (auto& [index, json] : priced) {
-      StagedOutput output(out / rows[static_cast<size_t>(index)].spec.name);
-      output.write("metrics.json", json.dump(2) + "\n");
-      output.commit();
-      metrics[static_cast<size_t>(index)] = std::move(json);
+    try {
+      for (auto& [index, json] : priced) {
+        StagedOutput output(out / rows[static_cast<size_t>(index)].spec.name);
+        metrics[static_cast<size_t>(index)] = json;  // written (or partly): discarded on failure
+        output.write("metrics.json", json.dump(2) + "\n");
+        output.commit();
+      }
+    } catch (const OutputError&) {
+      discard_written();
+      throw;
     }
     for (size_t i = 0; i < rows.size(); ++i) {
       if (run_of[i] < 0) continue;
@@ -202,12 +219,7 @@ class ValidationCommand : public Command {
       const ValidationCase spec = rows[i].spec;
       const std::optional<double> simulated = metric_at(metrics[run], spec.metric);
       if (!simulated) {
-        // Bad input leaves nothing behind: the runs this invocation wrote go too.
-        for (size_t r = 0; r < rows.size(); ++r) {
-          if (!metrics[r].is_null()) fs::remove_all(out / rows[r].spec.name);
-        }
-        std::error_code not_empty;
-        fs::remove(out, not_empty);  // the folder too, when nothing else was in it
+        discard_written();
         throw InputError(spec.metric_where, "case '" + spec.name + "': no number at '" + spec.metric +
                                                 "' in its metrics.json; " +
                                                 metric_paths_near(metrics[run], spec.metric));
@@ -215,10 +227,15 @@ class ValidationCommand : public Command {
       rows[i] = judge_case(spec, *simulated);
     }
 
-    StagedOutput output(out);
-    output.write("validation.csv", validation_csv(rows));
-    output.write("record.csv", record_csv(rows, setups));
-    output.commit();
+    try {
+      StagedOutput output(out);
+      output.write("validation.csv", validation_csv(rows));
+      output.write("record.csv", record_csv(rows, setups));
+      output.commit();
+    } catch (const OutputError&) {
+      discard_written();
+      throw;
+    }
     std::cout << validation_table(cases_, rows) << "outputs: " << out_
               << "/{validation.csv,record.csv,<case>/metrics.json}\n";
     return validation_passed(rows) ? kExitOk : kExitValidationFailed;

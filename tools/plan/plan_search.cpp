@@ -104,7 +104,7 @@ void search_plan(const std::string& file, const LoadOptions& base, const PoolSha
           finished(std::min<long>(static_cast<long>(order.size() - next), options.max_points - loaded),
                    seconds);
         });
-    if (!failure.ok) throw std::runtime_error("a plan point failed: " + failure.text);
+    if (!failure.ok) rethrow_child_failure(failure, "a plan point");
     for (long i : batch) memo.record(points[static_cast<size_t>(i)]);
     loaded += static_cast<int>(batch.size());
     if (loaded >= options.max_points) break;

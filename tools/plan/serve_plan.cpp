@@ -126,7 +126,7 @@ void search_serve_plan(const std::string& file, const LoadOptions& base, const s
           p.tpot_p99_s = j["tpot_s"].get<double>();
           p.output_tokens_per_s = j["tokens_per_s"].get<double>();
         });
-    if (!failure.ok) throw std::runtime_error("a plan point failed: " + failure.text);
+    if (!failure.ok) rethrow_child_failure(failure, "a plan point");
     loaded += static_cast<int>(batch.size());
     for (long i : batch) {
       const ServePoint& p = points[static_cast<size_t>(i)];

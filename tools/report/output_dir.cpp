@@ -82,6 +82,27 @@ void prepare_output_file(const fs::path& file, const std::string& flag) {
   if (file.has_parent_path()) prepare_output_folder(file.parent_path(), flag);
 }
 
+void replace_file_atomically(const fs::path& file, const std::string& content) {
+  const fs::path temp = file.string() + ".partial-" + std::to_string(::getpid());
+  errno = 0;
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.close();  // a full disk shows only when the last bytes are flushed
+    if (out) {
+      std::error_code error;
+      fs::rename(temp, file, error);
+      if (!error) return;
+      errno = error.value();
+    }
+  }
+  const std::string reason = errno != 0 ? std::strerror(errno) : "the write failed";
+  std::error_code ignored;
+  fs::remove(temp, ignored);  // no truncated file left behind
+  throw OutputError("cannot write '" + file.string() + "': " + reason + "; '" + file.string() +
+                    "' was left as it was");
+}
+
 void refuse_overwriting_inputs(const fs::path& file, const std::vector<std::string>& inputs,
                                const std::string& flag) {
   std::error_code error;

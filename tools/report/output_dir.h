@@ -25,6 +25,11 @@ void prepare_output_folder(const std::filesystem::path& folder, const std::strin
 /// The same for an output file: not an existing folder nor a device, FIFO or socket (which the
 /// rename that writes it would replace), and its folder created.
 void prepare_output_file(const std::filesystem::path& file, const std::string& flag);
+/// Writes `content` to `file` through a sibling "FILE.partial-PID" renamed into place once every
+/// byte is written: a reader sees the old file or the whole new one. A short or failed write (a
+/// full disk, a file-size limit) removes the partial file and throws OutputError naming the path,
+/// the reason and that `file` was left as it was.
+void replace_file_atomically(const std::filesystem::path& file, const std::string& content);
 /// InputError at `flag` when `file` is one of `inputs` (the same file, however spelled): an output
 /// must never replace what the run reads.
 void refuse_overwriting_inputs(const std::filesystem::path& file, const std::vector<std::string>& inputs,

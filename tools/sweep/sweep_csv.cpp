@@ -146,15 +146,9 @@ SweepTable read_sweep_csv(const std::filesystem::path& path) {
 }
 
 void write_sweep_csv(const std::filesystem::path& path, const SweepTable& table) {
-  const auto temporary = path.string() + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << csv_line(table.header) << '\n';
-    for (const auto& [point, cells] : table.rows) out << csv_line(cells) << '\n';
-    out.close();
-    if (!out) throw OutputError("cannot write '" + temporary + "'");
-  }
-  std::filesystem::rename(temporary, path);
+  std::string text = csv_line(table.header) + '\n';
+  for (const auto& [point, cells] : table.rows) text += csv_line(cells) + '\n';
+  replace_file_atomically(path, text);
 }
 
 void append_sweep_row(const std::filesystem::path& path, const std::vector<std::string>& header,

@@ -111,12 +111,7 @@ void claim_sweep_dir(const fs::path& dir, const SweepManifest& manifest) {
                                                 " points); pick another --out or remove the folder");
   }
   // Shards may start together on a shared file system: write aside, then rename into place.
-  const fs::path temporary = path.string() + ".tmp-" + std::to_string(::getpid());
-  std::ofstream out(temporary);
-  out << manifest.to_json().dump(2) << "\n";
-  out.close();
-  if (!out) throw OutputError("cannot write '" + temporary.string() + "'");
-  fs::rename(temporary, path);
+  replace_file_atomically(path, manifest.to_json().dump(2) + "\n");
 }
 
 void check_rows_in_grid(const SweepTable& table, const SweepManifest& manifest, const fs::path& file) {

@@ -42,16 +42,7 @@ fs::path point_metrics_path(const fs::path& dir, long point) {
 void write_point_metrics(const fs::path& dir, long point, const nlohmann::json& metrics) {
   const fs::path path = point_metrics_path(dir, point);
   fs::create_directories(path.parent_path());
-  const fs::path temp = path.string() + ".partial";
-  std::ofstream out(temp, std::ios::binary);
-  out << metrics.dump(2) << "\n";
-  out.close();  // a full disk shows only when the last bytes are flushed
-  if (!out) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);  // no truncated file left behind
-    throw OutputError("cannot write '" + temp.string() + "'");
-  }
-  fs::rename(temp, path);
+  replace_file_atomically(path, metrics.dump(2) + "\n");
 }
 
 std::map<std::string, std::string> flatten_metrics(const nlohmann::json& metrics) {
@@ -60,19 +51,54 @@ std::map<std::string, std::string> flatten_metrics(const nlohmann::json& metrics
   return out;
 }
 
+std::optional<nlohmann::json> find_point_metrics(const std::vector<fs::path>& dirs, long point) {
+  for (const fs::path& dir : dirs) {
+    const fs::path file = point_metrics_path(dir, point);
+    if (!fs::exists(file)) continue;
+    std::ifstream in(file, std::ios::binary);
+    nlohmann::json metrics = nlohmann::json::parse(in, nullptr, false);
+    if (!metrics.is_object())
+      throw InputError({file.string(), 0, 0},
+                       "expected the JSON object rlsim wrote there, found an edited or "
+                       "damaged file");
+    return metrics;
+  }
+  return std::nullopt;
+}
+
+std::string outside_fitted_range_text(const SweepTable& table, const std::vector<fs::path>& dirs) {
+  std::map<std::string, std::vector<long>> points_of;  // note -> the points it holds for
+  std::vector<std::string> order;
+  for (const auto& [point, cells] : table.rows) {
+    const std::optional<nlohmann::json> metrics = find_point_metrics(dirs, point);
+    if (!metrics || !metrics->contains("pricing")) continue;
+    const nlohmann::json& pricing = (*metrics)["pricing"];
+    if (!pricing.contains("outside_fitted_range")) continue;
+    for (const auto& note : pricing["outside_fitted_range"]) {
+      auto [it, fresh] = points_of.try_emplace(note.get<std::string>());
+      if (fresh) order.push_back(it->first);
+      it->second.push_back(point);
+    }
+  }
+  std::string out;
+  for (const std::string& note : order) {
+    std::string points;
+    for (long point : points_of[note]) points += (points.empty() ? "" : ", ") + std::to_string(point);
+    out += "outside the profile's fitted range: " + note + " at point" +
+           (points_of[note].size() > 1 ? "s " : " ") + points + " (an extrapolation of its terms)\n";
+  }
+  return out;
+}
+
 long write_sweep_metrics_csv(const fs::path& out, const SweepTable& table, size_t key_columns,
                              const std::vector<fs::path>& dirs) {
   std::map<long, std::map<std::string, std::string>> rows;
   std::set<std::string> columns;
   for (const auto& [point, cells] : table.rows) {
-    for (const fs::path& dir : dirs) {
-      const fs::path file = point_metrics_path(dir, point);
-      if (!fs::exists(file)) continue;
-      std::ifstream in(file, std::ios::binary);
-      rows[point] = flatten_metrics(nlohmann::json::parse(in));
-      for (const auto& [name, value] : rows[point]) columns.insert(name);
-      break;
-    }
+    const std::optional<nlohmann::json> metrics = find_point_metrics(dirs, point);
+    if (!metrics) continue;
+    rows[point] = flatten_metrics(*metrics);
+    for (const auto& [name, value] : rows[point]) columns.insert(name);
   }
   std::vector<std::string> header(table.header.begin(),
                                   table.header.begin() + static_cast<long>(key_columns));
@@ -92,10 +118,7 @@ long write_sweep_metrics_csv(const fs::path& out, const SweepTable& table, size_
     }
     text << csv_line(row) << "\n";
   }
-  const fs::path path = out / "sweep-metrics.csv";
-  const fs::path temp = path.string() + ".partial";
-  std::ofstream(temp, std::ios::binary) << text.str();
-  fs::rename(temp, path);
+  replace_file_atomically(out / "sweep-metrics.csv", text.str());
   return static_cast<long>(rows.size());
 }
 

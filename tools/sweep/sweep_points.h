@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ namespace rlsim {
 std::filesystem::path point_metrics_path(const std::filesystem::path& dir, long point);
 /// Writes `metrics` there atomically (a temporary file, then rename).
 void write_point_metrics(const std::filesystem::path& dir, long point, const nlohmann::json& metrics);
+/// The metrics.json of `point` under the first of `dirs` that has one; nullopt when none does.
+std::optional<nlohmann::json> find_point_metrics(const std::vector<std::filesystem::path>& dirs, long point);
 /// Every scalar of `metrics` by its dotted path; strings as they are, booleans true/false,
 /// numbers as the sweep writes them (csv_number).
 std::map<std::string, std::string> flatten_metrics(const nlohmann::json& metrics);
@@ -27,5 +30,11 @@ std::map<std::string, std::string> flatten_metrics(const nlohmann::json& metrics
 /// metric cells. Written atomically; returns the number of points with metrics.
 long write_sweep_metrics_csv(const std::filesystem::path& out, const SweepTable& table, size_t key_columns,
                              const std::vector<std::filesystem::path>& dirs);
+/// The sweep's line for predictions made outside a calibrated profile's fitted range: each note of
+/// the points' `pricing.outside_fitted_range` with the points it holds for ("outside the profile's
+/// fitted range: rollout.max_batch 256 (fitted up to batch 8) at points 2, 3"); empty when none.
+/// Metrics found as write_sweep_metrics_csv finds them.
+std::string outside_fitted_range_text(const SweepTable& table,
+                                      const std::vector<std::filesystem::path>& dirs);
 
 }  // namespace rlsim

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "tools/report/html_report.h"
+#include "tools/report/output_dir.h"
 #include "tools/sweep/sweep_objective.h"
 
 namespace rlsim {
@@ -144,10 +145,10 @@ SweepSummary summarize_sweep(const SweepTable& table, const SweepManifest& manif
 }
 
 void write_sweep_outputs(const std::filesystem::path& dir, const SweepSummary& summary) {
-  if (summary.svg) std::ofstream(dir / "sweep.svg", std::ios::binary) << *summary.svg;
+  if (summary.svg) replace_file_atomically(dir / "sweep.svg", *summary.svg);
   std::vector<HtmlSection> sections{{"Points", html_pre(summary.text)}};
   if (summary.svg) sections.emplace_back("Plot", *summary.svg);
-  std::ofstream(dir / "report.html", std::ios::binary) << html_page("rlsim sweep: " + dir.string(), sections);
+  replace_file_atomically(dir / "report.html", html_page("rlsim sweep: " + dir.string(), sections));
   if (summary.pareto) write_sweep_csv(dir / "pareto.csv", *summary.pareto);
 }
 

@@ -105,7 +105,7 @@ TEST_CASE("bundled agentic: instances wait on agents while tools run") {
   CHECK(cause(f, "rollout_waits_agents") > 0.03);
 }
 
-TEST_CASE("bundled afd-rollout: ping-pong micro-batches pay off only when the batch is large") {
+TEST_CASE("bundled afd-rollout: ping-pong micro-batches pay off only when the batch is large", "[long]") {
   check_expectations("afd-rollout", run_scenario("afd-rollout.yaml", {}));
   // The instance's iteration time, simulated layer by layer as the RL run's table does, at 4K
   // context: one micro-batch against three, at 256 and at 1024 sequences.

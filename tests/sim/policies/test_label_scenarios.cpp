@@ -13,7 +13,8 @@ using namespace rlsim::test;
 
 TEST_CASE(
     "label-scheduling: labels beats the synchronous disaggregated step, in steady state its lending gains "
-    "nothing over overlap, and without interruption only overlap is left") {
+    "nothing over overlap, and without interruption only overlap is left",
+    "[long]") {
   const PolicyRun disaggregated = simulate_scenario("label-scheduling.yaml", "disaggregated");
   const PolicyRun overlap = simulate_scenario("label-scheduling.yaml", "overlap");
   const PolicyRun labels = simulate_scenario("label-scheduling.yaml", "labels");
@@ -45,7 +46,8 @@ TEST_CASE(
 
 TEST_CASE(
     "label-scheduling with rolling launches: the tail is filled with next-step work and lending cuts the "
-    "bubble") {
+    "bubble",
+    "[long]") {
   const PolicyRun rolling = simulate_scenario("label-scheduling.yaml", "labels", {"labels.launch=rolling"});
   const PolicyRun stuck = simulate_scenario("label-scheduling.yaml", "labels",
                                             {"labels.launch=rolling", "labels.interruptible=false"});
@@ -68,7 +70,7 @@ TEST_CASE("below 30% waiting the advisor recommends pipeline overlap first") {
   CHECK(colocated.step_s == Approx(84.49).epsilon(0.05));
 }
 
-TEST_CASE("label-agentic: lending the training nodes to a tool-heavy rollout pays") {
+TEST_CASE("label-agentic: lending the training nodes to a tool-heavy rollout pays", "[long]") {
   const PolicyRun disaggregated = simulate_scenario("label-agentic.yaml", "disaggregated");
   const PolicyRun labels = simulate_scenario("label-agentic.yaml", "labels");
   CHECK(disaggregated.advice == "label_scheduling");
@@ -80,7 +82,8 @@ TEST_CASE("label-agentic: lending the training nodes to a tool-heavy rollout pay
 
 TEST_CASE(
     "label-agentic launching whole steps: GPUs idle because no work is launched, not because of the "
-    "agents") {
+    "agents",
+    "[long]") {
   const PolicyRun step = simulate_scenario("label-agentic.yaml", "labels", {"labels.launch=step"});
   const PolicyRun rolling = simulate_scenario("label-agentic.yaml", "labels");
   const PolicyRun overlap = simulate_scenario("label-agentic.yaml", "overlap");
