@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -98,10 +99,11 @@ ServeWorkloadSpec read_serve_workload(YamlReader& r, const std::string& scenario
     w.requests = static_cast<int>(r.integer(kRequestsField, 1, kMaxRequests));
     // Poisson arrivals span requests / rate on average: no longer than a trace's arrivals may.
     if (w.arrivals == ArrivalMode::poisson && w.requests / w.rate_per_s > kMaxRecordedSeconds) {
+      char years[32];
+      std::snprintf(years, sizeof years, "%.3g", w.requests / w.rate_per_s / (365.25 * 24 * 3600.0));
       r.fail("rate", "expected arrivals within a year, as a trace's: " + std::to_string(w.requests) +
-                         " requests at this rate arrive over about " +
-                         std::to_string(static_cast<long long>(w.requests / w.rate_per_s / (24 * 3600.0))) +
-                         " days; give a higher rate or fewer requests");
+                         " requests at this rate arrive over about " + years +
+                         " years; give a higher rate or fewer requests");
     }
     w.prompt_tokens = read_distribution(r, {"prompt_tokens", "prompt length per request", "tokens"},
                                         std::nullopt, d.prompt_tokens, 0.0, kMaxTokensPerSequence);

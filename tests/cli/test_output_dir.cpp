@@ -96,11 +96,13 @@ TEST_CASE("an input in the output folder under a name the run replaces is refuse
   std::ofstream(root / "requests.csv") << "arrival_s,prompt_tokens,output_tokens\n0,10,10\n";
   std::ofstream(root / "scenario.yaml") << "model: qwen3-8b\n";
   StagedOutput output(root);
-  // The scenario beside the outputs is fine: no run writes scenario.yaml.
-  CHECK_NOTHROW(output.refuse_replacing({(root / "scenario.yaml").string()}));
-  CHECK_NOTHROW(output.refuse_replacing({"", (root.parent_path() / "elsewhere.csv").string()}));
+  const std::vector<std::string> written{"metrics.json", "requests.csv"};
+  // The scenario beside the outputs is fine: the run does not write scenario.yaml.
+  CHECK_NOTHROW(output.refuse_replacing({(root / "scenario.yaml").string()}, written));
+  CHECK_NOTHROW(output.refuse_replacing({"", (root.parent_path() / "elsewhere.csv").string()}, written));
   try {
-    output.refuse_replacing({(root / "scenario.yaml").string(), (root / "." / "requests.csv").string()});
+    output.refuse_replacing({(root / "scenario.yaml").string(), (root / "." / "requests.csv").string()},
+                            written);
     FAIL("expected an input error");
   } catch (const rlsim::InputError& e) {
     CHECK_THAT(e.what(),
@@ -110,6 +112,6 @@ TEST_CASE("an input in the output folder under a name the run replaces is refuse
   // next commit: an input under its name is refused too, also inside a subfolder.
   write_run(root / "earlier", {"calls/turns.jsonl"});
   StagedOutput again(root / "earlier");
-  CHECK_THROWS_AS(again.refuse_replacing({(root / "earlier" / "calls" / "turns.jsonl").string()}),
+  CHECK_THROWS_AS(again.refuse_replacing({(root / "earlier" / "calls" / "turns.jsonl").string()}, written),
                   rlsim::InputError);
 }

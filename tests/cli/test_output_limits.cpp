@@ -138,3 +138,31 @@ TEST_CASE("an output folder rlsim cannot write in is refused before simulating, 
   }
   undo_read_only(dir);
 }
+
+TEST_CASE("no command replaces its own scenario lying in --out under a name it writes") {
+  // Each command, its scenario copied into its --out under one of the names it writes there.
+  const std::vector<std::pair<std::string, std::string>> commands = {
+      {"report.html", "sweep {scenario} --set workload.steps=2 --param rollout.max_batch=32,64 --out {out}"},
+      {"overlap/resolved.yaml",
+       "compare {scenario} --set workload.steps=2 --policies disaggregated,overlap --out {out}"},
+      {"forecast.svg", "forecast {scenario} --steps 20 --samples 2 --out {out}"},
+      {"plan.yaml",
+       "plan {scenario} --set workload.steps=2 --gpus H100:16 --policies colocated --rollout-tp 2 "
+       "--train-tp 2 --out {out}"},
+      {"metrics.json", "run {scenario} --set workload.steps=2 --out {out}"},
+  };
+  for (const auto& [name, args] : commands) {
+    const fs::path out = scratch_dir("own-scenario") / "out";
+    const fs::path scenario = out / name;
+    fs::create_directories(scenario.parent_path());
+    fs::copy_file(fs::path(RLSIM_TEST_SOURCE_DIR) / "scenarios" / "quickstart.yaml", scenario);
+    const std::string before = slurp(scenario);
+    std::string line = args;
+    line.replace(line.find("{scenario}"), 10, "'" + scenario.string() + "'");
+    const CliResult r = run_rlsim(with_out(line, out));
+    INFO(line << "\n" << r.out << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("is an input of this run"));
+    CHECK(slurp(scenario) == before);
+  }
+}

@@ -78,10 +78,13 @@ class CompareCommand : public Command {
     std::vector<ComparedPolicy> rows;
     std::vector<LoadOptions> options;
     std::string scenario_name, preference, setup, resolved;
+    std::vector<std::string> inputs{args_.file};  // what the runs read: none may be replaced
     for (const auto& policy : policies) {
       LoadOptions o = args_.load_options();
       o.policy = policy;
       LoadedScenario loaded = load_scenario(args_.file, o);
+      inputs.push_back(loaded.scenario.profile);
+      inputs.push_back(loaded.scenario.workload.trajectories_path);
       Topology topology(loaded.scenario.cluster);
       scenario_name = loaded.scenario.name;
       // The validated cases nearest to the scenario: the policies share its model and cards.
@@ -105,6 +108,9 @@ class CompareCommand : public Command {
     }
     const std::filesystem::path out(output_.out);
     StagedOutput output(out);  // checks --out before anything is simulated
+    std::vector<std::string> written{"compare.csv", "compare.svg", "report.html"};
+    for (const auto& policy : policies) written.push_back(policy);  // each policy's own run
+    output.refuse_replacing(inputs, written);
     auto progress = std::make_optional<Progress>(static_cast<long>(jobs.size()), !output_.quiet);
     const ChildOutcome failure = run_in_children(
         jobs, output_.jobs,

@@ -133,6 +133,8 @@ class ForecastCommand : public Command {
           .samples[static_cast<size_t>(job) % steps.size()];
     };
     StagedOutput output(output_.out);  // checks --out before anything is simulated
+    output.refuse_replacing({args_.file, loaded.scenario.profile, loaded.scenario.workload.trajectories_path},
+                            {"forecast.json", "forecast.csv", "forecast.svg"});
     {
       Progress progress(static_cast<long>(jobs.size()), !output_.quiet);
       const ChildOutcome failure = run_in_children(

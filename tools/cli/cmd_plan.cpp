@@ -30,6 +30,9 @@
 namespace rlsim {
 namespace {
 
+/// What a plan writes at the top of its folder (an RL plan all four, a serving plan the first two).
+const std::vector<std::string> kPlanOutputs = {"plan.csv", "plan.yaml", "plan-points.json", "front.svg"};
+
 std::vector<int> parse_degrees(const std::string& list, const std::string& flag) {
   std::vector<int> degrees;
   for (const std::string& item : comma_separated(list)) {
@@ -166,6 +169,7 @@ class PlanCommand : public Command {
       search.exhaustive = true;
     }
     StagedOutput output(output_.out);  // checks --out before anything is simulated
+    output.refuse_replacing({args_.file}, kPlanOutputs);
     // What a plan into this folder simulated before, from the same scenario, is not simulated again;
     // nor what the plans named by --reuse did (their shards, say).
     const std::string key = plan_base_key(loaded.resolved_yaml);
@@ -235,6 +239,7 @@ class PlanCommand : public Command {
       points.push_back(ServePoint{a, ServeStatus::not_reached, "", 0.0, 0.0, 0.0});
     if (points.empty()) throw InputError({"--gpus", 0, 0}, "no deployment fits the inventory");
     StagedOutput output(output_.out);  // checks --out before anything is simulated
+    output.refuse_replacing({args_.file}, kPlanOutputs);
     search_serve_plan(args_.file, args_.load_options(), pool.name, points, output_.jobs, max_points_);
     std::string slo;
     if (workload.slo_ttft_s) slo += "TTFT " + readable_duration(*workload.slo_ttft_s);

@@ -90,7 +90,9 @@ class RunCommand : public Command {
           flag_location("--trace-requests"),
           "a run of kind " + kind->name() + " has no LLM requests to trace; drop --trace-requests");
     StagedOutput output(out_);
-    output.refuse_replacing(scenario->input_files());
+    // What a run of any kind writes at the top of its folder (tools/kinds/*).
+    output.refuse_replacing(scenario->input_files(), {"metrics.json", "trace.json", "resolved.yaml",
+                                                      "report.html", "requests.csv", "trajectories.jsonl"});
     // Before this process creates its engine: the datasheet-only run in a child (one engine each).
     const nlohmann::json datasheet = compare_profile_ ? datasheet_metrics(*kind, options) : nlohmann::json();
     // Also before this process's engine: the advice's trials, each in a child.

@@ -144,6 +144,11 @@ class SweepCommand : public Command {
     manifest.inputs = inputs_fingerprint();
     manifest.rlsim_version = RLSIM_VERSION;
     const fs::path dir(out_);
+    // The scenario in its own sweep folder under a name the sweep writes would be replaced.
+    refuse_inputs_replaced(
+        dir, {args_.file},
+        {"sweep.csv", "sweep.json", "sweep-metrics.csv", "sweep.svg", "report.html", "pareto.csv", "points"},
+        "--out");
     claim_sweep_dir(dir, manifest);
     const fs::path csv = dir / (shard.count == 1 ? std::string("sweep.csv")
                                                  : "sweep-shard-" + std::to_string(shard.index) + "-of-" +

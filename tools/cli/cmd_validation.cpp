@@ -159,6 +159,13 @@ class ValidationCommand : public Command {
     }
 
     const fs::path out(out_);
+    // Neither the manifest nor a case's scenario may lie where the suite writes.
+    std::vector<std::string> inputs{cases_}, written{"validation.csv", "record.csv"};
+    for (const ValidationRow& row : rows) {
+      inputs.push_back(row.spec.scenario);
+      written.push_back(row.spec.name);
+    }
+    refuse_inputs_replaced(out, inputs, written, "--out");
     prepare_output_folder(out, "--out");  // a folder it cannot write in: refused before simulating
     std::vector<nlohmann::json> metrics(rows.size());
     // The shipped profiles parsed once here, not once per case in each child (docs/performance.md).

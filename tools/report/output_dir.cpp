@@ -161,15 +161,13 @@ void StagedOutput::write_streamed(const std::string& file_name,
   files_.push_back(file_name);
 }
 
-void StagedOutput::refuse_replacing(const std::vector<std::string>& inputs) const {
-  // What a run of any kind writes at the top of its folder (tools/kinds/*, tools/cli/cmd_run.cpp).
-  static const std::vector<std::string> written = {"metrics.json", "trace.json",   "resolved.yaml",
-                                                   "report.html",  "requests.csv", "trajectories.jsonl",
-                                                   kManifest};
-  std::vector<std::string> replaced = read_manifest(target_);
+void refuse_inputs_replaced(const fs::path& folder_path, const std::vector<std::string>& inputs,
+                            const std::vector<std::string>& written, const std::string& flag) {
+  std::vector<std::string> replaced = read_manifest(folder_path);
   replaced.insert(replaced.end(), written.begin(), written.end());
+  replaced.emplace_back(StagedOutput::kManifest);
   std::error_code error;
-  const fs::path folder = fs::weakly_canonical(fs::absolute(target_, error), error);
+  const fs::path folder = fs::weakly_canonical(fs::absolute(folder_path, error), error);
   for (const std::string& input : inputs) {
     if (input.empty()) continue;
     const fs::path file = fs::weakly_canonical(fs::absolute(input, error), error);
@@ -177,10 +175,15 @@ void StagedOutput::refuse_replacing(const std::vector<std::string>& inputs) cons
     if (inside.empty() || *inside.begin() == "..") continue;
     const std::string top = inside.begin()->string();
     if (std::find(replaced.begin(), replaced.end(), top) != replaced.end())
-      throw InputError({flag_, 0, 0}, "'" + input + "' is an input of this run and lies in '" +
-                                          target_.string() + "', where the run replaces '" + top +
-                                          "'; give another folder for the outputs");
+      throw InputError({flag, 0, 0}, "'" + input + "' is an input of this run and lies in '" +
+                                         folder_path.string() + "', where the run replaces '" + top +
+                                         "'; give another folder for the outputs");
   }
+}
+
+void StagedOutput::refuse_replacing(const std::vector<std::string>& inputs,
+                                    const std::vector<std::string>& written) const {
+  refuse_inputs_replaced(target_, inputs, written, flag_);
 }
 
 void StagedOutput::commit() {

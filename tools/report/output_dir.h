@@ -35,6 +35,13 @@ void replace_file_atomically(const std::filesystem::path& file, const std::strin
 void refuse_overwriting_inputs(const std::filesystem::path& file, const std::vector<std::string>& inputs,
                                const std::string& flag);
 
+/// InputError at `flag` when one of `inputs` (the run's scenario and the files it reads) lies in
+/// `folder` under a name the run replaces: one of `written` (what the command writes at the top of
+/// its folder), or one an earlier run listed in the folder's manifest, which the commit removes.
+/// Called before simulating.
+void refuse_inputs_replaced(const std::filesystem::path& folder, const std::vector<std::string>& inputs,
+                            const std::vector<std::string>& written, const std::string& flag);
+
 class StagedOutput {
  public:
   /// `flag` names the option the target came from, for error messages (e.g. "--out").
@@ -43,10 +50,10 @@ class StagedOutput {
   StagedOutput(const StagedOutput&) = delete;
   StagedOutput& operator=(const StagedOutput&) = delete;
 
-  /// InputError at the flag when one of `inputs` (the run's scenario and the files it reads) lies in
-  /// the target folder under a name this run replaces: an output rlsim writes there, or one an
-  /// earlier run wrote and this commit removes. Called before simulating.
-  void refuse_replacing(const std::vector<std::string>& inputs) const;
+  /// refuse_inputs_replaced for the target folder; `written` names what this command writes at its
+  /// top (a file or a subfolder). Called before simulating.
+  void refuse_replacing(const std::vector<std::string>& inputs,
+                        const std::vector<std::string>& written) const;
 
   /// Stages `content` as `file_name`, which may name a subfolder ("policy/metrics.json"). Child
   /// processes may write too: whatever is in the staging folder at commit() is the output.

@@ -46,6 +46,10 @@ OpCase read_op(YamlReader& r, const Catalog& catalog) {
   return c;
 }
 
+/// A case's folder name and its staging folder's (".NAME.partial-PID") stay within the 255 bytes
+/// a file name may have.
+constexpr size_t kMaxCaseNameLength = 200;
+
 ValidationCase read_case(YamlReader& r, const fs::path& folder, const Catalog& catalog) {
   ValidationCase c;
   c.where = r.where();
@@ -62,6 +66,16 @@ ValidationCase read_case(YamlReader& r, const fs::path& folder, const Catalog& c
            "outputs go to a folder of that name under --out), got '" +
                c.name + "'");
   }
+  // Nor the name of a file the suite writes beside the cases' folders, nor longer than a folder
+  // name may be (with its staging suffix, ".NAME.partial-PID").
+  if (c.name == "validation.csv" || c.name == "record.csv")
+    r.fail("name",
+           "'" + c.name + "' is the name of a file rlsim validation writes in --out; give the case another");
+  if (c.name.size() > kMaxCaseNameLength)
+    r.fail("name", "expected at most " + std::to_string(kMaxCaseNameLength) +
+                       " characters (a folder of that name "
+                       "goes under --out), got " +
+                       std::to_string(c.name.size()));
   if (r.has("op")) {
     if (r.has("scenario")) r.fail("scenario", "a case has a scenario or an op, not both");
     YamlReader op = r.map("op");
